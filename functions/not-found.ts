@@ -1,0 +1,15 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { errorResponse } from '#shared/http/responses.js';
+import { logger } from '#shared/observability/logger.js';
+
+/**
+ * The API's `$default` route: any path that is not one of the operations answers NOT_FOUND
+ * in the contract's envelope (API Gateway's own 404 body is not).
+ */
+export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .handler(async (event) =>
+    errorResponse('NOT_FOUND', `No route for ${event.requestContext?.http?.method ?? 'POST'} ${event.rawPath ?? '/'}.`),
+  );

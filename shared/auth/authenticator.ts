@@ -1,0 +1,50 @@
+import { type Credential, isActive, tokenMatches, unauthenticated } from './credential.js';
+import type { CredentialStore } from './store.js';
+
+const MAX_CACHED = 1000;
+
+export interface AuthenticatorOptions {
+  /** How long a warm function trusts a looked-up credential; revocation takes effect within it. */
+  cacheSeconds: number;
+  now?: () => Date;
+}
+
+/**
+ * Checks the two auth headers against the credential store. Found credentials are cached
+ * for a short time so that a warm function makes no read per request; unknown keys are not
+ * cached, so a credential works as soon as it is created.
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, { credential: Credential; until: number }>();
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly store: CredentialStore,
+    private readonly options: AuthenticatorOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** Resolves the credential, or throws UNAUTHENTICATED with one message for every cause. */
+  async authenticate(apiKey: string | undefined, token: string | undefined): Promise<Credential> {
+    if (!apiKey || !token) throw unauthenticated();
+    const now = this.now();
+    const credential = await this.lookup(apiKey, now.getTime());
+    // The hash is compared even when the key is unknown, so timing does not tell them apart.
+    const matches = tokenMatches(token, credential?.tokenHash ?? '0'.repeat(64));
+    if (!credential || !matches || !isActive(credential, now)) throw unauthenticated();
+    return credential;
+  }
+
+  private async lookup(apiKey: string, nowMs: number): Promise<Credential | undefined> {
+    const cached = this.cache.get(apiKey);
+    if (cached && cached.until > nowMs) return cached.credential;
+    this.cache.delete(apiKey);
+    const credential = await this.store.get(apiKey);
+    if (credential && this.options.cacheSeconds > 0) {
+      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(apiKey, { credential, until: nowMs + this.options.cacheSeconds * 1000 });
+    }
+    return credential;
+  }
+}

@@ -1,0 +1,10 @@
+import { documentClient } from '#shared/aws/clients.js';
+import { credentialCacheSeconds, ENV, requireEnv } from '#shared/settings.js';
+import { Authenticator } from './authenticator.js';
+import { DynamoCredentialStore } from './dynamo-credential-store.js';
+
+/** The authenticator every HTTP function builds once, at module scope, from its environment. */
+export const createAuthenticator = (env: NodeJS.ProcessEnv = process.env): Authenticator =>
+  new Authenticator(new DynamoCredentialStore(documentClient, requireEnv(ENV.credentialsTable, env)), {
+    cacheSeconds: credentialCacheSeconds(env),
+  });

@@ -1,0 +1,36 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ApiError, UNAUTHENTICATED_MESSAGE } from '#shared/errors.js';
+
+/** Contract section 2. The token itself is never stored: only its SHA-256. */
+export interface Credential {
+  apiKey: string;
+  tokenHash: string;
+  organizationIds: string[] | '*';
+  createdAt: string;
+  expiresAt?: string;
+  revokedAt?: string;
+  name?: string;
+}
+
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** Compares hashes of equal length in constant time, whatever the presented token. */
+export const tokenMatches = (token: string, tokenHash: string): boolean => {
+  const expected = Buffer.from(tokenHash, 'hex');
+  const presented = createHash('sha256').update(token, 'utf8').digest();
+  return expected.length === presented.length && timingSafeEqual(expected, presented);
+};
+
+export const isActive = (credential: Credential, now: Date): boolean =>
+  !credential.revokedAt && (!credential.expiresAt || Date.parse(credential.expiresAt) > now.getTime());
+
+export const grantsOrganization = (credential: Credential, organizationId: string): boolean =>
+  credential.organizationIds === '*' || credential.organizationIds.includes(organizationId);
+
+export const newApiKey = (): string => `ak_${randomBytes(12).toString('hex')}`;
+export const newToken = (): string => `st_${randomBytes(32).toString('base64url')}`;
+
+export const unauthenticated = (): ApiError => new ApiError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+
+export const permissionDenied = (organizationId: string): ApiError =>
+  new ApiError('PERMISSION_DENIED', `The credential is not granted organization ${JSON.stringify(organizationId)}.`);

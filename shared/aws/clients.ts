@@ -1,0 +1,18 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * AWS clients, built once per process (module scope) and reused across invocations.
+ * The SDK's standard retry mode backs off on throttling and 5xx; the attempt count is raised
+ * from its default of 3 so that short throttling bursts do not reach the caller.
+ * Endpoints follow the SDK's own AWS_ENDPOINT_URL_* variables (used by the local server).
+ */
+export const MAX_ATTEMPTS = 6;
+
+export const createDocumentClient = (client = new DynamoDBClient({ maxAttempts: MAX_ATTEMPTS })) =>
+  DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+
+export const documentClient = createDocumentClient();
+
+export const sqsClient = new SQSClient({ maxAttempts: MAX_ATTEMPTS });

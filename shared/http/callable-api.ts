@@ -1,0 +1,83 @@
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Authenticator } from '#shared/auth/authenticator.js';
+import type { Credential } from '#shared/auth/credential.js';
+import { isTransientDependencyError } from '#shared/aws/errors.js';
+import { isApiError } from '#shared/errors.js';
+import { logger } from '#shared/observability/logger.js';
+import { assertCallableRequest } from './request-checks.js';
+import { errorResponse, successResponse } from './responses.js';
+
+export interface ApiContext extends Context {
+  credential?: Credential;
+}
+
+/** What a route's domain function returns; the middleware wraps it in `{result}`. */
+export interface CallableResult {
+  message: string;
+  data: unknown;
+}
+
+type ApiRequest = Request<
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2 | CallableResult,
+  Error,
+  ApiContext
+>;
+
+const isCallableResult = (value: unknown): value is CallableResult =>
+  typeof value === 'object' && value !== null && 'message' in value && 'data' in value && !('statusCode' in value);
+
+/** Middy's own HTTP errors (json body parser: 415, 422) carry a status code and a safe message. */
+const isMiddyClientError = (error: unknown): error is Error & { statusCode: number } => {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+};
+
+/**
+ * The one middleware every HTTP route shares (contract sections 1 and 2):
+ * - before: authenticates the two headers (before anything about the body is checked),
+ *   then checks method, content type and size;
+ * - after: wraps the route's `{message, data}` in the `{result}` envelope;
+ * - onError: turns any error into the `{error}` envelope with its HTTP status. Unexpected
+ *   errors become INTERNAL with the request id and are logged; internals never leave.
+ */
+export const callableApi = ({
+  authenticator,
+}: {
+  authenticator: Authenticator;
+}): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | CallableResult, Error, ApiContext> => ({
+  before: async (request: ApiRequest) => {
+    const headers = request.event.headers ?? {};
+    const credential = await authenticator.authenticate(headers['x-service-api-key'], headers['x-service-auth-token']);
+    request.context.credential = credential;
+    logger.appendKeys({ apiKey: credential.apiKey });
+    assertCallableRequest(request.event);
+  },
+  after: async (request: ApiRequest) => {
+    const response = request.response;
+    if (isCallableResult(response)) request.response = successResponse(response.message, response.data);
+  },
+  onError: async (request: ApiRequest) => {
+    const { error } = request;
+    if (isApiError(error)) {
+      request.response = errorResponse(error.status, error.message, error.details);
+      if (error.httpStatus >= 500) logger.warn('Request failed', { status: error.status, message: error.message });
+      return;
+    }
+    if (isMiddyClientError(error)) {
+      request.response = errorResponse('INVALID_ARGUMENT', `Request body must be valid JSON: ${error.message}.`);
+      return;
+    }
+    const requestId = request.context.awsRequestId;
+    if (isTransientDependencyError(error)) {
+      logger.error('Dependency unavailable', { error });
+      request.response = errorResponse('UNAVAILABLE', 'A dependency is unavailable; the request is safe to retry.', {
+        requestId,
+      });
+      return;
+    }
+    logger.error('Unexpected error', { error });
+    request.response = errorResponse('INTERNAL', 'Internal error.', { requestId });
+  },
+});

@@ -1,0 +1,48 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { z } from 'zod';
+import type { Authenticator } from '#shared/auth/authenticator.js';
+import { type Credential, grantsOrganization, permissionDenied } from '#shared/auth/credential.js';
+import { logger } from '#shared/observability/logger.js';
+import { type ApiContext, type CallableResult, callableApi } from './callable-api.js';
+import { parseCallableBody } from './validation.js';
+
+export interface RouteInput<T> {
+  data: T;
+  credential: Credential;
+}
+
+export interface RouteOptions<S extends z.ZodType<{ organizationId: string }>> {
+  schema: S;
+  authenticator: Authenticator;
+}
+
+export type HttpHandler = (
+  event: APIGatewayProxyEventV2,
+  context: ApiContext,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/**
+ * Builds a route handler: the shared middleware chain around a domain call. The route only
+ * says which schema its `data` has and what to do with it.
+ */
+export const httpHandler = <S extends z.ZodType<{ organizationId: string }>>(
+  { schema, authenticator }: RouteOptions<S>,
+  route: (input: RouteInput<z.infer<S>>) => Promise<CallableResult>,
+): HttpHandler => {
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | CallableResult, Error, ApiContext>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(httpHeaderNormalizer())
+    .use(callableApi({ authenticator }))
+    .use(httpJsonBodyParser())
+    .handler(async (event, context) => {
+      const data = parseCallableBody(schema, event.body);
+      const credential = context.credential as Credential;
+      if (!grantsOrganization(credential, data.organizationId)) throw permissionDenied(data.organizationId);
+      return route({ data, credential });
+    });
+  return handler as unknown as HttpHandler;
+};

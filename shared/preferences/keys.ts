@@ -1,0 +1,43 @@
+import type { EntryKey } from './model.js';
+
+/**
+ * Key encoding of the config table. `#` separates key parts, so `%` and `#` inside an
+ * identifier are percent-escaped: the encoding is injective and reversible, and every other
+ * character is stored as it is. The user id is the whole sort key and needs no escaping.
+ *
+ *   document-level entry      pk = DOC#<org>#<doc>   sk = <userId>
+ *   organization-level entry  pk = ORG#<org>         sk = <userId>
+ *
+ * All entries of one document share a partition, so migration lists them with one Query.
+ */
+export const escapeKeyPart = (value: string): string => value.replaceAll('%', '%25').replaceAll('#', '%23');
+
+export const unescapeKeyPart = (value: string): string =>
+  value.replace(/%2[35]/g, (sequence) => (sequence === '%23' ? '#' : '%'));
+
+export const documentPartition = (organizationId: string, documentId: string): string =>
+  `DOC#${escapeKeyPart(organizationId)}#${escapeKeyPart(documentId)}`;
+
+export const organizationPartition = (organizationId: string): string => `ORG#${escapeKeyPart(organizationId)}`;
+
+export type TableKey = {
+  pk: string;
+  sk: string;
+};
+
+export const entryTableKey = ({ organizationId, userId, documentId }: EntryKey): TableKey => ({
+  pk: documentId === null ? organizationPartition(organizationId) : documentPartition(organizationId, documentId),
+  sk: userId,
+});
+
+/** Inverse of the partition encoding; used by tests and tools to prove the round trip. */
+export const parsePartition = (pk: string): { organizationId: string; documentId: string | null } => {
+  const [kind, org, doc, ...rest] = pk.split('#');
+  if (kind === 'ORG' && org !== undefined && doc === undefined) {
+    return { organizationId: unescapeKeyPart(org), documentId: null };
+  }
+  if (kind === 'DOC' && org !== undefined && doc !== undefined && rest.length === 0) {
+    return { organizationId: unescapeKeyPart(org), documentId: unescapeKeyPart(doc) };
+  }
+  throw new Error(`Not a config partition key: ${pk}`);
+};

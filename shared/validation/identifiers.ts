@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** Contract section 3: every identifier is 1 to 256 characters, no control characters. */
+export const MAX_IDENTIFIER_LENGTH = 256;
+export const MAX_USER_IDS = 1000;
+export const MAX_DOCUMENT_IDS = 30;
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+// C0, DEL and C1 control characters (Unicode category Cc).
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
+ * Length counts UTF-16 code units (JavaScript's `length`), which bounds the stored key size.
+ * Lone surrogates are rejected: they cannot be stored as UTF-8, so two of them would collide.
+ */
+export const identifier = (name: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
+    .min(1, { error: `${name} must not be empty` })
+    .max(MAX_IDENTIFIER_LENGTH, { error: `${name} must be at most ${MAX_IDENTIFIER_LENGTH} characters` })
+    .refine((value) => !CONTROL_CHARACTER.test(value), { error: `${name} must not contain control characters` })
+    .refine((value) => value.isWellFormed(), { error: `${name} must be well-formed Unicode` });
+
+/** Keeps the first occurrence of each value, in request order. */
+export const distinct = <T>(values: readonly T[]): T[] => [...new Set(values)];

@@ -9,6 +9,8 @@ export const ENV = {
   migrationsTable: 'MIGRATIONS_TABLE_NAME',
   credentialsTable: 'CREDENTIALS_TABLE_NAME',
   migrationQueueUrl: 'MIGRATION_QUEUE_URL',
+  /** The queue's maxReceiveCount: the consumer marks a migration failed on the last attempt. */
+  migrationMaxReceiveCount: 'MIGRATION_MAX_RECEIVE_COUNT',
   credentialCacheSeconds: 'CREDENTIAL_CACHE_TTL_SECONDS',
   defaultInbox: 'DEFAULT_INBOX',
   defaultEmail: 'DEFAULT_EMAIL',

@@ -28,7 +28,7 @@ const envelope = <S extends z.ZodType>(schema: S) =>
  * names the first offending field and whose details list every issue.
  */
 export const parseCallableBody = <S extends z.ZodType>(schema: S, body: unknown): z.infer<S> => {
-  const parsed = envelope(schema).safeParse(body);
+  const parsed = envelope(schema).safeParse(body, { reportInput: true });
   if (parsed.success) return (parsed.data as { data: z.infer<S> }).data;
   const issues: IssueDetail[] = parsed.error.issues.map((issue) => {
     const path = formatPath(issue.path);

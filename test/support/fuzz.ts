@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/errors.js';
+
+/** Cases per route: at least 1,000 in CI; `npm run soak` raises it with FUZZ_RUNS. */
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+
+export interface RawRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+const jsonText = fc.oneof(
+  fc.json({ maxDepth: 3 }),
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom('', '{', '{"data":', 'null', '[]', '{"data":null}', '{"data":{}}', '"data"', '{"__proto__":{}}'),
+);
+
+// Values that are invalid for every field of every route (string, array or config object).
+const INVALID_VALUES = [null, 42, true, {}, [], '', 'x'.repeat(300), [1], { bad: 1 }, ['\u0000'], '\ud800', 'a\u0007'];
+
+/**
+ * Turns a valid `data` object into an invalid one, one way or several at once: a required key
+ * removed, a value replaced by one that no field accepts, or an unknown key added.
+ */
+const mutate = (valid: Record<string, unknown>, required: readonly string[]) =>
+  fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(...required).map((key) => (d: Record<string, unknown>) => {
+          delete d[key];
+        }),
+        fc
+          .tuple(fc.constantFrom(...Object.keys(valid)), fc.constantFrom(...INVALID_VALUES))
+          .map(([key, value]) => (d: Record<string, unknown>) => {
+            d[key] = structuredClone(value);
+          }),
+        fc.string({ minLength: 1, maxLength: 10 }).map((key) => (d: Record<string, unknown>) => {
+          // defineProperty: a plain assignment to "__proto__" would add no key at all.
+          Object.defineProperty(d, key in valid ? `${key}_` : key, { value: 'extra', enumerable: true });
+        }),
+        // Well-formed but not granted to the credential.
+        fc.constant((d: Record<string, unknown>) => {
+          d.organizationId = 'org-not-granted';
+        }),
+      ),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((mutations) => {
+      const data = structuredClone(valid);
+      for (const apply of mutations) apply(data);
+      return data;
+    });
+
+export const authVariants = (apiKey: string, token: string) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constant({ 'x-service-api-key': apiKey, 'x-service-auth-token': token }) },
+    fc.constant({}),
+    fc.constant({ 'x-service-api-key': apiKey }),
+    fc.record({ 'x-service-api-key': fc.constant(apiKey), 'x-service-auth-token': fc.string({ maxLength: 30 }) }),
+    fc.record({ 'x-service-api-key': fc.string({ maxLength: 30 }), 'x-service-auth-token': fc.constant(token) }),
+  );
+
+/**
+ * Requests that must all be refused: random bodies, bodies whose `data` is a mutated valid
+ * one, odd methods and content types, every kind of credential mistake.
+ */
+export const badRequests = (
+  validData: Record<string, unknown>,
+  required: readonly string[],
+  apiKey: string,
+  token: string,
+) =>
+  fc
+    .record({
+      method: fc.oneof({ weight: 5, arbitrary: fc.constant('POST') }, fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH')),
+      contentType: fc.oneof(
+        { weight: 5, arbitrary: fc.constant('application/json') },
+        fc.constantFrom('text/plain', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/x+json', ''),
+        fc.string({ maxLength: 20 }),
+      ),
+      auth: authVariants(apiKey, token),
+      extraHeaders: fc.dictionary(
+        fc.constantFrom('x-forwarded-for', 'accept', 'x-custom', 'origin'),
+        fc.string({ maxLength: 10 }),
+        {
+          maxKeys: 2,
+        },
+      ),
+      body: fc.oneof(
+        { weight: 3, arbitrary: mutate(validData, required).map((data) => JSON.stringify({ data })) },
+        jsonText,
+        fc.constant(undefined),
+        fc.record({ data: fc.constant(validData), junk: fc.jsonValue({ maxDepth: 1 }) }).map((b) => JSON.stringify(b)),
+      ),
+    })
+    .map(
+      ({ method, contentType, auth, extraHeaders, body }): RawRequest => ({
+        method,
+        headers: { ...extraHeaders, ...auth, ...(contentType ? { 'content-type': contentType } : {}) },
+        body,
+      }),
+    );
+
+export interface EnvelopeCheck {
+  httpStatus: number;
+  contentType: string | undefined;
+  body: unknown;
+}
+
+/** Asserts the contract's error envelope; returns the status, or throws a readable error. */
+export const assertErrorEnvelope = ({ httpStatus, contentType, body }: EnvelopeCheck): ErrorStatus => {
+  const fail = (why: string) => {
+    throw new Error(`${why}: HTTP ${httpStatus} ${JSON.stringify(body)}`);
+  };
+  if (!contentType?.startsWith('application/json')) fail(`content type ${contentType}`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('body is not an object');
+  const record = body as Record<string, unknown>;
+  if (Object.keys(record).join() !== 'error') fail('top-level keys are not exactly [error]');
+  const error = record.error as Record<string, unknown>;
+  const extra = Object.keys(error).filter((key) => !['message', 'status', 'details'].includes(key));
+  if (extra.length) fail(`unexpected error keys ${extra}`);
+  if (typeof error.message !== 'string' || !error.message) fail('message is not a non-empty string');
+  const status = error.status as ErrorStatus;
+  if (!(status in ERROR_HTTP_STATUS)) fail(`unknown status ${String(status)}`);
+  if (ERROR_HTTP_STATUS[status] !== httpStatus) fail(`HTTP ${httpStatus} does not match ${status}`);
+  if (httpStatus >= 500) fail('a bad request produced a 5xx');
+  return status;
+};

@@ -1,0 +1,513 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { Validations } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { ROUTES } from '#infra/routes.js';
+import { ACCESS_LOG_FIELDS, CONSUMER_TIMEOUT, MIGRATION_MAX_RECEIVE_COUNT } from '#infra/stack.js';
+import { TABLES } from '#infra/tables.js';
+import { ENV } from '#shared/settings.js';
+import {
+  describeViolations,
+  type Json,
+  only,
+  type Resources,
+  resourceById,
+  type Synthesized,
+  synthService,
+} from './synth.js';
+
+// One synthesis with real bundling for the whole file (esbuild is the slow part). Context
+// values differ from the defaults so that each one is seen to reach the template; some are
+// strings, as `-c key=value` gives them.
+const CONTEXT = {
+  stage: 'test',
+  alarmEmail: 'ops@example.com',
+  throttleRate: '17',
+  throttleBurst: 33,
+  credentialCacheSeconds: '42',
+  defaultInbox: 'NONE',
+  defaultEmail: 'ALL',
+  consumerMaxConcurrency: '7',
+  logRetentionDays: '14',
+  logLevel: 'DEBUG',
+};
+
+let s: Synthesized;
+let resources: Resources;
+beforeAll(() => {
+  s = synthService(CONTEXT, { bundle: true });
+  resources = s.template.toJSON().Resources as Resources;
+});
+afterAll(() => s?.cleanup());
+
+type FunctionKey = keyof Synthesized['stack']['functions'];
+const FUNCTION_KEYS: FunctionKey[] = [...ROUTES.map((r) => r.id), 'NotFound', 'MigrationConsumer'];
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const fnId = (key: FunctionKey) => s.logicalId(s.stack.functions[key].function);
+const res = (id: string) => resourceById(resources, id);
+const fnProps = (key: FunctionKey): Json => res(fnId(key)).Properties;
+const tableId = (name: keyof typeof TABLES) =>
+  only(Object.keys(resources).filter((id) => id.startsWith(TABLES[name].id)));
+const queueId = (name: 'MigrationQueue' | 'MigrationDeadLetterQueue') =>
+  only(
+    ofType('AWS::SQS::Queue')
+      .map(([id]) => id)
+      .filter((id) => id.startsWith(name) && !(name === 'MigrationQueue' && id.includes('Dead'))),
+  );
+
+/** A resource reference as its logical id, or '*' for a wildcard. */
+const refId = (value: Json): string =>
+  value === '*' ? '*' : (value?.Ref ?? value?.['Fn::GetAtt']?.[0] ?? JSON.stringify(value));
+const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+/** Every Allow statement attached to a function's role. */
+const roleStatements = (key: FunctionKey): Statement[] => {
+  const roleId = fnProps(key).Role['Fn::GetAtt'][0] as string;
+  const role = res(roleId).Properties;
+  expect(role.ManagedPolicyArns).toBeUndefined();
+  expect(role.Policies).toBeUndefined();
+  return ofType('AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as unknown[]).some((r) => refId(r) === roleId))
+    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+};
+
+/** Data permissions (everything but logs and X-Ray) as resource logical id -> sorted actions. */
+const dataAccess = (key: FunctionKey): Record<string, string[]> => {
+  const access: Record<string, string[]> = {};
+  for (const st of roleStatements(key)) {
+    expect(st.Effect).toBe('Allow');
+    const actions = asArray(st.Action);
+    if (actions.every((a) => a.startsWith('logs:') || a.startsWith('xray:'))) continue;
+    for (const resource of asArray(st.Resource)) {
+      const id = refId(resource);
+      access[id] = [...new Set([...(access[id] ?? []), ...actions])].sort();
+    }
+  }
+  return access;
+};
+
+describe('cdk-nag AwsSolutions', () => {
+  test('no unacknowledged error or warning', () => {
+    expect(describeViolations(s.nagViolations)).toEqual([]);
+  });
+
+  test('every acknowledgement names a rule, gives a reason, and sits on the narrowest resource', () => {
+    const found: { path: string; id: string; reason: string }[] = [];
+    const visit = (c: IConstruct) => {
+      for (const entry of c.node.metadata) {
+        if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+        for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) {
+          found.push({ path: c.node.path, id: id.replace(/^annotation::/i, ''), reason });
+        }
+      }
+      c.node.children.forEach(visit);
+    };
+    visit(s.stack.node.root);
+    expect(found.length).toBeGreaterThan(0);
+    for (const { path, id, reason } of found) {
+      expect(reason.length).toBeGreaterThan(40);
+      if (id === 'AwsSolutions-IAM5[Resource::*]') {
+        expect(path).toMatch(/^NotificationPreferences-test\/\w+Function\/Role\/DefaultPolicy$/);
+      } else {
+        expect(id).toBe('AwsSolutions-APIG4');
+        expect(path).toMatch(/^NotificationPreferences-test\/HttpApi\/(DefaultRoute|ANY--[\w-]+)$/);
+      }
+    }
+  });
+
+  test('the only "*" resource is the X-Ray statement the IAM5 acknowledgement is about', () => {
+    for (const [, policy] of ofType('AWS::IAM::Policy')) {
+      for (const st of (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement) {
+        if (asArray(st.Resource).includes('*')) {
+          expect(asArray(st.Action).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+        }
+        for (const action of asArray(st.Action)) expect(action).not.toContain('*');
+      }
+    }
+  });
+});
+
+describe('functions', () => {
+  test('one per route, the NOT_FOUND catch-all and the consumer, all with the shared defaults', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + 2);
+    for (const key of FUNCTION_KEYS) {
+      const props = fnProps(key);
+      expect(props).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        MemorySize: 512,
+      });
+      expect(props.Environment.Variables).toMatchObject({
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'notification-preferences',
+        POWERTOOLS_LOG_LEVEL: 'DEBUG',
+      });
+      // Its own log group, with the configured retention.
+      const logGroup = res(refId(props.LoggingConfig.LogGroup));
+      expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
+      expect(logGroup.Properties.RetentionInDays).toBe(14);
+    }
+    expect(fnProps('ConfigSet').Timeout).toBe(10);
+    expect(fnProps('MigrationConsumer').Timeout).toBe(CONSUMER_TIMEOUT.toSeconds());
+  });
+
+  const assetDir = (key: FunctionKey) =>
+    join(s.outdir, `asset.${(fnProps(key).Code.S3Key as string).replace(/\.zip$/, '')}`);
+
+  test('bundles are minified ESM with the createRequire banner and a source map', () => {
+    for (const key of ['ConfigGet', 'NotFound'] as const) {
+      const code = readFileSync(join(assetDir(key), 'index.mjs'), 'utf8');
+      expect(code.startsWith("import { createRequire } from 'node:module';const require = createRequire(")).toBe(true);
+      expect(existsSync(join(assetDir(key), 'index.mjs.map'))).toBe(true);
+      expect(code).toMatch(/^\/\/# sourceMappingURL=index\.mjs\.map\s*$/m);
+      // Minified: long lines (only multi-line string literals break them).
+      expect(code.length / code.split('\n').length).toBeGreaterThan(1000);
+    }
+  });
+
+  // Run in a fresh Node from the cloud assembly, where no node_modules can be found: any
+  // dependency left out of the bundle (the AWS SDK included) fails the import.
+  const invokeBundle = (key: FunctionKey, event: object): { statusCode: number; body: string } => {
+    const script = `const { handler } = await import(${JSON.stringify(join(assetDir(key), 'index.mjs'))});
+      process.stdout.write(JSON.stringify(await handler(${JSON.stringify(event)}, {})));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: s.outdir,
+      env: {
+        PATH: process.env.PATH,
+        AWS_REGION: 'eu-west-1',
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        [ENV.configTable]: 'config',
+        [ENV.credentialsTable]: 'credentials',
+      },
+      encoding: 'utf8',
+    });
+    return JSON.parse(output);
+  };
+
+  test('the bundles load and answer on their own: SDK and middleware are inside', () => {
+    const notFound = invokeBundle('NotFound', { rawPath: '/nope', requestContext: { http: { method: 'POST' } } });
+    expect(notFound.statusCode).toBe(404);
+    expect(JSON.parse(notFound.body).error.status).toBe('NOT_FOUND');
+    // No credential headers: refused before any AWS call.
+    const unauthenticated = invokeBundle('ConfigGet', {
+      rawPath: '/v2/notifications/config/get',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: {} }),
+      requestContext: { http: { method: 'POST' }, requestId: 'r1' },
+    });
+    expect(unauthenticated.statusCode).toBe(401);
+    expect(JSON.parse(unauthenticated.body).error.status).toBe('UNAUTHENTICATED');
+  });
+
+  test('environment: exactly the variables each function reads, with the configured values', () => {
+    const variables = (key: FunctionKey) => {
+      const { NODE_OPTIONS, POWERTOOLS_SERVICE_NAME, POWERTOOLS_LOG_LEVEL, ...rest } = fnProps(key).Environment
+        .Variables as Record<string, unknown>;
+      return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? v : refId(v)]));
+    };
+    const http = { [ENV.credentialsTable]: tableId('credentials'), [ENV.credentialCacheSeconds]: '42' };
+    expect(variables('ConfigSet')).toEqual({ ...http, [ENV.configTable]: tableId('config') });
+    expect(variables('ConfigGet')).toEqual({
+      ...http,
+      [ENV.configTable]: tableId('config'),
+      [ENV.defaultInbox]: 'NONE',
+      [ENV.defaultEmail]: 'ALL',
+      [ENV.defaultSlack]: 'NONE',
+    });
+    expect(variables('Migrate')).toEqual({
+      ...http,
+      [ENV.migrationsTable]: tableId('migrations'),
+      [ENV.migrationQueueUrl]: queueId('MigrationQueue'),
+    });
+    expect(variables('MigrateStatus')).toEqual({ ...http, [ENV.migrationsTable]: tableId('migrations') });
+    expect(variables('NotFound')).toEqual({});
+    expect(variables('MigrationConsumer')).toEqual({
+      [ENV.configTable]: tableId('config'),
+      [ENV.migrationsTable]: tableId('migrations'),
+      [ENV.migrationQueueUrl]: queueId('MigrationQueue'),
+      [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT),
+    });
+  });
+});
+
+describe('least-privilege IAM', () => {
+  const consume = [
+    'sqs:ChangeMessageVisibility',
+    'sqs:DeleteMessage',
+    'sqs:GetQueueAttributes',
+    'sqs:GetQueueUrl',
+    'sqs:ReceiveMessage',
+  ];
+  const migrationRecords = [
+    'dynamodb:DeleteItem',
+    'dynamodb:GetItem',
+    'dynamodb:PutItem',
+    'dynamodb:Query',
+    'dynamodb:UpdateItem',
+  ];
+
+  test('each function holds exactly the table and queue actions it uses', () => {
+    const credentials = { [tableId('credentials')]: ['dynamodb:GetItem'] };
+    expect(dataAccess('ConfigSet')).toEqual({ ...credentials, [tableId('config')]: ['dynamodb:UpdateItem'] });
+    expect(dataAccess('ConfigGet')).toEqual({
+      ...credentials,
+      [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'],
+    });
+    expect(dataAccess('Migrate')).toEqual({
+      ...credentials,
+      [tableId('migrations')]: migrationRecords,
+      [queueId('MigrationQueue')]: ['sqs:SendMessage'],
+    });
+    expect(dataAccess('MigrateStatus')).toEqual({ ...credentials, [tableId('migrations')]: ['dynamodb:GetItem'] });
+    expect(dataAccess('NotFound')).toEqual({});
+    expect(dataAccess('MigrationConsumer')).toEqual({
+      [tableId('config')]: [
+        'dynamodb:BatchGetItem',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+      ],
+      [tableId('migrations')]: migrationRecords,
+      [queueId('MigrationQueue')]: [...consume, 'sqs:SendMessage'].sort(),
+    });
+  });
+
+  test('config/get cannot write, and no function can touch the dead-letter queue or scan', () => {
+    const writes = /dynamodb:(Put|Update|Delete|BatchWrite)/;
+    expect(
+      Object.values(dataAccess('ConfigGet'))
+        .flat()
+        .filter((a) => writes.test(a)),
+    ).toEqual([]);
+    for (const key of FUNCTION_KEYS) {
+      expect(Object.keys(dataAccess(key))).not.toContain(queueId('MigrationDeadLetterQueue'));
+      expect(Object.values(dataAccess(key)).flat()).not.toContain('dynamodb:Scan');
+    }
+  });
+
+  test("logs go only to the function's own log group; no managed policy", () => {
+    for (const key of FUNCTION_KEYS) {
+      const logs = roleStatements(key).filter((st) => asArray(st.Action).some((a) => a.startsWith('logs:')));
+      const statement = only(logs);
+      expect(asArray(statement.Action).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      expect(refId(statement.Resource)).toBe(refId(fnProps(key).LoggingConfig.LogGroup));
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  const integrationFunction = (routeKey: string) => {
+    const [, route] = only(ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.RouteKey === routeKey));
+    expect(route.Properties.AuthorizationType).toBe('NONE');
+    const integrationId: string = route.Properties.Target['Fn::Join'][1][1].Ref;
+    const integration = res(integrationId).Properties;
+    expect(integration).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+    return refId(integration.IntegrationUri);
+  };
+
+  test('each operation path takes any method to its function; $default goes to NOT_FOUND', () => {
+    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 1);
+    for (const route of ROUTES) expect(integrationFunction(`ANY ${route.path}`)).toBe(fnId(route.id));
+    expect(integrationFunction('$default')).toBe(fnId('NotFound'));
+  });
+
+  test('an HTTP API without CORS', () => {
+    const [, api] = only(ofType('AWS::ApiGatewayV2::Api'));
+    expect(api.Properties.ProtocolType).toBe('HTTP');
+    expect(api.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  test('the $default stage auto-deploys, throttles as configured and writes JSON access logs without headers', () => {
+    const stage = only(ofType('AWS::ApiGatewayV2::Stage'))[1].Properties;
+    expect(stage).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 17, ThrottlingBurstLimit: 33 },
+    });
+    const destination = res(refId(stage.AccessLogSettings.DestinationArn));
+    expect(destination.Type).toBe('AWS::Logs::LogGroup');
+    expect(destination.Properties.RetentionInDays).toBe(14);
+    const format = JSON.parse(stage.AccessLogSettings.Format);
+    expect(format).toEqual(ACCESS_LOG_FIELDS);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      latency: '$context.responseLatency',
+    });
+    expect(stage.AccessLogSettings.Format.toLowerCase()).not.toContain('header');
+  });
+});
+
+describe('tables', () => {
+  test('on-demand, point-in-time recovery, encrypted; destroyed with a non-production stage', () => {
+    const tables = ofType('AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(3);
+    for (const [name, definition] of Object.entries(TABLES)) {
+      const table = res(tableId(name as keyof typeof TABLES));
+      expect(table.Properties).toMatchObject({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        DeletionProtectionEnabled: false,
+        KeySchema: [
+          { AttributeName: definition.partitionKey, KeyType: 'HASH' },
+          ...('sortKey' in definition ? [{ AttributeName: definition.sortKey, KeyType: 'RANGE' }] : []),
+        ],
+      });
+      expect(table.DeletionPolicy).toBe('Delete');
+    }
+  });
+});
+
+describe('migration queue', () => {
+  test('redrives to an encrypted dead-letter queue kept 14 days; visibility is six consumer timeouts', () => {
+    const queue = res(queueId('MigrationQueue')).Properties;
+    const dlq = res(queueId('MigrationDeadLetterQueue')).Properties;
+    expect(queue.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [queueId('MigrationDeadLetterQueue'), 'Arn'] },
+      maxReceiveCount: MIGRATION_MAX_RECEIVE_COUNT,
+    });
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fnProps('MigrationConsumer').Timeout);
+    expect(queue.SqsManagedSseEnabled).toBe(true);
+    expect(dlq.SqsManagedSseEnabled).toBe(true);
+    expect(dlq.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    expect(fnProps('MigrationConsumer').Environment.Variables[ENV.migrationMaxReceiveCount]).toBe(
+      String(queue.RedrivePolicy.maxReceiveCount),
+    );
+  });
+
+  test('both queues refuse requests without TLS', () => {
+    for (const name of ['MigrationQueue', 'MigrationDeadLetterQueue'] as const) {
+      s.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: queueId(name) }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            {
+              Effect: 'Deny',
+              Principal: { AWS: '*' },
+              Action: 'sqs:*',
+              Resource: { 'Fn::GetAtt': [queueId(name), 'Arn'] },
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            },
+          ]),
+        },
+      });
+    }
+  });
+
+  test('the consumer reads it with partial batch responses and the configured maximum concurrency', () => {
+    expect(only(ofType('AWS::Lambda::EventSourceMapping'))[1].Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [queueId('MigrationQueue'), 'Arn'] },
+      FunctionName: { Ref: fnId('MigrationConsumer') },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 7 },
+      BatchSize: 1,
+    });
+  });
+});
+
+describe('alarms', () => {
+  const alarms = (): Json[] => ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+  const topicId = () => only(ofType('AWS::SNS::Topic'))[0];
+
+  test('dead-letter queue not empty', () => {
+    const dlqAlarm = only(alarms().filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible'));
+    expect(dlqAlarm).toMatchObject({
+      Namespace: 'AWS/SQS',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId('MigrationDeadLetterQueue'), 'QueueName'] } }],
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+    });
+  });
+
+  test('errors and throttles of every function', () => {
+    for (const key of FUNCTION_KEYS) {
+      for (const metric of ['Errors', 'Throttles']) {
+        const matching = alarms().filter(
+          (a) => a.MetricName === metric && a.Dimensions?.[0]?.Value?.Ref === fnId(key) && a.Namespace === 'AWS/Lambda',
+        );
+        expect(only(matching)).toMatchObject({
+          ComparisonOperator: 'GreaterThanThreshold',
+          Threshold: 0,
+          Statistic: 'Sum',
+        });
+      }
+    }
+  });
+
+  test('API 5xx rate over all requests', () => {
+    const rate = only(alarms().filter((a) => a.Metrics));
+    const metrics: Json[] = rate.Metrics;
+    const names = metrics.filter((m) => m.MetricStat).map((m) => m.MetricStat.Metric.MetricName);
+    expect(names.sort()).toEqual(['5xx', 'Count']);
+    expect(metrics.find((m) => m.Expression).Expression).toMatch(/100 \* errors \/ requests/);
+    expect(rate).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 5 });
+  });
+
+  test('with an alarm email, every alarm notifies an encrypted, TLS-only topic with that subscription', () => {
+    expect(alarms()).toHaveLength(1 + 2 * FUNCTION_KEYS.length + 1);
+    for (const alarm of alarms()) {
+      expect(alarm.AlarmActions).toEqual([{ Ref: topicId() }]);
+      expect(alarm.OKActions).toEqual([{ Ref: topicId() }]);
+    }
+    const topic = res(topicId()).Properties;
+    const key = res(refId(topic.KmsMasterKeyId));
+    expect(key.Type).toBe('AWS::KMS::Key');
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    s.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: topicId() },
+    });
+    s.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+          }),
+        ]),
+      },
+    });
+  });
+});
+
+test('outputs: API URL, table names, queue URLs', () => {
+  const outputs: Json = s.template.toJSON().Outputs;
+  expect(Object.keys(outputs).sort()).toEqual(
+    [
+      'ApiUrl',
+      'ConfigTableName',
+      'CredentialsTableName',
+      'MigrationDeadLetterQueueUrl',
+      'MigrationQueueUrl',
+      'MigrationsTableName',
+    ].sort(),
+  );
+  expect(outputs.ConfigTableName.Value).toEqual({ Ref: tableId('config') });
+  expect(outputs.MigrationsTableName.Value).toEqual({ Ref: tableId('migrations') });
+  expect(outputs.CredentialsTableName.Value).toEqual({ Ref: tableId('credentials') });
+  expect(outputs.MigrationQueueUrl.Value).toEqual({ Ref: queueId('MigrationQueue') });
+  expect(outputs.MigrationDeadLetterQueueUrl.Value).toEqual({ Ref: queueId('MigrationDeadLetterQueue') });
+  expect(JSON.stringify(outputs.ApiUrl.Value)).toContain('execute-api');
+});

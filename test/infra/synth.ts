@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PolicyViolation, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { createServiceApp } from '#infra/service-app.js';
+import type { ServiceStack } from '#infra/stack.js';
+
+export interface Synthesized {
+  stack: ServiceStack;
+  template: Template;
+  /** The cloud assembly directory (bundled function code is in asset.<hash>/). */
+  outdir: string;
+  /** Findings of the AwsSolutions pack that no acknowledgement covers. */
+  nagViolations: PolicyViolation[];
+  /** CloudFormation logical id of a construct's default resource. */
+  logicalId: (construct: { node: { defaultChild?: unknown } }) => string;
+  cleanup: () => void;
+}
+
+/**
+ * Builds the app exactly as infra/app.ts does, with the given context. `bundle: false` skips
+ * esbuild (the CDK's own `aws:cdk:bundling-stacks` switch) for tests that do not look at code.
+ */
+export const synthService = (context: Record<string, unknown>, { bundle }: { bundle: boolean }): Synthesized => {
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-test-'));
+  const { stack } = createServiceApp({
+    outdir,
+    context: { ...context, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
+  });
+  const nagViolations = new AwsSolutionsChecks().validateScope(stack).violations;
+  // Synthesizing runs the app's validation plugins too: a finding would throw here.
+  const template = Template.fromStack(stack);
+  return {
+    stack,
+    template,
+    outdir,
+    nagViolations,
+    logicalId: (construct) => (stack as Stack).getLogicalId(construct.node.defaultChild as never),
+    cleanup: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+};
+
+/** Template JSON is read as loosely typed data: the assertions are what checks its shape. */
+// biome-ignore lint/suspicious/noExplicitAny: synthesized CloudFormation has no static type
+export type Json = any;
+
+export interface Resource {
+  Type: string;
+  Properties: Json;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+export type Resources = Record<string, Resource>;
+
+/** Looks a resource up by logical id; a missing one fails the test with its id. */
+export const resourceById = (resources: Resources, id: string): Resource => {
+  const resource = resources[id];
+  if (!resource) throw new Error(`No resource ${id} in the template`);
+  return resource;
+};
+
+/** The single element of a list; fails the test when there are none or several. */
+export const only = <T>(items: T[]): T => {
+  if (items.length !== 1) throw new Error(`Expected exactly one, found ${items.length}`);
+  return items[0] as T;
+};
+
+/** Readable summary of findings for a failing assertion. */
+export const describeViolations = (violations: PolicyViolation[]): string[] =>
+  violations.map(
+    (v) => `${v.ruleName} (${v.severity}): ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+  );

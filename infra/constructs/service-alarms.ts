@@ -115,6 +115,8 @@ export class ServiceAlarms extends Construct {
     { threshold, description }: { threshold: number; description: string },
   ): Alarm {
     const alarm = new Alarm(this, id, {
+      // Stable, readable names for runbooks; the stack name keeps them unique per region.
+      alarmName: `${Stack.of(this).stackName}-${id}`,
       metric,
       threshold,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,

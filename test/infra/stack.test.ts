@@ -462,6 +462,22 @@ describe('alarms', () => {
     expect(rate).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 5 });
   });
 
+  test('alarm names are stable and say what they watch', () => {
+    expect(
+      alarms()
+        .map((a) => a.AlarmName)
+        .sort(),
+    ).toEqual(
+      [
+        'MigrationDeadLetterQueueNotEmpty',
+        'Api5xxRate',
+        ...FUNCTION_KEYS.flatMap((key) => [`${key}Errors`, `${key}Throttles`]),
+      ]
+        .map((id) => `NotificationPreferences-test-${id}`)
+        .sort(),
+    );
+  });
+
   test('with an alarm email, every alarm notifies an encrypted, TLS-only topic with that subscription', () => {
     expect(alarms()).toHaveLength(1 + 2 * FUNCTION_KEYS.length + 1);
     for (const alarm of alarms()) {

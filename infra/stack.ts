@@ -60,6 +60,9 @@ export class ServiceStack extends Stack {
     const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const tables = createServiceTables(this, production);
 
+    // SQS-managed encryption (SSE-SQS): messages hold only identifiers, and a KMS key would
+    // add a key policy, kms:GenerateDataKey/Decrypt grants to producers and the consumer, and
+    // a KMS call per batch, for no control the service needs.
     const deadLetterQueue = new Queue(this, 'MigrationDeadLetterQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,

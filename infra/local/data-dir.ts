@@ -1,0 +1,95 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The local runtime's data directory: the DynamoDB files (LevelDB), the queue snapshot, the
+ * local credential and, while a server runs, its endpoints.
+ */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DEFAULT_DATA_DIR = join(REPO_ROOT, '.data');
+
+export const dataPaths = (dataDir: string) => ({
+  dynamo: join(dataDir, 'dynamodb'),
+  queues: join(dataDir, 'queues.json'),
+  credential: join(dataDir, 'local-credential.json'),
+  endpoints: join(dataDir, 'endpoint.json'),
+});
+
+export const resolveDataDir = (env: NodeJS.ProcessEnv = process.env): string =>
+  env.DATA_DIR ? resolve(env.DATA_DIR) : DEFAULT_DATA_DIR;
+
+/** Written by a running `npm start` so that other tools can talk to its DynamoDB. */
+export interface RunningServer {
+  pid: number;
+  apiUrl: string;
+  dynamoEndpoint: string;
+  sqsEndpoint: string;
+  startedAt: string;
+}
+
+export const writeRunningServer = async (dataDir: string, running: RunningServer): Promise<void> => {
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(dataPaths(dataDir).endpoints, `${JSON.stringify(running, null, 2)}\n`);
+};
+
+export const removeRunningServer = async (dataDir: string, pid = process.pid): Promise<void> => {
+  const running = await readRunningServer(dataDir, { checkAlive: false });
+  if (running?.pid === pid) await rm(dataPaths(dataDir).endpoints, { force: true });
+};
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** The server recorded in the data directory, if its process still runs. */
+export const readRunningServer = async (
+  dataDir: string,
+  { checkAlive = true }: { checkAlive?: boolean } = {},
+): Promise<RunningServer | undefined> => {
+  try {
+    const running = JSON.parse(await readFile(dataPaths(dataDir).endpoints, 'utf8')) as RunningServer;
+    if (typeof running.pid !== 'number' || typeof running.dynamoEndpoint !== 'string') return undefined;
+    return !checkAlive || isAlive(running.pid) ? running : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export class DataDirLockedError extends Error {
+  constructor(readonly path: string) {
+    super(
+      `The local DynamoDB files in ${path} are in use by another process (an \`npm start\` or credentials ` +
+        'command with the same DATA_DIR). Stop it, or choose another DATA_DIR.',
+    );
+  }
+}
+
+/**
+ * dynalite opens its LevelDB lazily and a lock conflict then crashes the process from a
+ * stream, beyond any try/catch. So the lock is probed first with dynalite's own LevelDB
+ * package: opening and closing it either works or fails with LEVEL_LOCKED.
+ */
+export const assertDynamoFilesFree = async (path: string): Promise<void> => {
+  await mkdir(path, { recursive: true });
+  const requireFromDynalite = createRequire(createRequire(import.meta.url).resolve('dynalite'));
+  const { Level } = requireFromDynalite('level') as {
+    Level: new (path: string) => { open(): Promise<void>; close(): Promise<void> };
+  };
+  const db = new Level(path);
+  try {
+    await db.open();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    if (cause?.code === 'LEVEL_LOCKED') throw new DataDirLockedError(path);
+    throw error;
+  }
+  await db.close();
+};

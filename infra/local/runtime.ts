@@ -1,0 +1,260 @@
+import { basename } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#infra/routes.js';
+import { TABLES } from '#infra/tables.js';
+import { ENV } from '#shared/settings.js';
+import {
+  assertDynamoFilesFree,
+  dataPaths,
+  readRunningServer,
+  removeRunningServer,
+  writeRunningServer,
+} from './data-dir.js';
+import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
+import { LOCAL_REGION } from './lambda-context.js';
+import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
+import { type ApiHandler, createApiServer, type LocalFunction } from './server.js';
+import { type LocalQueue, type LocalSqs, type QueueConsumer, startLocalSqs } from './sqs.js';
+
+/** The same values as the deployed stack (infra/stack.ts), which this file does not import (CDK is slow to load). */
+export const MIGRATION_QUEUE_NAME = 'migrations';
+export const MIGRATION_DLQ_NAME = 'migrations-dlq';
+export const DEFAULT_MAX_RECEIVE_COUNT = 5;
+export const DEFAULT_CONSUMER_TIMEOUT_MS = 60_000;
+export const DEFAULT_HANDLER_TIMEOUT_MS = 10_000;
+/** Locally a failed message is retried after 2 s instead of the deployed visibility timeout (6 min). */
+export const DEFAULT_RETRY_DELAY_MS = 2_000;
+const FUNCTION_PREFIX = 'notification-preferences-local';
+
+export interface LocalRuntimeOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** A throw-away store: nothing is read from or written to the data directory. */
+  inMemory?: boolean;
+  dataDir: string;
+  /** Fix the local credential (LOCAL_API_KEY / LOCAL_AUTH_TOKEN). */
+  apiKey?: string | undefined;
+  token?: string | undefined;
+  queue?: {
+    maxReceiveCount?: number;
+    retryDelayMs?: number;
+    consumerTimeoutMs?: number;
+    concurrency?: number;
+  };
+  /** Replaces the migration consumer (functions/migration-consumer.ts), e.g. with a test double. */
+  consumer?: QueueConsumer;
+  /** The HTTP functions' timeout (their contexts count down from it). */
+  handlerTimeoutMs?: number;
+  /** Extra environment for the functions, set before they are loaded. */
+  env?: Record<string, string>;
+  /** One line per request and per queue delivery. */
+  log?: (line: string) => void;
+}
+
+export interface LocalRuntime {
+  baseUrl: string;
+  apiKey: string;
+  token: string;
+  credential: LocalCredential['action'];
+  /** The data directory, or undefined in memory. */
+  dataDir: string | undefined;
+  dynamoEndpoint: string;
+  sqsEndpoint: string;
+  queueUrl: string;
+  deadLetterQueueUrl: string;
+  queue: LocalQueue;
+  deadLetterQueue: LocalQueue;
+  /** Messages found in the queue snapshot at start. */
+  restoredMessages: number;
+  dynamo: DynamoDBClient;
+  doc: DynamoDBDocumentClient;
+  tables: Record<keyof typeof TABLES, string>;
+  close(): Promise<void>;
+}
+
+// The handler modules build their clients and read their environment once, at import. A
+// second runtime in the same process therefore reuses the first one's ports, so that those
+// clients keep reaching it.
+let firstPorts: { dynamo: number; sqs: number } | undefined;
+let running = false;
+
+/** `functions/config-set.ts` -> `#functions/config-set.js` (resolves under tsx and Jest alike). */
+const specifierOf = (entry: string) => `#functions/${basename(entry, '.ts')}.js`;
+
+const loadHandler = async <T>(entry: string): Promise<T> => {
+  const module = (await import(specifierOf(entry))) as { handler?: T };
+  if (typeof module.handler !== 'function') throw new Error(`${entry} does not export a handler function`);
+  return module.handler;
+};
+
+const portOf = (endpoint: string) => Number(new URL(endpoint).port);
+
+export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<LocalRuntime> => {
+  if (running) throw new Error('A local runtime is already running in this process; close it first.');
+  running = true;
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse().splice(0)) await step().catch(() => {});
+  };
+  try {
+    return await start(options, cleanups, cleanup);
+  } catch (error) {
+    await cleanup();
+    running = false;
+    throw error;
+  }
+};
+
+const start = async (
+  {
+    host = '127.0.0.1',
+    port = 3000,
+    inMemory = false,
+    dataDir,
+    queue: queueOptions = {},
+    log = () => {},
+    ...options
+  }: LocalRuntimeOptions,
+  cleanups: (() => Promise<void>)[],
+  cleanup: () => Promise<void>,
+): Promise<LocalRuntime> => {
+  const paths = dataPaths(dataDir);
+  if (!inMemory) {
+    const other = await readRunningServer(dataDir);
+    if (other && other.pid !== process.pid) {
+      throw new Error(
+        `A local server (pid ${other.pid}) already serves ${other.apiUrl} from ${dataDir}. ` +
+          'Stop it, or start this one with another DATA_DIR or --in-memory.',
+      );
+    }
+    await assertDynamoFilesFree(paths.dynamo);
+  }
+
+  const embedded: EmbeddedDynamo = await startEmbeddedDynamo({
+    ...(inMemory ? {} : { path: paths.dynamo }),
+    ...(firstPorts ? { port: firstPorts.dynamo } : {}),
+  });
+  cleanups.push(() => embedded.close());
+  const dynamo = new DynamoDBClient({
+    endpoint: embedded.endpoint,
+    region: LOCAL_REGION,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  cleanups.push(async () => dynamo.destroy());
+  const doc = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+  await ensureTables(dynamo);
+
+  const sqs: LocalSqs = await startLocalSqs({
+    host: '127.0.0.1',
+    ...(firstPorts ? { port: firstPorts.sqs } : {}),
+    region: LOCAL_REGION,
+    ...(inMemory ? {} : { persistFile: paths.queues }),
+    log,
+  });
+  cleanups.push(() => sqs.close());
+  firstPorts ??= { dynamo: portOf(embedded.endpoint), sqs: portOf(sqs.endpoint) };
+  const maxReceiveCount = queueOptions.maxReceiveCount ?? DEFAULT_MAX_RECEIVE_COUNT;
+  const deadLetterQueue = sqs.createQueue(MIGRATION_DLQ_NAME);
+  const queue = sqs.createQueue(MIGRATION_QUEUE_NAME, {
+    deadLetter: { queue: deadLetterQueue, maxReceiveCount },
+    retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+  });
+  const restoredMessages = await sqs.restore();
+
+  // What the stack sets on the functions, pointed at the local twins. Set before the handler
+  // modules load: they read it at import.
+  const tables = Object.fromEntries(Object.entries(TABLES).map(([key, t]) => [key, t.localName])) as Record<
+    keyof typeof TABLES,
+    string
+  >;
+  const env: Record<string, string> = {
+    ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
+    [ENV.migrationQueueUrl]: queue.url,
+    [ENV.migrationMaxReceiveCount]: String(maxReceiveCount),
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: embedded.endpoint,
+    AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    ...options.env,
+  };
+  Object.assign(process.env, env);
+  // A developer's real session (or profile) must not leak into the local twins' requests.
+  delete process.env.AWS_SESSION_TOKEN;
+  delete process.env.AWS_PROFILE;
+
+  const credential = await ensureLocalCredential({
+    client: doc,
+    tableName: TABLES.credentials.localName,
+    ...(inMemory ? {} : { file: paths.credential }),
+    apiKey: options.apiKey,
+    token: options.token,
+  });
+
+  const routes = new Map<string, LocalFunction>();
+  for (const route of ROUTES) {
+    routes.set(route.path, {
+      name: `${FUNCTION_PREFIX}-${route.id}`,
+      handler: await loadHandler<ApiHandler>(route.entry),
+    });
+  }
+  const fallback: LocalFunction = {
+    name: `${FUNCTION_PREFIX}-NotFound`,
+    handler: await loadHandler<ApiHandler>(NOT_FOUND_ENTRY),
+  };
+  const consumer = options.consumer ?? (await loadHandler<QueueConsumer>(MIGRATION_CONSUMER_ENTRY));
+  queue.attach({
+    handler: consumer,
+    functionName: `${FUNCTION_PREFIX}-MigrationConsumer`,
+    batchSize: 1,
+    concurrency: queueOptions.concurrency ?? 2,
+    timeoutMs: queueOptions.consumerTimeoutMs ?? DEFAULT_CONSUMER_TIMEOUT_MS,
+  });
+
+  const api = createApiServer({
+    routes,
+    fallback,
+    timeoutMs: options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS,
+    log,
+  });
+  const baseUrl = await api.listen(port, host);
+  cleanups.push(() => api.close());
+
+  if (!inMemory) {
+    await writeRunningServer(dataDir, {
+      pid: process.pid,
+      apiUrl: baseUrl,
+      dynamoEndpoint: embedded.endpoint,
+      sqsEndpoint: sqs.endpoint,
+      startedAt: new Date().toISOString(),
+    });
+    cleanups.push(() => removeRunningServer(dataDir));
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl,
+    apiKey: credential.apiKey,
+    token: credential.token,
+    credential: credential.action,
+    dataDir: inMemory ? undefined : dataDir,
+    dynamoEndpoint: embedded.endpoint,
+    sqsEndpoint: sqs.endpoint,
+    queueUrl: queue.url,
+    deadLetterQueueUrl: deadLetterQueue.url,
+    queue,
+    deadLetterQueue,
+    restoredMessages,
+    dynamo,
+    doc,
+    tables,
+    close: () => {
+      closing ??= cleanup().finally(() => {
+        running = false;
+      });
+      return closing;
+    },
+  };
+};

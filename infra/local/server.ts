@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/errors.js';
+import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
+
+/**
+ * The local twin of API Gateway's HTTP API in front of the Lambda functions: each request
+ * becomes a payload 2.0 event, the function's result becomes the HTTP response.
+ */
+
+/** Lambda's synchronous invocation payload limit; the handlers enforce the API's own 1 MiB. */
+export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
+
+// biome-ignore lint/suspicious/noExplicitAny: a Lambda handler's context parameter varies by handler.
+export type ApiHandler = (event: APIGatewayProxyEventV2, context: any) => Promise<APIGatewayProxyResultV2>;
+
+export interface LocalFunction {
+  /** Function name in the Lambda context and the logs. */
+  name: string;
+  handler: ApiHandler;
+}
+
+export interface ApiServerOptions {
+  /** Exact path to its function, for any method (the routes are `ANY <path>`). */
+  routes: Map<string, LocalFunction>;
+  /** The `$default` route: every other path. */
+  fallback: LocalFunction;
+  /** The functions' timeout; the context counts down from it. */
+  timeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `22/Nov/2026:07:57:39 +0000`, the format of requestContext.time. */
+const requestTime = (date: Date) =>
+  `${pad(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:` +
+  `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
+
+/** API Gateway lower-cases header names and joins repeated headers with commas. */
+const eventHeaders = (rawHeaders: string[]): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] as string).toLowerCase();
+    const value = rawHeaders[i + 1] as string;
+    headers[name] = name in headers ? `${headers[name]},${value}` : value;
+  }
+  return headers;
+};
+
+export interface RequestFacts {
+  method: string;
+  url: string;
+  rawHeaders: string[];
+  sourceIp: string;
+  httpVersion: string;
+  body: string | undefined;
+  routeKey: string;
+  host?: string;
+}
+
+/** An API Gateway HTTP API payload 2.0 event, field for field as the Lambda integration sends it. */
+export const toApiGatewayEvent = ({
+  method,
+  url,
+  rawHeaders,
+  sourceIp,
+  httpVersion,
+  body,
+  routeKey,
+}: RequestFacts): APIGatewayProxyEventV2 => {
+  const queryStart = url.indexOf('?');
+  const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
+  const rawQueryString = queryStart === -1 ? '' : url.slice(queryStart + 1);
+  const headers = eventHeaders(rawHeaders);
+  // Payload 2.0 moves cookies out of the headers into their own list.
+  const cookies = headers.cookie?.split(/;\s*/).filter(Boolean);
+  delete headers.cookie;
+  const query: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(rawQueryString)) {
+    query[key] = key in query ? `${query[key]},${value}` : value;
+  }
+  const now = new Date();
+  const host = headers.host ?? 'localhost';
+  let path = rawPath;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    // A malformed escape stays as sent, as API Gateway passes it.
+  }
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath,
+    rawQueryString,
+    ...(cookies?.length ? { cookies } : {}),
+    headers,
+    ...(rawQueryString ? { queryStringParameters: query } : {}),
+    requestContext: {
+      accountId: LOCAL_ACCOUNT_ID,
+      apiId: 'local',
+      domainName: host,
+      domainPrefix: host.split('.')[0] ?? host,
+      http: {
+        method,
+        path,
+        protocol: `HTTP/${httpVersion}`,
+        sourceIp,
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: requestTime(now),
+      timeEpoch: now.getTime(),
+    },
+    ...(body === undefined ? {} : { body }),
+    isBase64Encoded: false,
+  };
+};
+
+/**
+ * The function's result as API Gateway reads it: a structured result as it is; anything else
+ * (a string, an object without statusCode) is inferred as a 200 JSON body.
+ */
+export const toHttpResponse = (
+  result: APIGatewayProxyResultV2,
+): Required<Pick<APIGatewayProxyStructuredResultV2, 'statusCode' | 'body'>> & { headers: Record<string, string> } => {
+  if (typeof result === 'object' && result !== null && 'statusCode' in result) {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = String(value);
+    const raw = result.body ?? '';
+    const body = result.isBase64Encoded ? Buffer.from(raw, 'base64').toString('latin1') : raw;
+    return { statusCode: result.statusCode ?? 200, headers, body };
+  }
+  return {
+    statusCode: 200,
+    headers: { 'content-type': 'application/json' },
+    body: typeof result === 'string' ? result : JSON.stringify(result),
+  };
+};
+
+const envelope = (status: ErrorStatus, message: string, details?: unknown) => ({
+  statusCode: ERROR_HTTP_STATUS[status],
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ error: { message, status, ...(details === undefined ? {} : { details }) } }),
+});
+
+class BodyTooLarge extends Error {}
+
+/** Reads the whole body; past the limit it keeps draining (so the client can read the answer) but keeps nothing. */
+const readBody = async (request: IncomingMessage): Promise<Buffer> => {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size <= MAX_REQUEST_BYTES) chunks.push(chunk as Buffer);
+  }
+  if (size > MAX_REQUEST_BYTES) throw new BodyTooLarge();
+  return Buffer.concat(chunks);
+};
+
+export interface ApiServer {
+  server: Server;
+  /** Starts listening; resolves with the base URL. */
+  listen(port: number, host: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const createApiServer = ({ routes, fallback, timeoutMs, log = () => {} }: ApiServerOptions): ApiServer => {
+  const respond = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
+    const started = Date.now();
+    const url = request.url ?? '/';
+    const rawPath = url.split('?')[0] ?? '/';
+    const route = routes.get(rawPath);
+    const fn = route ?? fallback;
+    let result: ReturnType<typeof toHttpResponse>;
+    let requestId = '';
+    try {
+      const body = await readBody(request);
+      const event = toApiGatewayEvent({
+        method: request.method ?? 'GET',
+        url,
+        rawHeaders: request.rawHeaders,
+        sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+        httpVersion: request.httpVersion,
+        body: body.length > 0 ? body.toString('utf8') : undefined,
+        routeKey: route ? `ANY ${rawPath}` : '$default',
+      });
+      requestId = event.requestContext.requestId;
+      const context = lambdaContext({ functionName: fn.name, ...(timeoutMs ? { timeoutMs } : {}) });
+      result = toHttpResponse(await fn.handler(event, context));
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        result = envelope(
+          'INVALID_ARGUMENT',
+          `Request body must be at most 1 MiB (1048576 bytes); this one exceeds even the ${MAX_REQUEST_BYTES}-byte invocation limit.`,
+        );
+      } else {
+        // A crash outside the handler's own error handling: never show internals.
+        requestId ||= randomUUID();
+        log(`local server error (request ${requestId}): ${error instanceof Error ? error.stack : String(error)}`);
+        result = envelope('INTERNAL', 'Internal error.', { requestId });
+      }
+    }
+    if (!response.headersSent) {
+      response.writeHead(result.statusCode, {
+        ...result.headers,
+        ...(requestId ? { 'apigw-requestid': requestId } : {}),
+        'content-length': Buffer.byteLength(result.body),
+      });
+      response.end(result.body);
+    }
+    log(`${request.method} ${rawPath} ${result.statusCode} ${Date.now() - started}ms`);
+    return result.statusCode;
+  };
+
+  const server = createServer((request, response) => {
+    respond(request, response).catch((error) => {
+      log(`local server error: ${error instanceof Error ? error.stack : String(error)}`);
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: 'Internal error.', status: 'INTERNAL' } }));
+    });
+  });
+  // Requests are short; keep-alive sockets must not hold up a shutdown.
+  server.keepAliveTimeout = 5_000;
+
+  return {
+    server,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+          resolve(`http://${shownHost}:${address.port}`);
+        });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeIdleConnections();
+        server.close(() => resolve());
+        // Connections still busy after a grace period are cut.
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+      }),
+  };
+};

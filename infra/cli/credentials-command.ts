@@ -1,0 +1,360 @@
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  assertDynamoFilesFree,
+  DataDirLockedError,
+  dataPaths,
+  readRunningServer,
+  resolveDataDir,
+} from '#infra/local/data-dir.js';
+import { ensureTables, startEmbeddedDynamo } from '#infra/local/dynamo.js';
+import { TABLES } from '#infra/tables.js';
+import { type Credential, hashToken, isActive, newApiKey, newToken } from '#shared/auth/credential.js';
+import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
+import { identifier } from '#shared/validation/identifiers.js';
+
+/**
+ * `npm run credentials -- create|list|revoke`: the operators' tool for API credentials, in
+ * the local store (the data directory's DynamoDB, or the running local server's) or, with
+ * --table and --region, in a deployed credentials table.
+ */
+export const USAGE = `Usage: npm run credentials -- <command> [options]
+
+Commands:
+  create    create a credential; prints its api key and token (the token only this once)
+  list      list credentials (token hashes shortened to a prefix)
+  revoke    revoke a credential by api key (effective within the functions' cache time, default 60 s)
+
+create options:
+  --organizations a,b     organizations it may use, comma-separated, or '*' for all
+  --organization ID       one organization (repeatable; for ids that contain a comma)
+  --name TEXT             a label for people (e.g. the calling service)
+  --expires-in-days N     expires N days from now
+  --expires-at TIME       expires at an ISO-8601 time (e.g. 2027-01-31T00:00:00Z)
+revoke options:
+  --api-key KEY           the credential to revoke
+
+Where (default: the local store, see below):
+  --table NAME --region REGION   a deployed credentials table (stack output CredentialsTableName);
+                                 AWS credentials come from the default provider chain (AWS_PROFILE, ...)
+  --endpoint URL                 a DynamoDB endpoint, e.g. a local server's (table: credentials)
+  --data-dir DIR                 the local data directory (DATA_DIR, default .data/ in the repository);
+                                 while \`npm start\` runs on it, the command talks to that server's DynamoDB
+
+Other:
+  --json        machine-readable output
+  -h, --help    this text
+
+Exit codes: 0 done, 1 failed (e.g. unknown api key, AWS error), 2 invalid command line.`;
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env?: NodeJS.ProcessEnv;
+  now?: () => Date;
+}
+
+class UsageError extends Error {}
+class CommandError extends Error {}
+
+const OPTIONS = {
+  organizations: { type: 'string' },
+  organization: { type: 'string', multiple: true },
+  name: { type: 'string' },
+  'expires-in-days': { type: 'string' },
+  'expires-at': { type: 'string' },
+  'api-key': { type: 'string' },
+  table: { type: 'string' },
+  region: { type: 'string' },
+  endpoint: { type: 'string' },
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+const COMMAND_OPTIONS: Record<string, (keyof typeof OPTIONS)[]> = {
+  create: ['organizations', 'organization', 'name', 'expires-in-days', 'expires-at'],
+  list: [],
+  revoke: ['api-key'],
+};
+const TARGET_OPTIONS: (keyof typeof OPTIONS)[] = ['table', 'region', 'endpoint', 'data-dir', 'json', 'help'];
+
+interface Target {
+  store: DynamoCredentialStore;
+  description: string;
+  close(): Promise<void>;
+}
+
+const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Target> => {
+  if (values.table !== undefined || values.region !== undefined) {
+    if (values.endpoint) throw new UsageError('--endpoint cannot be combined with --table/--region');
+    const table = values.table;
+    const region = values.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+    if (!table) throw new UsageError('--region needs --table NAME (the stack output CredentialsTableName)');
+    if (!region) throw new UsageError('--table needs --region REGION (or AWS_REGION)');
+    const client = new DynamoDBClient({ region });
+    return {
+      store: new DynamoCredentialStore(DynamoDBDocumentClient.from(client), table),
+      description: `table ${table} in ${region}`,
+      close: async () => client.destroy(),
+    };
+  }
+  const local = (endpoint: string, description: string, stop: () => Promise<void> = async () => {}) => {
+    const client = new DynamoDBClient({
+      endpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 2,
+    });
+    return {
+      client,
+      store: new DynamoCredentialStore(DynamoDBDocumentClient.from(client), TABLES.credentials.localName),
+      description,
+      close: async () => {
+        client.destroy();
+        await stop();
+      },
+    };
+  };
+  if (values.endpoint) {
+    try {
+      new URL(values.endpoint);
+    } catch {
+      throw new UsageError(`--endpoint ${JSON.stringify(values.endpoint)} is not a URL`);
+    }
+    return local(values.endpoint, `local DynamoDB at ${values.endpoint}`);
+  }
+  const dataDir = resolveDataDir(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : env);
+  // While `npm start` runs on the data directory it holds the files: talk to its DynamoDB.
+  const running = await readRunningServer(dataDir);
+  if (running) return local(running.dynamoEndpoint, `the running local server's store (${running.apiUrl}, ${dataDir})`);
+  const path = dataPaths(dataDir).dynamo;
+  await assertDynamoFilesFree(path);
+  const embedded = await startEmbeddedDynamo({ path });
+  const target = local(embedded.endpoint, `the local store in ${dataDir}`, () => embedded.close());
+  try {
+    await ensureTables(target.client);
+  } catch (error) {
+    await target.close();
+    throw error;
+  }
+  return target;
+};
+
+const parseOrganizations = (values: Values): string[] | '*' => {
+  const listed = values.organizations === undefined ? [] : values.organizations.split(',').map((id) => id.trim());
+  const all = [...listed, ...(values.organization ?? [])];
+  if (all.length === 0) throw new UsageError("create needs --organizations a,b (or '*' for every organization)");
+  if (all.includes('*')) {
+    if (all.length > 1) throw new UsageError("'*' grants every organization and cannot be combined with others");
+    return '*';
+  }
+  const schema = identifier('organization id');
+  for (const id of all) {
+    const parsed = schema.safeParse(id);
+    if (!parsed.success)
+      throw new UsageError(`invalid organization ${JSON.stringify(id)}: ${parsed.error.issues[0]?.message}`);
+  }
+  return [...new Set(all)];
+};
+
+const parseExpiry = (values: Values, now: Date): string | undefined => {
+  const days = values['expires-in-days'];
+  const at = values['expires-at'];
+  if (days !== undefined && at !== undefined) throw new UsageError('give --expires-in-days or --expires-at, not both');
+  if (days !== undefined) {
+    const n = Number(days);
+    if (!Number.isFinite(n) || n <= 0 || n > 36_500)
+      throw new UsageError(`--expires-in-days must be a positive number of days, not ${JSON.stringify(days)}`);
+    return new Date(now.getTime() + n * 86_400_000).toISOString();
+  }
+  if (at !== undefined) {
+    const time = Date.parse(at);
+    if (Number.isNaN(time)) throw new UsageError(`--expires-at ${JSON.stringify(at)} is not an ISO-8601 time`);
+    if (time <= now.getTime()) throw new UsageError(`--expires-at ${at} is in the past`);
+    return new Date(time).toISOString();
+  }
+  return undefined;
+};
+
+const statusOf = (credential: Credential, now: Date) =>
+  credential.revokedAt ? 'revoked' : isActive(credential, now) ? 'active' : 'expired';
+
+const HASH_PREFIX = 8;
+
+/** A credential as shown: the hash shortened, never the whole of it. */
+const shown = (credential: Credential, now: Date) => ({
+  apiKey: credential.apiKey,
+  status: statusOf(credential, now),
+  name: credential.name ?? null,
+  organizationIds: credential.organizationIds,
+  createdAt: credential.createdAt,
+  expiresAt: credential.expiresAt ?? null,
+  revokedAt: credential.revokedAt ?? null,
+  tokenHashPrefix: credential.tokenHash.slice(0, HASH_PREFIX),
+});
+
+const organizationsText = (ids: string[] | '*') => (ids === '*' ? '* (all)' : ids.join(', '));
+
+const table = (rows: string[][]): string => {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+};
+
+const describeError = (error: unknown, target: string): string => {
+  const e = error as { name?: string; message?: string };
+  if (e.name === 'ResourceNotFoundException') return `the credentials table was not found (${target})`;
+  if (e.name === 'CredentialsProviderError') return `no AWS credentials found: ${e.message}`;
+  if (e.name === 'UnrecognizedClientException' || e.name === 'ExpiredTokenException') {
+    return `AWS refused the credentials: ${e.message}`;
+  }
+  if (e.name === 'AccessDeniedException') return `access denied by AWS: ${e.message}`;
+  return `${e.name ?? 'Error'}: ${e.message ?? String(error)}`;
+};
+
+export const runCredentialsCommand = async (argv: string[], io: CliIo): Promise<number> => {
+  const env = io.env ?? process.env;
+  const now = (io.now ?? (() => new Date()))();
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.stderr(`credentials: ${(error as Error).message}\nRun with --help for usage.`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...extra] = positionals;
+  if (values.help || command === 'help') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (!command) {
+    io.stderr(`credentials: a command is required (create, list or revoke).\n\n${USAGE}`);
+    return 2;
+  }
+  const allowed = COMMAND_OPTIONS[command];
+  if (!allowed) {
+    io.stderr(`credentials: unknown command ${JSON.stringify(command)}; use create, list or revoke.`);
+    return 2;
+  }
+  if (extra.length > 0) {
+    io.stderr(`credentials: unexpected argument ${JSON.stringify(extra[0])}.`);
+    return 2;
+  }
+  const misplaced = (Object.keys(values) as (keyof typeof OPTIONS)[]).find(
+    (key) => !allowed.includes(key) && !TARGET_OPTIONS.includes(key),
+  );
+  if (misplaced) {
+    io.stderr(`credentials: --${misplaced} does not apply to ${command}.`);
+    return 2;
+  }
+
+  let target: Target | undefined;
+  try {
+    // Checked before anything is opened, so that a typo costs nothing.
+    const organizations = command === 'create' ? parseOrganizations(values) : undefined;
+    const expiresAt = command === 'create' ? parseExpiry(values, now) : undefined;
+    if (command === 'revoke' && !values['api-key']) throw new UsageError('revoke needs --api-key KEY');
+    if (values.name !== undefined && (values.name.length === 0 || values.name.length > 256)) {
+      throw new UsageError('--name must be 1 to 256 characters');
+    }
+
+    target = await openTarget(values, env);
+    const { store } = target;
+    if (command === 'create') {
+      const apiKey = newApiKey();
+      const token = newToken();
+      const credential: Credential = {
+        apiKey,
+        tokenHash: hashToken(token),
+        organizationIds: organizations as string[] | '*',
+        createdAt: now.toISOString(),
+        ...(expiresAt ? { expiresAt } : {}),
+        ...(values.name ? { name: values.name } : {}),
+      };
+      await store.create(credential);
+      if (values.json) {
+        io.stdout(JSON.stringify({ ...shown(credential, now), token }, null, 2));
+      } else {
+        io.stdout(
+          [
+            `Created credential ${apiKey} in ${target.description}.`,
+            `  organizations: ${organizationsText(credential.organizationIds)}`,
+            ...(credential.name ? [`  name:          ${credential.name}`] : []),
+            `  expires:       ${credential.expiresAt ?? 'never'}`,
+            '',
+            `  x-service-api-key:    ${apiKey}`,
+            `  x-service-auth-token: ${token}`,
+            '',
+            'Store the token now: it is shown only this once (only its SHA-256 is kept).',
+          ].join('\n'),
+        );
+      }
+    } else if (command === 'list') {
+      const credentials = (await store.list()).map((c) => shown(c, now));
+      if (values.json) {
+        io.stdout(JSON.stringify(credentials, null, 2));
+      } else if (credentials.length === 0) {
+        io.stdout(`No credentials in ${target.description}.`);
+      } else {
+        io.stdout(
+          `${credentials.length} credential(s) in ${target.description}:\n\n` +
+            table([
+              ['API KEY', 'STATUS', 'ORGANIZATIONS', 'NAME', 'CREATED', 'EXPIRES', 'REVOKED', 'TOKEN SHA-256'],
+              ...credentials.map((c) => [
+                c.apiKey,
+                c.status,
+                organizationsText(c.organizationIds),
+                c.name ?? '-',
+                c.createdAt,
+                c.expiresAt ?? '-',
+                c.revokedAt ?? '-',
+                `${c.tokenHashPrefix}…`,
+              ]),
+            ]),
+        );
+      }
+    } else {
+      const apiKey = values['api-key'] as string;
+      const revoked = await store.revoke(apiKey, now.toISOString());
+      if (!revoked)
+        throw new CommandError(`no credential with api key ${JSON.stringify(apiKey)} in ${target.description}`);
+      const credential = await store.get(apiKey);
+      const at = credential?.revokedAt ?? now.toISOString();
+      if (values.json) {
+        io.stdout(JSON.stringify(credential ? shown(credential, now) : { apiKey, revokedAt: at }, null, 2));
+      } else {
+        io.stdout(
+          `Revoked ${apiKey} (revoked at ${at}) in ${target.description}.\n` +
+            'Warm functions may accept it for up to their cache time (CREDENTIAL_CACHE_TTL_SECONDS, default 60 s).',
+        );
+      }
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`credentials: ${error.message}\nRun with --help for usage.`);
+      return 2;
+    }
+    if (error instanceof CommandError) {
+      io.stderr(`credentials: ${error.message}`);
+      return 1;
+    }
+    const where = target?.description ?? 'the credential store';
+    const message = error instanceof DataDirLockedError ? error.message : describeError(error, where);
+    io.stderr(`credentials: ${message}`);
+    return 1;
+  } finally {
+    await target?.close();
+  }
+};

@@ -222,7 +222,11 @@ export const createApiServer = ({ routes, fallback, timeoutMs, log = () => {} }:
     respond(request, response).catch((error) => {
       log(`local server error: ${error instanceof Error ? error.stack : String(error)}`);
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { message: 'Internal error.', status: 'INTERNAL' } }));
+      response.end(
+        JSON.stringify({
+          error: { message: 'Internal error.', status: 'INTERNAL', details: { requestId: randomUUID() } },
+        }),
+      );
     });
   });
   // Requests are short; keep-alive sockets must not hold up a shutdown.

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { type ApiServer, createApiServer, MAX_REQUEST_BYTES } from '#infra/local/server.js';
+import { rawRequest } from '../support/local-service.js';
+
+// The API Gateway twin alone, with recording handlers: what a function receives for a
+// request, and what the client receives for what the function returns.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let api: ApiServer;
+let baseUrl: string;
+const seen: { event: APIGatewayProxyEventV2; context: Context; remaining?: number }[] = [];
+const logs: string[] = [];
+let answer: (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyResultV2>;
+
+const recording = (name: string) => ({
+  name,
+  handler: async (event: APIGatewayProxyEventV2, context: Context) => {
+    seen.push({ event, context, remaining: context.getRemainingTimeInMillis?.() });
+    return answer(event);
+  },
+});
+
+beforeAll(async () => {
+  api = createApiServer({
+    routes: new Map([['/v2/things/do', recording('DoThings')]]),
+    fallback: recording('NotFound'),
+    timeoutMs: 10_000,
+    log: (line) => logs.push(line),
+  });
+  baseUrl = await api.listen(0, '127.0.0.1');
+});
+afterAll(async () => {
+  await api?.close();
+});
+beforeEach(() => {
+  seen.length = 0;
+  logs.length = 0;
+  answer = async () => ({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' });
+});
+
+describe('request to event', () => {
+  test('a routed request becomes an HTTP API payload 2.0 event', async () => {
+    const response = await rawRequest(`${baseUrl}/v2/things/do?b=2&a=1&a=3`, {
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['X-Service-Api-Key', 'ak_1'],
+        ['X-Repeated', 'one'],
+        ['x-repeated', 'two'],
+        ['Cookie', 'c1=v1; c2=v2'],
+        ['User-Agent', 'probe/1'],
+      ],
+      body: '{"data":{"x":"ü"}}',
+    });
+    expect(response.status).toBe(200);
+    const [{ event, context, remaining } = {} as never] = seen;
+    expect(event).toMatchObject({
+      version: '2.0',
+      routeKey: 'ANY /v2/things/do',
+      rawPath: '/v2/things/do',
+      rawQueryString: 'b=2&a=1&a=3',
+      queryStringParameters: { a: '1,3', b: '2' },
+      cookies: ['c1=v1', 'c2=v2'],
+      body: '{"data":{"x":"ü"}}',
+      isBase64Encoded: false,
+      requestContext: {
+        accountId: '000000000000',
+        stage: '$default',
+        routeKey: 'ANY /v2/things/do',
+        http: {
+          method: 'POST',
+          path: '/v2/things/do',
+          protocol: 'HTTP/1.1',
+          sourceIp: '127.0.0.1',
+          userAgent: 'probe/1',
+        },
+      },
+    });
+    // Lower-cased names, repeated headers joined with commas, cookies moved out.
+    expect(event.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-service-api-key': 'ak_1',
+      'x-repeated': 'one,two',
+    });
+    expect(Object.keys(event.headers).every((name) => name === name.toLowerCase())).toBe(true);
+    expect(event.headers.cookie).toBeUndefined();
+    expect(event.requestContext.requestId).toMatch(UUID);
+    expect(response.headers['apigw-requestid']).toBe(event.requestContext.requestId);
+    expect(event.requestContext.time).toMatch(/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000$/);
+    expect(Math.abs(event.requestContext.timeEpoch - Date.now())).toBeLessThan(5_000);
+    expect(context.awsRequestId).toMatch(UUID);
+    expect(context.functionName).toBe('DoThings');
+    expect(remaining).toBeGreaterThan(9_000);
+    expect(remaining).toBeLessThanOrEqual(10_000);
+  });
+
+  test('each invocation gets a fresh request id and context', async () => {
+    await fetch(`${baseUrl}/v2/things/do`, { method: 'POST', body: '{}' });
+    await fetch(`${baseUrl}/v2/things/do`, { method: 'POST', body: '{}' });
+    const [first, second] = seen;
+    expect(first?.context.awsRequestId).not.toBe(second?.context.awsRequestId);
+    expect(first?.event.requestContext.requestId).not.toBe(second?.event.requestContext.requestId);
+  });
+
+  test('routes match the exact path for any method; anything else goes to the $default function', async () => {
+    await fetch(`${baseUrl}/v2/things/do`, { method: 'GET' });
+    await fetch(`${baseUrl}/v2/things/do/`, { method: 'POST', body: '{}' });
+    await fetch(`${baseUrl}/other%20path?q=1`, { method: 'DELETE' });
+    expect(seen.map((s) => [s.context.functionName, s.event.routeKey, s.event.requestContext.http.method])).toEqual([
+      ['DoThings', 'ANY /v2/things/do', 'GET'],
+      ['NotFound', '$default', 'POST'],
+      ['NotFound', '$default', 'DELETE'],
+    ]);
+    expect(seen[0]?.event.body).toBeUndefined();
+    expect(seen[2]?.event.rawPath).toBe('/other%20path');
+    expect(seen[2]?.event.requestContext.http.path).toBe('/other path');
+  });
+});
+
+describe('result to response', () => {
+  test('status, headers and body of a structured result are sent as they are', async () => {
+    answer = async () => ({
+      statusCode: 409,
+      headers: { 'Content-Type': 'application/json', 'x-extra': 'y' },
+      body: '{"a":1}',
+    });
+    const response = await rawRequest(`${baseUrl}/v2/things/do`, { body: '{}' });
+    expect(response.status).toBe(409);
+    expect(response.headers).toMatchObject({ 'content-type': 'application/json', 'x-extra': 'y' });
+    expect(response.text).toBe('{"a":1}');
+  });
+
+  test('a result without statusCode is inferred as a 200 JSON body, as API Gateway does', async () => {
+    answer = async () => ({ hello: 'world' }) as unknown as APIGatewayProxyResultV2;
+    const response = await rawRequest(`${baseUrl}/v2/things/do`, { body: '{}' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(response.text)).toEqual({ hello: 'world' });
+  });
+
+  test('a crash of the function answers 500 INTERNAL in the envelope with a request id and no internals', async () => {
+    answer = async () => {
+      throw new Error('secret internals at /var/task/index.js');
+    };
+    const response = await rawRequest(`${baseUrl}/v2/things/do`, { body: '{}' });
+    expect(response.status).toBe(500);
+    expect(response.headers['content-type']).toBe('application/json');
+    const body = JSON.parse(response.text);
+    expect(body).toEqual({
+      error: { message: 'Internal error.', status: 'INTERNAL', details: { requestId: expect.any(String) } },
+    });
+    expect(body.error.details.requestId).toBe(seen[0]?.event.requestContext.requestId);
+    expect(response.text).not.toContain('secret');
+  });
+
+  test(`a body over ${MAX_REQUEST_BYTES} bytes is refused with 400 INVALID_ARGUMENT before any function runs`, async () => {
+    const response = await rawRequest(`${baseUrl}/v2/things/do`, {
+      headers: [['content-type', 'application/json']],
+      body: Buffer.alloc(MAX_REQUEST_BYTES + 1, 'a'),
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.text)).toEqual({
+      error: { status: 'INVALID_ARGUMENT', message: expect.stringMatching(/at most 1 MiB/) },
+    });
+    expect(seen).toHaveLength(0);
+  });
+
+  test('one log line per request: method, path, status and time, never headers or query', async () => {
+    await rawRequest(`${baseUrl}/v2/things/do?token=q`, {
+      headers: [['x-service-auth-token', 'st_secret-token']],
+      body: '{}',
+    });
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^POST \/v2\/things\/do 200 \d+ms$/);
+  });
+});

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { permissionDenied } from '#shared/auth/credential.js';
 import { ApiError, ERROR_HTTP_STATUS, ERROR_STATUSES, UNAUTHENTICATED_MESSAGE } from '#shared/errors.js';
 import { parseCallableBody } from '#shared/http/validation.js';
+import { migrateRequest } from '#shared/migration/schemas.js';
 import { deliverySetting } from '#shared/preferences/model.js';
 import { channelConfig } from '#shared/preferences/schemas.js';
 import { MAX_BODY_BYTES, MAX_IDENTIFIER_LENGTH } from '#shared/validation/identifiers.js';
 import { errorEnvelope, errorStatus, gatewayError } from './envelopes.js';
 import { OPERATIONS, type Operation, responsesOf, unknownRouteResponse } from './operations.js';
-import { configView, userSetResult } from './responses.js';
+import { configView, migrationState, userSetResult } from './responses.js';
 
 /**
  * Builds the OpenAPI 3.1 document from the operation table with zod's own JSON Schema output
@@ -37,6 +38,7 @@ const describeRefinements = (ctx: { zodSchema: unknown; jsonSchema: JsonSchema }
     schema.minProperties = 1;
     schema.description = 'At least one of inbox, email, slack; a channel left out keeps its stored value.';
   }
+  if (ctx.zodSchema === migrateRequest) schema.description = '`documentId` and `newDocumentId` must differ.';
 };
 
 const componentSchemas = (
@@ -184,6 +186,7 @@ export const buildOpenApiDocument = (): OpenApiDocument => {
       registry.add(deliverySetting, { id: 'DeliverySetting' });
       registry.add(userSetResult, { id: 'UserSetResult' });
       registry.add(configView, { id: 'ConfigView' });
+      registry.add(migrationState, { id: 'MigrationState' });
       for (const operation of OPERATIONS) {
         registry.add(operation.result, { id: `${operation.name}Result` });
         for (const response of responsesOf(operation)) {

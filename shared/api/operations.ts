@@ -2,7 +2,10 @@ import type { z } from 'zod';
 import { ROUTES, type RouteId } from '#infra/routes.js';
 import { ERROR_HTTP_STATUS, type ErrorStatus, UNAUTHENTICATED_MESSAGE } from '#shared/errors.js';
 import type { ErrorBody } from '#shared/http/responses.js';
+import { MIGRATE_MESSAGE, NOT_FOUND_MESSAGE, STATUS_MESSAGE } from '#shared/migration/model.js';
+import { migrateRequest, migrationStatusRequest } from '#shared/migration/schemas.js';
 import { getConfigRequest, setConfigRequest } from '#shared/preferences/schemas.js';
+import { GET_CONFIG_MESSAGE, SET_CONFIG_MESSAGE } from '#shared/preferences/service.js';
 import {
   MAX_BODY_BYTES,
   MAX_DOCUMENT_IDS,
@@ -10,7 +13,7 @@ import {
   MAX_USER_IDS,
 } from '#shared/validation/identifiers.js';
 import { errorEnvelope, gatewayError, statusesForHttp, successEnvelope } from './envelopes.js';
-import { getConfigResult, setConfigResult } from './responses.js';
+import { getConfigResult, migrateResult, migrationStatusResult, setConfigResult } from './responses.js';
 
 /**
  * The one table the OpenAPI document, the response validator and the examples' tests are built
@@ -112,7 +115,7 @@ const setConfig: Operation<typeof setConfigRequest, typeof setConfigResult> = {
   ].join('\n'),
   request: setConfigRequest,
   result: setConfigResult,
-  message: 'User config set successfully.',
+  message: SET_CONFIG_MESSAGE,
   errors: [
     ...COMMON_ERRORS.filter((error) => error.status !== 'UNAVAILABLE'),
     {
@@ -180,7 +183,7 @@ const getConfig: Operation<typeof getConfigRequest, typeof getConfigResult> = {
   ].join('\n'),
   request: getConfigRequest,
   result: getConfigResult,
-  message: 'User config retrieved successfully.',
+  message: GET_CONFIG_MESSAGE,
   errors: COMMON_ERRORS,
   examples: {
     document: {
@@ -218,7 +221,126 @@ const getConfig: Operation<typeof getConfigRequest, typeof getConfigResult> = {
   },
 };
 
-export const OPERATIONS: readonly Operation[] = [setConfig, getConfig] as unknown as Operation[];
+const EXAMPLE_MIGRATION_ID = '01KAR3V6ZQ8W5N4V7T2K9M1C0X';
+
+const migrate: Operation<typeof migrateRequest, typeof migrateResult> = {
+  id: 'Migrate',
+  operationId: 'migrateDocument',
+  tag: 'Document migration',
+  name: 'Migrate',
+  path: pathOf('Migrate'),
+  summary: "Start moving a document's config entries to a new document id",
+  description: [
+    'Records a migration (status `pending`), queues it, and answers its `migrationId` at once: the answer means',
+    'started, not finished; follow it with the status operation. Every document-level entry of',
+    '(organizationId, documentId) moves to (organizationId, newDocumentId); per user, the more recently updated',
+    'entry wins. Organization-level entries and other organizations are not touched. Repeating the same request',
+    'while its migration is pending or in progress answers the same `migrationId` and queues nothing new.',
+    '',
+    '`documentId` and `newDocumentId` must differ.',
+    `${IDENTIFIER_RULE} ${BODY_RULE}`,
+  ].join('\n'),
+  request: migrateRequest,
+  result: migrateResult,
+  message: MIGRATE_MESSAGE,
+  errors: [
+    {
+      status: 'INVALID_ARGUMENT',
+      when: `${COMMON_ERRORS[0]?.when} Also \`documentId\` equal to \`newDocumentId\`.`,
+    },
+    ...COMMON_ERRORS.filter((error) => error.status !== 'INVALID_ARGUMENT' && error.status !== 'UNAVAILABLE'),
+    { status: 'ABORTED', when: 'The source or the target document is already part of another active migration.' },
+    {
+      status: 'UNAVAILABLE',
+      when: 'The migration could not be queued (it is marked failed, `details.migrationId` names it) or a dependency failed; safe to retry.',
+    },
+  ],
+  examples: {
+    start: {
+      summary: 'Move doc-1 to doc-1-v2',
+      value: { organizationId: 'acme', documentId: 'doc-1', newDocumentId: 'doc-1-v2' },
+      result: { migrationId: EXAMPLE_MIGRATION_ID },
+    },
+  },
+  invalidExample: {
+    summary: 'Same source and target',
+    value: { organizationId: 'acme', documentId: 'doc-1', newDocumentId: 'doc-1' },
+  },
+  errorExamples: {
+    conflict: {
+      summary: 'Another migration is active on one of the documents',
+      value: {
+        error: {
+          message: 'Document "doc-1" or "doc-1-v3" is already part of an active migration; retry once it has finished.',
+          status: 'ABORTED',
+        },
+      },
+    },
+  },
+};
+
+const migrationStatus: Operation<typeof migrationStatusRequest, typeof migrationStatusResult> = {
+  id: 'MigrateStatus',
+  operationId: 'getMigrationStatus',
+  tag: 'Document migration',
+  name: 'MigrationStatus',
+  path: pathOf('MigrateStatus'),
+  summary: 'Read the state and progress of a migration',
+  description: [
+    '`status` goes pending → in_progress → completed or failed (`error` says why). `moved` and `skipped` count',
+    'source entries written to the target and source entries left because the target was newer; they grow while',
+    'the migration runs. An unknown id and an id of another organization both answer 404 NOT_FOUND.',
+    '',
+    `${IDENTIFIER_RULE} ${BODY_RULE}`,
+  ].join('\n'),
+  request: migrationStatusRequest,
+  result: migrationStatusResult,
+  message: STATUS_MESSAGE,
+  errors: [
+    ...COMMON_ERRORS.filter(
+      (error) => error.status !== 'RESOURCE_EXHAUSTED' && error.status !== 'INTERNAL' && error.status !== 'UNAVAILABLE',
+    ),
+    { status: 'NOT_FOUND', when: 'No migration with this id in this organization.' },
+    ...COMMON_ERRORS.filter(
+      (error) => error.status === 'RESOURCE_EXHAUSTED' || error.status === 'INTERNAL' || error.status === 'UNAVAILABLE',
+    ),
+  ],
+  examples: {
+    status: {
+      summary: 'A completed migration',
+      value: { organizationId: 'acme', migrationId: EXAMPLE_MIGRATION_ID },
+      result: {
+        migrationId: EXAMPLE_MIGRATION_ID,
+        organizationId: 'acme',
+        documentId: 'doc-1',
+        newDocumentId: 'doc-1-v2',
+        status: 'completed',
+        moved: 2,
+        skipped: 0,
+        createdAt: '2026-11-22T09:00:00.000Z',
+        updatedAt: '2026-11-22T09:00:01.250Z',
+        completedAt: '2026-11-22T09:00:01.250Z',
+      },
+    },
+  },
+  invalidExample: {
+    summary: 'Missing migrationId',
+    value: { organizationId: 'acme' },
+  },
+  errorExamples: {
+    unknown: {
+      summary: 'Unknown id, or an id of another organization',
+      value: { error: { message: NOT_FOUND_MESSAGE, status: 'NOT_FOUND' } },
+    },
+  },
+};
+
+export const OPERATIONS: readonly Operation[] = [
+  setConfig,
+  getConfig,
+  migrate,
+  migrationStatus,
+] as unknown as Operation[];
 
 export const operationForPath = (path: string): Operation | undefined =>
   OPERATIONS.find((operation) => operation.path === path);

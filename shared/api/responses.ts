@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MIGRATION_STATUSES, type MigrationView } from '#shared/migration/model.js';
+import type { startMigration } from '#shared/migration/start.js';
 import { CHANNELS, type Channel, deliverySetting } from '#shared/preferences/model.js';
 import type { ConfigView, UserSetResult } from '#shared/preferences/service.js';
 
@@ -55,7 +57,7 @@ export const migrateResult = z.strictObject({
   migrationId: id.meta({ description: 'Unique, sortable by creation time.' }),
 });
 
-export const migrationState = z.enum(['pending', 'in_progress', 'completed', 'failed']);
+export const migrationState = z.enum(MIGRATION_STATUSES);
 
 const timestamp = z.iso.datetime().meta({ description: 'ISO-8601 UTC time.' });
 const count = z.number().int().nonnegative();
@@ -85,4 +87,6 @@ type Assert<T extends true> = T;
 export type DomainTypesMatchResponseSchemas = [
   Assert<MutuallyAssignable<UserSetResult, z.output<typeof userSetResult>>>,
   Assert<MutuallyAssignable<ConfigView, z.output<typeof configView>>>,
+  Assert<MutuallyAssignable<MigrationView, z.output<typeof migrationStatusResult>>>,
+  Assert<MutuallyAssignable<Awaited<ReturnType<typeof startMigration>>, z.output<typeof migrateResult>>>,
 ];

@@ -1,4 +1,19 @@
-// Placeholder so that the stack can bundle every entry; the migration work replaces it.
-export const handler = async (): Promise<never> => {
-  throw new Error('Not implemented yet');
-};
+import { createAuthenticator } from '#shared/auth/create-authenticator.js';
+import { documentClient } from '#shared/aws/clients.js';
+import { httpHandler } from '#shared/http/handler.js';
+import { STATUS_MESSAGE } from '#shared/migration/model.js';
+import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { migrationStatusRequest } from '#shared/migration/schemas.js';
+import { getMigrationView } from '#shared/migration/status.js';
+import { ENV, requireEnv } from '#shared/settings.js';
+
+const repository = new DynamoMigrationRepository(documentClient, requireEnv(ENV.migrationsTable));
+
+/** POST /v2/organizations/documents/migrate/status */
+export const handler = httpHandler(
+  { schema: migrationStatusRequest, authenticator: createAuthenticator() },
+  async ({ data }) => ({
+    message: STATUS_MESSAGE,
+    data: await getMigrationView({ repository }, data.organizationId, data.migrationId),
+  }),
+);

@@ -1,4 +1,16 @@
-// Placeholder so that the stack can bundle every entry; the migration work replaces it.
-export const handler = async (): Promise<never> => {
-  throw new Error('Not implemented yet');
-};
+import { documentClient, sqsClient } from '#shared/aws/clients.js';
+import { createConsumerHandler } from '#shared/migration/consumer.js';
+import { SqsMigrationQueue } from '#shared/migration/queue.js';
+import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { ENV, requireEnv } from '#shared/settings.js';
+
+/** SQS consumer of the migration queue (contract 5.3); see shared/migration/worker.ts. */
+export const handler = createConsumerHandler({
+  deps: {
+    entries: new DynamoPreferenceStore(documentClient, requireEnv(ENV.configTable)),
+    repository: new DynamoMigrationRepository(documentClient, requireEnv(ENV.migrationsTable)),
+    queue: new SqsMigrationQueue(sqsClient, requireEnv(ENV.migrationQueueUrl)),
+  },
+  maxReceiveCount: Number(requireEnv(ENV.migrationMaxReceiveCount)),
+});

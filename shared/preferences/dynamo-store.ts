@@ -1,9 +1,16 @@
-import { BatchGetCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { drainWithBackoff } from '#shared/aws/backoff.js';
 import { UnprocessedItemsError } from '#shared/aws/errors.js';
-import { entryTableKey } from './keys.js';
+import { documentPartition, entryTableKey } from './keys.js';
 import { CHANNELS, type ChannelConfig, type EntryKey, type StoredEntry, scopeOf } from './model.js';
-import type { PreferenceStore, WriteMeta } from './store.js';
+import type { ExpectedVersion, MarkedEntry, MigrationEntryStore, PreferenceStore, WriteMeta } from './store.js';
 
 const BATCH_GET_LIMIT = 100;
 
@@ -30,7 +37,24 @@ export const itemToEntry = (item: Item): StoredEntry => {
   };
 };
 
-export class DynamoPreferenceStore implements PreferenceStore {
+/** itemToEntry plus the marker a migration leaves on the entries it writes. */
+export const itemToMarkedEntry = (item: Item): MarkedEntry => {
+  const entry: MarkedEntry = itemToEntry(item);
+  if (typeof item.migrationId === 'string') {
+    entry.migration = {
+      migrationId: item.migrationId,
+      run: String(item.migrationRun ?? ''),
+      page: Number(item.migrationPage ?? 0),
+      version: Number(item.migrationVersion ?? 0),
+    };
+  }
+  return entry;
+};
+
+const isConditionFailure = (error: unknown): boolean =>
+  (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
+
+export class DynamoPreferenceStore implements PreferenceStore, MigrationEntryStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     readonly tableName: string,
@@ -80,14 +104,94 @@ export class DynamoPreferenceStore implements PreferenceStore {
   }
 
   async getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]> {
-    const entries: StoredEntry[] = [];
+    return this.batchGet(keys, itemToEntry);
+  }
+
+  async getMarkedEntries(keys: readonly EntryKey[]): Promise<MarkedEntry[]> {
+    return this.batchGet(keys, itemToMarkedEntry);
+  }
+
+  async listDocumentEntries(organizationId: string, documentId: string, limit: number): Promise<MarkedEntry[]> {
+    const output = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': documentPartition(organizationId, documentId) },
+        ConsistentRead: true,
+        Limit: limit,
+      }),
+    );
+    return (output.Items ?? []).map(itemToMarkedEntry);
+  }
+
+  async putEntryIf(entry: MarkedEntry, expected: ExpectedVersion): Promise<boolean> {
+    const item: Item = {
+      ...entryTableKey(entry),
+      organizationId: entry.organizationId,
+      userId: entry.userId,
+      ...(entry.documentId === null ? {} : { documentId: entry.documentId }),
+      scope: scopeOf(entry.documentId),
+      ...entry.config,
+      updatedAt: entry.updatedAt,
+      updatedBy: entry.updatedBy,
+      version: entry.version,
+      ...(entry.migration
+        ? {
+            migrationId: entry.migration.migrationId,
+            migrationRun: entry.migration.run,
+            migrationPage: entry.migration.page,
+            migrationVersion: entry.migration.version,
+          }
+        : {}),
+    };
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: item,
+          ...(expected === null
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : {
+                ConditionExpression: '#version = :expected',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':expected': expected },
+              }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async deleteEntryIf(key: EntryKey, unchanged: { version: number; updatedAt: string }): Promise<boolean> {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: entryTableKey(key),
+          ConditionExpression: '#version = :version AND #at = :at',
+          ExpressionAttributeNames: { '#version': 'version', '#at': 'updatedAt' },
+          ExpressionAttributeValues: { ':version': unchanged.version, ':at': unchanged.updatedAt },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  private async batchGet<T>(keys: readonly EntryKey[], map: (item: Item) => T): Promise<T[]> {
+    const entries: T[] = [];
     for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
       const chunk = keys.slice(start, start + BATCH_GET_LIMIT).map((key) => entryTableKey(key));
       const unprocessed = await drainWithBackoff<KeysAndAttributes>(
         { Keys: chunk, ConsistentRead: true },
         async (request) => {
           const output = await this.client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: request } }));
-          for (const item of output.Responses?.[this.tableName] ?? []) entries.push(itemToEntry(item));
+          for (const item of output.Responses?.[this.tableName] ?? []) entries.push(map(item));
           const rest = output.UnprocessedKeys?.[this.tableName] as KeysAndAttributes | undefined;
           return rest?.Keys?.length ? rest : undefined;
         },

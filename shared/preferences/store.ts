@@ -22,3 +22,46 @@ export interface PreferenceStore {
 
 export const entryId = ({ organizationId, userId, documentId }: EntryKey): string =>
   JSON.stringify([organizationId, documentId, userId]);
+
+/** Which migration copied an entry to where it is: its id, the run and page that did it, the version written. */
+export interface MigrationMarker {
+  migrationId: string;
+  run: string;
+  page: number;
+  version: number;
+}
+
+/** An entry as document migration sees it: with the marker of the migration that wrote it, if any. */
+export interface MarkedEntry extends StoredEntry {
+  migration?: MigrationMarker;
+}
+
+/** Condition of a conditional write: the entry is absent (null) or still has this version. */
+export type ExpectedVersion = number | null;
+
+/**
+ * The operations document migration needs on top of the port above (kept apart so that the
+ * request handlers' dependencies stay small).
+ */
+export interface MigrationEntryStore {
+  /**
+   * The first `limit` document-level entries of one document, in key (user id, UTF-8 byte)
+   * order, read consistently. Organization-level entries are never included.
+   */
+  listDocumentEntries(organizationId: string, documentId: string, limit: number): Promise<MarkedEntry[]>;
+
+  /** Reads entries by key with their migration markers; missing entries are absent. */
+  getMarkedEntries(keys: readonly EntryKey[]): Promise<MarkedEntry[]>;
+
+  /**
+   * Writes the whole entry (replacing what is there) if the stored one still has the expected
+   * version (or is absent, for null). Returns false when the condition did not hold.
+   */
+  putEntryIf(entry: MarkedEntry, expected: ExpectedVersion): Promise<boolean>;
+
+  /**
+   * Deletes an entry if it is unchanged (same version and updatedAt; versions restart after a
+   * delete, so the time tells a re-created entry apart). Returns false when it was changed or gone.
+   */
+  deleteEntryIf(key: EntryKey, unchanged: { version: number; updatedAt: string }): Promise<boolean>;
+}

@@ -141,6 +141,7 @@ export class LocalQueue {
   private readonly active = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private kicked = false;
   private idleWaiters: (() => void)[] = [];
   readonly retryDelayMs: number;
 
@@ -222,7 +223,7 @@ export class LocalQueue {
       timeoutMs: 60_000,
       ...consumer,
     };
-    this.schedule();
+    this.kick();
   }
 
   /** Resolves once the queue holds no message and no delivery is running. */
@@ -251,7 +252,17 @@ export class LocalQueue {
   private changed(): void {
     this.onChange();
     if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
-    this.schedule();
+    this.kick();
+  }
+
+  /** Delivery starts on the next turn, so that the entries of one SendMessageBatch travel together. */
+  private kick(): void {
+    if (this.kicked) return;
+    this.kicked = true;
+    setImmediate(() => {
+      this.kicked = false;
+      this.schedule();
+    });
   }
 
   private schedule(): void {

@@ -1,0 +1,184 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { runCredentialsCommand } from '#infra/cli/credentials-command.js';
+import { dataPaths, REPO_ROOT } from '#infra/local/data-dir.js';
+import { startEmbeddedDynamo } from '#infra/local/dynamo.js';
+import { type LocalService, startLocalService } from '../support/local-service.js';
+
+// The credentials command against the local store: while a local server runs on the data
+// directory (talking to its DynamoDB), and on its own (opening the directory's files).
+let dataDir: string;
+let service: LocalService | undefined;
+
+const run = async (args: string[], now?: Date) => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCredentialsCommand([...args, '--data-dir', dataDir], {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    env: {},
+    ...(now ? { now: () => now } : {}),
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+};
+
+const createJson = async (args: string[], now?: Date) => {
+  const result = await run(['create', ...args, '--json'], now);
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  return JSON.parse(result.stdout) as { apiKey: string; token: string; organizationIds: string[] | '*' };
+};
+
+const setConfig = (headers: Record<string, string>, organizationId = 'acme') =>
+  (service as LocalService).call(
+    '/v2/notifications/config/set',
+    { organizationId, userIds: ['u'], config: { inbox: 'ALL' } },
+    { headers },
+  );
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'credentials-cli-'));
+  service = await startLocalService({ inMemory: false, dataDir });
+});
+afterAll(async () => {
+  await service?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('while the local server runs on the data directory', () => {
+  test('create prints the key and the token once; the credential works for its organizations only', async () => {
+    const text = await run(['create', '--organizations', 'acme,beta', '--name', 'billing service']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("the running local server's store");
+    const apiKey = text.stdout.match(/x-service-api-key: +(\S+)/)?.[1] as string;
+    const token = text.stdout.match(/x-service-auth-token: +(\S+)/)?.[1] as string;
+    expect(text.stdout.split(token)).toHaveLength(2);
+    expect(text.stdout).toMatch(/shown only this once/);
+
+    const headers = service?.authHeaders(apiKey, token) as Record<string, string>;
+    expect((await setConfig(headers, 'acme')).status).toBe(200);
+    expect((await setConfig(headers, 'beta')).status).toBe(200);
+    expect((await setConfig(headers, 'gamma')).status).toBe(403);
+
+    // Listing never shows the token, and shows at most a short prefix of its hash.
+    const list = await run(['list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(apiKey);
+    expect(list.stdout).toContain('billing service');
+    expect(list.stdout).not.toContain(token);
+    const listJson = await run(['list', '--json']);
+    const records = JSON.parse(listJson.stdout) as Record<string, unknown>[];
+    expect(records.find((r) => r.apiKey === apiKey)).toEqual({
+      apiKey,
+      status: 'active',
+      name: 'billing service',
+      organizationIds: ['acme', 'beta'],
+      createdAt: expect.any(String),
+      expiresAt: null,
+      revokedAt: null,
+      tokenHashPrefix: expect.stringMatching(/^[0-9a-f]{8}$/),
+    });
+    expect(records.find((r) => r.apiKey === service?.apiKey)).toMatchObject({ organizationIds: '*', name: 'local' });
+  });
+
+  test('a revoked key gets 401, and revoking twice keeps the first time', async () => {
+    const { apiKey, token } = await createJson(['--organizations', '*']);
+    const headers = service?.authHeaders(apiKey, token) as Record<string, string>;
+    expect((await setConfig(headers)).status).toBe(200);
+
+    const revoked = await run(['revoke', '--api-key', apiKey]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toMatch(new RegExp(`Revoked ${apiKey}`));
+    expect((await setConfig(headers)).status).toBe(401);
+
+    const first = JSON.parse((await run(['revoke', '--api-key', apiKey, '--json'])).stdout).revokedAt;
+    const again = await run(['revoke', '--api-key', apiKey, '--json'], new Date(Date.now() + 60_000));
+    expect(JSON.parse(again.stdout)).toMatchObject({ status: 'revoked', revokedAt: first });
+  });
+
+  test('revoking an unknown key fails with exit code 1', async () => {
+    const result = await run(['revoke', '--api-key', 'ak_nobody']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/no credential with api key "ak_nobody"/),
+    });
+  });
+
+  test('expiry: --expires-in-days counts from now; an expired credential gets 401', async () => {
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    const expired = await createJson(['--organizations', 'acme', '--expires-in-days', '1'], twoDaysAgo);
+    expect(
+      (await setConfig(service?.authHeaders(expired.apiKey, expired.token) as Record<string, string>)).status,
+    ).toBe(401);
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const valid = await createJson(['--organizations', 'acme', '--expires-at', later]);
+    expect(valid).toMatchObject({ expiresAt: later, status: 'active' });
+    expect((await setConfig(service?.authHeaders(valid.apiKey, valid.token) as Record<string, string>)).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('on its own', () => {
+  test('opens the data directory itself once the server stopped: the credentials persisted', async () => {
+    await service?.close();
+    service = undefined;
+    const list = await run(['list', '--json']);
+    expect(list.code).toBe(0);
+    const statuses = (JSON.parse(list.stdout) as { status: string; name: string | null }[]).map((c) => c.status);
+    expect(statuses).toEqual(expect.arrayContaining(['active', 'revoked', 'expired']));
+    const created = await run(['create', '--organization', 'a,b with a comma']);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain(`the local store in ${dataDir}`);
+    expect(created.stdout).toContain('organizations: a,b with a comma');
+  });
+
+  test('says clearly when another process holds the files', async () => {
+    const holder = await startEmbeddedDynamo({ path: dataPaths(dataDir).dynamo });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const result = await run(['list']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/in use by another process/);
+    } finally {
+      await holder.close();
+    }
+  });
+});
+
+describe('command line errors', () => {
+  test.each([
+    [[], /a command is required/],
+    [['frob'], /unknown command "frob"/],
+    [['create'], /--organizations/],
+    [['create', '--organizations', '*,acme'], /cannot be combined/],
+    [['create', '--organizations', 'a\u0001b'], /control characters/],
+    [['create', '--organizations', 'acme', '--expires-at', '2001-01-01T00:00:00Z'], /in the past/],
+    [['create', '--organizations', 'acme', '--expires-in-days', 'soon'], /positive number of days/],
+    [['create', '--organizations', 'acme', '--api-key', 'x'], /--api-key does not apply to create/],
+    [['revoke'], /--api-key/],
+    [['list', '--table', 'Credentials'], /--region/],
+    [['list', '--bogus'], /Unknown option '--bogus'/],
+  ])('%j: exit code 2 and a clear message', async (args, message) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  test('--help prints the usage', async () => {
+    const result = await run(['--help']);
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: npm run credentials') });
+  });
+
+  test('the entry point sets the exit code', async () => {
+    const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+    const failure = await promisify(execFile)(tsx, ['infra/cli/credentials.ts', 'frob'], { cwd: REPO_ROOT }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "frob"') });
+  });
+});

@@ -1,0 +1,55 @@
+import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/errors.js';
+
+/** `UNKNOWN`: an answer that is not the service's envelope, with an HTTP code the catalogue does not use. */
+export type ServiceErrorStatus = ErrorStatus | 'UNKNOWN';
+
+/**
+ * The service (or API Gateway in front of it) refused the request: any non-2xx answer, or an
+ * `{error}` body. `status` is the envelope's status or, for a body that is not the envelope
+ * (API Gateway's own 429/500/503), the status of that HTTP code.
+ */
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+
+  constructor(
+    readonly status: ServiceErrorStatus,
+    message: string,
+    readonly httpStatus: number,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+
+  /** UNAVAILABLE, RESOURCE_EXHAUSTED and ABORTED answers are safe to repeat later. */
+  get retryable(): boolean {
+    return this.status === 'UNAVAILABLE' || this.status === 'RESOURCE_EXHAUSTED' || this.status === 'ABORTED';
+  }
+}
+
+/**
+ * No usable answer: the request did not get through (`network`: connection refused, DNS,
+ * timeout, abort) or a 2xx answer was not the service's JSON envelope (`invalid-response`).
+ */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+
+  constructor(
+    readonly kind: 'network' | 'invalid-response',
+    message: string,
+    readonly httpStatus?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+// The first status of each HTTP code (400 is INVALID_ARGUMENT, not FAILED_PRECONDITION).
+const STATUS_BY_HTTP = new Map<number, ErrorStatus>();
+for (const [status, httpStatus] of Object.entries(ERROR_HTTP_STATUS) as [ErrorStatus, number][]) {
+  if (!STATUS_BY_HTTP.has(httpStatus)) STATUS_BY_HTTP.set(httpStatus, status);
+}
+
+export const statusForHttp = (httpStatus: number): ServiceErrorStatus => STATUS_BY_HTTP.get(httpStatus) ?? 'UNKNOWN';
+
+export const isErrorStatus = (value: unknown): value is ErrorStatus =>
+  typeof value === 'string' && Object.hasOwn(ERROR_HTTP_STATUS, value);

@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import type { SQSEvent } from 'aws-lambda';
+import { dataPaths, readRunningServer } from '#infra/local/data-dir.js';
+import { ENV } from '#shared/settings.js';
+import { type LocalService, startLocalService } from '../support/local-service.js';
+
+// The runtime around the handlers: data that persists across restarts, the local credential,
+// the queue wired to the functions' environment, and the guard against two servers on one
+// data directory.
+let dataDir: string;
+let service: LocalService | undefined;
+const consumed: SQSEvent[] = [];
+const consumer = async (event: SQSEvent) => {
+  consumed.push(event);
+  return { batchItemFailures: [] };
+};
+
+const start = () => startLocalService({ inMemory: false, dataDir, consumer });
+const get = (s: LocalService) =>
+  s.call('/v2/notifications/config/get', { organizationId: 'acme', userId: 'alice', documentIds: ['doc-1'] });
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'local-runtime-'));
+});
+afterAll(async () => {
+  await service?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+test('a persistent service keeps configs, the local credential and its key file across restarts', async () => {
+  service = await start();
+  expect(service.credential).toBe('created');
+  const saved = JSON.parse(await readFile(dataPaths(dataDir).credential, 'utf8'));
+  expect(saved).toEqual({ apiKey: service.apiKey, token: service.token });
+  expect(await readRunningServer(dataDir)).toMatchObject({ pid: process.pid, apiUrl: service.baseUrl });
+  const set = await service.call('/v2/notifications/config/set', {
+    organizationId: 'acme',
+    userIds: ['alice'],
+    documentIds: ['doc-1'],
+    config: { email: 'NONE' },
+  });
+  expect(set.status).toBe(200);
+  const { apiKey, token } = service;
+  await service.close();
+  expect(await readRunningServer(dataDir, { checkAlive: false })).toBeUndefined();
+
+  service = await start();
+  expect({ apiKey: service.apiKey, token: service.token, credential: service.credential }).toEqual({
+    apiKey,
+    token,
+    credential: 'kept',
+  });
+  const response = await get(service);
+  const [item] = (response.body.result?.data ?? []) as { config: unknown }[];
+  expect(item?.config).toEqual({ email: 'NONE' });
+});
+
+test('a revoked local credential is restored at the next start', async () => {
+  const running = service as LocalService;
+  await running.doc.send(
+    new UpdateCommand({
+      TableName: running.tables.credentials,
+      Key: { apiKey: running.apiKey },
+      UpdateExpression: 'SET revokedAt = :now',
+      ExpressionAttributeValues: { ':now': new Date().toISOString() },
+    }),
+  );
+  expect((await get(running)).status).toBe(401);
+  await running.close();
+  service = await start();
+  expect(service.credential).toBe('restored');
+  expect((await get(service)).status).toBe(200);
+});
+
+test('LOCAL_API_KEY / LOCAL_AUTH_TOKEN fix the credential without being written to the key file', async () => {
+  await service?.close();
+  service = await startLocalService({ inMemory: false, dataDir, consumer, apiKey: 'ak_fixed', token: 'st_fixed' });
+  expect([service.apiKey, service.token]).toEqual(['ak_fixed', 'st_fixed']);
+  expect((await get(service)).status).toBe(200);
+  expect(await readFile(dataPaths(dataDir).credential, 'utf8')).not.toContain('fixed');
+});
+
+test('the functions get the queue URL, and messages sent to it reach the consumer', async () => {
+  const running = service as LocalService;
+  expect(process.env[ENV.migrationQueueUrl]).toBe(running.queueUrl);
+  expect(process.env[ENV.migrationMaxReceiveCount]).toBe('5');
+  expect(process.env.AWS_ENDPOINT_URL_SQS).toBe(running.sqsEndpoint);
+  // The same client set-up as the functions: endpoint from the environment.
+  const client = new SQSClient({});
+  try {
+    await client.send(new SendMessageCommand({ QueueUrl: running.queueUrl, MessageBody: '{"hello":1}' }));
+  } finally {
+    client.destroy();
+  }
+  await running.queue.whenIdle();
+  expect(consumed.map((event) => event.Records.map((r) => r.body))).toEqual([['{"hello":1}']]);
+});
+
+test('a second server on a data directory another process serves is refused with a clear message', async () => {
+  await service?.close();
+  service = undefined;
+  // Another live process (this test's parent) recorded as serving the directory.
+  await writeFile(
+    dataPaths(dataDir).endpoints,
+    JSON.stringify({
+      pid: process.ppid,
+      apiUrl: 'http://127.0.0.1:3000',
+      dynamoEndpoint: 'http://127.0.0.1:1',
+      sqsEndpoint: 'http://127.0.0.1:2',
+      startedAt: new Date().toISOString(),
+    }),
+  );
+  await expect(start()).rejects.toThrow(/already serves http:\/\/127\.0\.0\.1:3000 .*another DATA_DIR or --in-memory/);
+  await rm(dataPaths(dataDir).endpoints);
+});

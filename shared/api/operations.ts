@@ -405,7 +405,7 @@ export const responsesOf = (operation: Operation): ResponseSpec[] => {
     {
       httpStatus: 200,
       name: `${operation.name}Response`,
-      description: operation.message,
+      description: `Success; \`result.message\` is "${operation.message}".`,
       schema: successSchemaFor(operation),
     },
     ...codes.map((httpStatus) => {

@@ -128,11 +128,15 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
     return local(values.endpoint, `local DynamoDB at ${values.endpoint}`);
   }
   const dataDir = resolveDataDir(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : env);
-  // While `npm start` runs on the data directory it holds the files: talk to its DynamoDB.
-  const running = await readRunningServer(dataDir);
-  if (running) return local(running.dynamoEndpoint, `the running local server's store (${running.apiUrl}, ${dataDir})`);
+  // While `npm start` runs on the data directory it holds the files: then talk to its DynamoDB.
   const path = dataPaths(dataDir).dynamo;
-  await assertDynamoFilesFree(path);
+  try {
+    await assertDynamoFilesFree(path);
+  } catch (error) {
+    const running = error instanceof DataDirLockedError ? await readRunningServer(dataDir) : undefined;
+    if (!running) throw error;
+    return local(running.dynamoEndpoint, `the running local server's store (${running.apiUrl}, ${dataDir})`);
+  }
   const embedded = await startEmbeddedDynamo({ path });
   const target = local(embedded.endpoint, `the local store in ${dataDir}`, () => embedded.close());
   try {

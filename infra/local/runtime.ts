@@ -6,6 +6,7 @@ import { TABLES } from '#infra/tables.js';
 import { ENV } from '#shared/settings.js';
 import {
   assertDynamoFilesFree,
+  DataDirLockedError,
   dataPaths,
   readRunningServer,
   removeRunningServer,
@@ -122,14 +123,19 @@ const start = async (
 ): Promise<LocalRuntime> => {
   const paths = dataPaths(dataDir);
   if (!inMemory) {
-    const other = await readRunningServer(dataDir);
-    if (other && other.pid !== process.pid) {
-      throw new Error(
-        `A local server (pid ${other.pid}) already serves ${other.apiUrl} from ${dataDir}. ` +
-          'Stop it, or start this one with another DATA_DIR or --in-memory.',
-      );
+    try {
+      await assertDynamoFilesFree(paths.dynamo);
+    } catch (error) {
+      // The files are held: name the server that holds them when it left its address behind.
+      const other = error instanceof DataDirLockedError ? await readRunningServer(dataDir) : undefined;
+      if (other && other.pid !== process.pid) {
+        throw new Error(
+          `A local server (pid ${other.pid}) already serves ${other.apiUrl} from ${dataDir}. ` +
+            'Stop it, or start this one with another DATA_DIR or --in-memory.',
+        );
+      }
+      throw error;
     }
-    await assertDynamoFilesFree(paths.dynamo);
   }
 
   const embedded: EmbeddedDynamo = await startEmbeddedDynamo({

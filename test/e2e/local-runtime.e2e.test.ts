@@ -6,6 +6,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { SQSEvent } from 'aws-lambda';
 import { dataPaths, readRunningServer } from '#infra/local/data-dir.js';
+import { startEmbeddedDynamo } from '#infra/local/dynamo.js';
 import { ENV } from '#shared/settings.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
@@ -104,17 +105,34 @@ test('the functions get the queue URL, and messages sent to it reach the consume
 test('a second server on a data directory another process serves is refused with a clear message', async () => {
   await service?.close();
   service = undefined;
-  // Another live process (this test's parent) recorded as serving the directory.
+  // Another live process (this test's parent) recorded as serving the directory, and its files held.
+  const holder = await startEmbeddedDynamo({ path: dataPaths(dataDir).dynamo });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const record = {
+    pid: process.ppid,
+    apiUrl: 'http://127.0.0.1:3000',
+    dynamoEndpoint: holder.endpoint,
+    sqsEndpoint: 'http://127.0.0.1:2',
+    startedAt: new Date().toISOString(),
+  };
+  await writeFile(dataPaths(dataDir).endpoints, JSON.stringify(record));
+  try {
+    await expect(start()).rejects.toThrow(
+      /already serves http:\/\/127\.0\.0\.1:3000 .*another DATA_DIR or --in-memory/,
+    );
+    await rm(dataPaths(dataDir).endpoints);
+    await expect(start()).rejects.toThrow(/in use by another process/);
+  } finally {
+    await holder.close();
+  }
+});
+
+test('an address left behind by a server that died is ignored', async () => {
   await writeFile(
     dataPaths(dataDir).endpoints,
-    JSON.stringify({
-      pid: process.ppid,
-      apiUrl: 'http://127.0.0.1:3000',
-      dynamoEndpoint: 'http://127.0.0.1:1',
-      sqsEndpoint: 'http://127.0.0.1:2',
-      startedAt: new Date().toISOString(),
-    }),
+    JSON.stringify({ pid: process.ppid, apiUrl: 'http://127.0.0.1:3000', dynamoEndpoint: 'http://127.0.0.1:1' }),
   );
-  await expect(start()).rejects.toThrow(/already serves http:\/\/127\.0\.0\.1:3000 .*another DATA_DIR or --in-memory/);
-  await rm(dataPaths(dataDir).endpoints);
+  service = await start();
+  expect((await get(service)).status).toBe(200);
+  expect(await readRunningServer(dataDir)).toMatchObject({ pid: process.pid });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pMap from 'p-map';
 import { logger } from '#shared/observability/logger.js';
-import type { EntryKey } from '#shared/preferences/model.js';
+import type { ChannelConfig, EntryKey } from '#shared/preferences/model.js';
 import type { MarkedEntry, MigrationEntryStore } from '#shared/preferences/store.js';
 import { isActiveStatus, type MigrationRecord } from './model.js';
 import type { MigrationQueue } from './queue.js';
@@ -61,8 +61,8 @@ export const skippedKey = (entry: MarkedEntry): string =>
 /** DynamoDB orders sort keys by their UTF-8 bytes (not JavaScript's UTF-16 order). */
 const compareKeys = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 
-const sameConfig = (a: MarkedEntry, b: MarkedEntry): boolean =>
-  a.config.inbox === b.config.inbox && a.config.email === b.config.email && a.config.slack === b.config.slack;
+const sameConfig = (entry: MarkedEntry, config: ChannelConfig): boolean =>
+  entry.config.inbox === config.inbox && entry.config.email === config.email && entry.config.slack === config.slack;
 
 type Outcome =
   | { kind: 'moved'; source: MarkedEntry; count: boolean }
@@ -204,14 +204,18 @@ const processPages = async (
         if (target && !ownCopy && target.updatedAt > source.updatedAt) {
           return { kind: 'skipped', source, count: !checkpoint.has(skippedKey(source)) };
         }
+        // Over this migration's own copy (the source was written again after its move), the
+        // source's channels are applied on top, as the write would have done before the move.
+        const config = ownCopy && target ? { ...target.config, ...source.config } : source.config;
         // A redelivery finds its own counted copy already there: no write needed.
-        if (counted && ownCopy && target && target.updatedAt === source.updatedAt && sameConfig(target, source)) {
+        if (counted && ownCopy && target && target.updatedAt === source.updatedAt && sameConfig(target, config)) {
           return { kind: 'moved', source, count: false };
         }
         const version = (target?.version ?? 0) + 1;
         const written = await entries.putEntryIf(
           {
             ...source,
+            config,
             documentId: newDocumentId,
             version,
             // A counted user keeps the marker's run and page, so that it is never counted twice.

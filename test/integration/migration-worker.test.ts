@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { runMigration } from '#shared/migration/worker.js';
+import type { ChannelConfig } from '#shared/preferences/model.js';
+import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import {
+  at,
+  CrashError,
+  configOf,
+  contents as contentsOf,
+  DST,
+  type Harness,
+  harness,
+  ORG,
+  Process,
+  SRC,
+  sourceEntries,
+  summary as summaryOf,
+  user,
+} from './migration-fixtures.js';
+
+let dynamo: TestDynamo;
+let h: Harness;
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+});
+afterAll(async () => {
+  await dynamo.close();
+});
+beforeEach(async () => {
+  await dynamo.createTables();
+  h = harness(dynamo);
+});
+
+const summary = (migrationId: string) => summaryOf(h, migrationId);
+const contents = (documentId: string) => contentsOf(h, documentId);
+
+describe('moving entries', () => {
+  test('moves every document entry, keeps organization entries and other organizations, releases the locks', async () => {
+    await h.seed([
+      ...sourceEntries(3),
+      { organizationId: ORG, userId: user(0), documentId: null, config: { slack: 'ALL' }, updatedAt: at(1) },
+      { organizationId: 'org#2', userId: user(0), documentId: SRC, config: { inbox: 'NONE' }, updatedAt: at(1) },
+      { organizationId: ORG, userId: user(0), documentId: 'doc/other', config: { inbox: 'NONE' }, updatedAt: at(1) },
+    ]);
+    const id = await h.start(ORG, SRC, DST);
+    expect(await h.deliver(id)).toBe('completed');
+
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 3, skipped: 0 });
+    expect(await h.documentEntries(ORG, SRC)).toEqual([]);
+    const moved = await h.documentEntries(ORG, DST);
+    expect(moved.map((e) => [e.userId, e.documentId, e.scope, e.config, e.updatedAt])).toEqual(
+      [0, 1, 2].map((i) => [user(i), DST, 'document', configOf(i), at(10)]),
+    );
+    expect(await h.store.getEntries([{ organizationId: ORG, userId: user(0), documentId: null }])).toEqual([
+      expect.objectContaining({ config: { slack: 'ALL' } }),
+    ]);
+    expect(await h.documentEntries('org#2', SRC)).toHaveLength(1);
+    expect(await h.documentEntries(ORG, 'doc/other')).toHaveLength(1);
+    expect(await h.lockExists(ORG, SRC)).toBe(false);
+    expect(await h.lockExists(ORG, DST)).toBe(false);
+    const record = await h.repository.get(id);
+    expect(record?.completedAt).toBeDefined();
+    expect(record?.startedAt).toBeDefined();
+  });
+
+  test('conflicts: a strictly newer target wins (skipped), an older or equally old one is overwritten', async () => {
+    await h.seed([
+      ...sourceEntries(4, at(10)),
+      {
+        organizationId: ORG,
+        userId: user(0),
+        documentId: DST,
+        config: { inbox: 'NONE' },
+        updatedAt: at(20),
+        version: 7,
+      },
+      {
+        organizationId: ORG,
+        userId: user(1),
+        documentId: DST,
+        config: { slack: 'NONE' },
+        updatedAt: at(5),
+        version: 3,
+      },
+      { organizationId: ORG, userId: user(2), documentId: DST, config: { slack: 'MINE' }, updatedAt: at(10) },
+    ]);
+    const id = await h.start(ORG, SRC, DST);
+    await h.deliver(id);
+
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 3, skipped: 1 });
+    expect(await h.documentEntries(ORG, SRC)).toEqual([]);
+    const target = await contents(DST);
+    expect(target[user(0)]).toEqual({ config: { inbox: 'NONE' }, updatedAt: at(20) });
+    expect(target[user(1)]).toEqual({ config: configOf(1), updatedAt: at(10) });
+    expect(target[user(2)]).toEqual({ config: configOf(2), updatedAt: at(10) });
+    expect(target[user(3)]).toEqual({ config: configOf(3), updatedAt: at(10) });
+    // The overwritten target's version goes on counting, so conditional writes stay sound.
+    const [overwritten] = await h.store.getEntries([{ organizationId: ORG, userId: user(1), documentId: DST }]);
+    expect(overwritten?.version).toBe(4);
+  });
+
+  test('an empty source completes at once with zero counts', async () => {
+    const id = await h.start(ORG, SRC, DST);
+    expect(await h.deliver(id)).toBe('completed');
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 0, skipped: 0 });
+  });
+});
+
+describe('at-least-once delivery', () => {
+  test('a redelivered message after completion changes nothing', async () => {
+    await h.seed(sourceEntries(5));
+    const id = await h.start(ORG, SRC, DST);
+    await h.deliver(id);
+    const before = await contents(DST);
+    expect(await h.deliver(id)).toBe('ignored');
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 5, skipped: 0 });
+    expect(await contents(DST)).toEqual(before);
+  });
+
+  test('the same message twice at once: one runs, the other is told to retry, counts stay exact', async () => {
+    await h.seed(sourceEntries(250));
+    const id = await h.start(ORG, SRC, DST);
+    const results = await Promise.allSettled([h.deliver(id), h.deliver(id)]);
+    expect(results.filter((r) => r.status === 'fulfilled').map((r) => r.value)).toContain('completed');
+    for (const r of results) if (r.status === 'rejected') expect((r.reason as Error).name).toBe('LeaseHeldError');
+    // The retried one finds the migration finished.
+    expect(await h.deliver(id)).toBe('ignored');
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 250, skipped: 0 });
+    expect(Object.keys(await contents(DST))).toHaveLength(250);
+  });
+
+  test('a message for an unknown migration is dropped', async () => {
+    expect(await h.deliver('01NOSUCHMIGRATION')).toBe('ignored');
+  });
+
+  test('an error on the last attempt marks the migration failed and frees its documents', async () => {
+    await h.seed(sourceEntries(150));
+    const id = await h.start(ORG, SRC, DST);
+    // A failure that is not a crash: the same process may still write the failed status.
+    const failing = {
+      ...h.deps(),
+      entries: new Proxy(h.store, {
+        get: (target, property, receiver) =>
+          property === 'deleteEntryIf'
+            ? async () => {
+                throw Object.assign(new Error('throttled'), { name: 'ProvisionedThroughputExceededException' });
+              }
+            : Reflect.get(target, property, receiver),
+      }),
+    };
+    await expect(runMigration(failing, id, { receiveCount: 5, maxReceiveCount: 5 })).rejects.toThrow('throttled');
+    const record = await h.repository.get(id);
+    expect(record?.status).toBe('failed');
+    expect(record?.error).toMatch(/after 5 attempts \(ProvisionedThroughputExceededException\)/);
+    expect(await h.lockExists(ORG, SRC)).toBe(false);
+    expect(await h.lockExists(ORG, DST)).toBe(false);
+    // Nothing was lost: what was not deleted is still at the source, and a new migration finishes it.
+    const again = await h.start(ORG, SRC, DST);
+    await h.deliver(again);
+    expect(Object.keys(await contents(DST))).toHaveLength(150);
+    expect(await h.documentEntries(ORG, SRC)).toEqual([]);
+  });
+
+  test('an error before the last attempt leaves the migration in progress for the retry', async () => {
+    await h.seed(sourceEntries(20));
+    const id = await h.start(ORG, SRC, DST);
+    const process = new Process({ method: 'putEntryIf', call: 3 });
+    await expect(
+      runMigration({ ...h.deps(), entries: process.wrap(h.store) }, id, { receiveCount: 2, maxReceiveCount: 5 }),
+    ).rejects.toBeInstanceOf(CrashError);
+    expect((await summary(id)).status).toBe('in_progress');
+    // The failed run released its lease: the retry need not wait for it to expire.
+    expect(await h.deliver(id)).toBe('completed');
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 20, skipped: 0 });
+  });
+});
+
+describe('config writes during a migration', () => {
+  test('writes to the source before the final pass are all moved, and a user moved twice counts once', async () => {
+    await h.seed(sourceEntries(300));
+    const id = await h.start(ORG, SRC, DST);
+    let queries = 0;
+    let deletes = 0;
+    const meta = (minutes: number) => ({ updatedAt: at(minutes), updatedBy: 'ak_writer' });
+    const expected = new Map<string, ChannelConfig>(sourceEntries(300).map((e) => [e.userId, e.config]));
+    const write = async (userId: string, config: ChannelConfig, minutes: number) => {
+      await h.store.setChannels({ organizationId: ORG, userId, documentId: SRC }, config, meta(minutes));
+      expected.set(userId, { ...expected.get(userId), ...config });
+    };
+    const racing = new Proxy(h.store, {
+      get: (target, property, receiver) => {
+        const value = Reflect.get(target, property, receiver);
+        if (property === 'listDocumentEntries') {
+          return async (...args: Parameters<typeof target.listDocumentEntries>) => {
+            queries += 1;
+            if (queries <= 3) {
+              // A new user, and an already moved user written again, before this pass.
+              await write(`new-${queries}`, { slack: 'ALL' }, 40 + queries);
+              if (queries > 1) await write(user(queries), { slack: 'MINE' }, 40 + queries);
+            }
+            return value.apply(target, args);
+          };
+        }
+        if (property === 'deleteEntryIf') {
+          return async (...args: Parameters<typeof target.deleteEntryIf>) => {
+            deletes += 1;
+            // Rewritten between its copy and its delete: the delete must not happen.
+            if (deletes === 50) await write(args[0].userId, { email: 'NONE' }, 50);
+            return value.apply(target, args);
+          };
+        }
+        return value;
+      },
+    });
+    expect(await h.deliver(id, { entries: racing, pageSize: 100 })).toBe('completed');
+
+    expect(await h.documentEntries(ORG, SRC)).toEqual([]);
+    const target = await contents(DST);
+    expect(Object.keys(target).sort()).toEqual([...expected.keys()].sort());
+    for (const [userId, config] of expected) expect(target[userId]?.config).toEqual(config);
+    // 300 original users and 3 new ones; users moved twice count once.
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 303, skipped: 0 });
+  });
+});

@@ -23,10 +23,13 @@ const INVALID_VALUES = [null, 42, true, {}, [], '', 'x'.repeat(300), [1], { bad:
  * Turns a valid `data` object into an invalid one, one way or several at once: a required key
  * removed, a value replaced by one that no field accepts, or an unknown key added.
  */
-const mutate = (valid: Record<string, unknown>, required: readonly string[]) =>
+export type DataMutation = (data: Record<string, unknown>) => void;
+
+const mutate = (valid: Record<string, unknown>, required: readonly string[], extra: readonly DataMutation[] = []) =>
   fc
     .array(
       fc.oneof(
+        ...(extra.length ? [fc.constantFrom(...extra)] : []),
         fc.constantFrom(...required).map((key) => (d: Record<string, unknown>) => {
           delete d[key];
         }),
@@ -52,6 +55,84 @@ const mutate = (valid: Record<string, unknown>, required: readonly string[]) =>
       return data;
     });
 
+/** Methods other than POST that a client (or a scanner) may send; HEAD is left to the HTTP fuzz. */
+export const ODD_METHODS = ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+export interface RouteFuzzSpec {
+  name: string;
+  path: string;
+  /** A valid `data` for a credential granted org-1. */
+  valid: Record<string, unknown>;
+  required: string[];
+  /** Route-specific ways to break a valid `data`. */
+  extraMutations?: DataMutation[];
+}
+
+/** The four operations with a valid body each: the seeds every bad-input generator mutates. */
+export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
+  {
+    name: 'set',
+    path: '/v2/notifications/config/set',
+    valid: {
+      organizationId: 'org-1',
+      userIds: ['u1', 'u2'],
+      documentIds: ['d1'],
+      config: { inbox: 'ALL', email: 'NONE' },
+    },
+    required: ['organizationId', 'userIds', 'config'],
+    extraMutations: [
+      (d) => {
+        d.config = {};
+      },
+      (d) => {
+        d.config = { inbox: 'SOME' };
+      },
+      (d) => {
+        d.userIds = Array.from({ length: 1001 }, (_, i) => `u${i}`);
+      },
+      (d) => {
+        d.documentIds = Array.from({ length: 31 }, (_, i) => `d${i}`);
+      },
+    ],
+  },
+  {
+    name: 'get',
+    path: '/v2/notifications/config/get',
+    valid: { organizationId: 'org-1', userId: 'u1', documentIds: ['d1'] },
+    required: ['organizationId', 'userId'],
+    extraMutations: [
+      (d) => {
+        d.userId = ['u1'];
+      },
+    ],
+  },
+  {
+    name: 'migrate',
+    path: '/v2/organizations/documents/migrate',
+    valid: { organizationId: 'org-1', documentId: 'doc-a', newDocumentId: 'doc-b' },
+    required: ['organizationId', 'documentId', 'newDocumentId'],
+    extraMutations: [
+      (d) => {
+        d.newDocumentId = d.documentId;
+      },
+      (d) => {
+        d.documentIds = [d.documentId];
+      },
+    ],
+  },
+  {
+    name: 'status',
+    path: '/v2/organizations/documents/migrate/status',
+    valid: { organizationId: 'org-1', migrationId: '01JZZZZZZZZZZZZZZZZZZZZZZZ' },
+    required: ['organizationId', 'migrationId'],
+    extraMutations: [
+      (d) => {
+        d.migrationId = 'x'.repeat(257);
+      },
+    ],
+  },
+];
+
 export const authVariants = (apiKey: string, token: string) =>
   fc.oneof(
     { weight: 4, arbitrary: fc.constant({ 'x-service-api-key': apiKey, 'x-service-auth-token': token }) },
@@ -70,10 +151,14 @@ export const badRequests = (
   required: readonly string[],
   apiKey: string,
   token: string,
+  {
+    extraMutations = [],
+    methods = ODD_METHODS,
+  }: { extraMutations?: readonly DataMutation[]; methods?: readonly string[] } = {},
 ) =>
   fc
     .record({
-      method: fc.oneof({ weight: 5, arbitrary: fc.constant('POST') }, fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH')),
+      method: fc.oneof({ weight: 5, arbitrary: fc.constant('POST') }, fc.constantFrom(...methods)),
       contentType: fc.oneof(
         { weight: 5, arbitrary: fc.constant('application/json') },
         fc.constantFrom('text/plain', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/x+json', ''),
@@ -88,7 +173,7 @@ export const badRequests = (
         },
       ),
       body: fc.oneof(
-        { weight: 3, arbitrary: mutate(validData, required).map((data) => JSON.stringify({ data })) },
+        { weight: 3, arbitrary: mutate(validData, required, extraMutations).map((data) => JSON.stringify({ data })) },
         jsonText,
         fc.constant(undefined),
         fc.record({ data: fc.constant(validData), junk: fc.jsonValue({ maxDepth: 1 }) }).map((b) => JSON.stringify(b)),

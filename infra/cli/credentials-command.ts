@@ -216,7 +216,10 @@ const table = (rows: string[][]): string => {
 };
 
 const describeError = (error: unknown, target: string): string => {
-  const e = error as { name?: string; message?: string };
+  const e = error as { name?: string; message?: string; code?: string };
+  if (e.code && ['ENOTFOUND', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN'].includes(e.code)) {
+    return `could not reach ${target}: ${e.message}`;
+  }
   if (e.name === 'ResourceNotFoundException') return `the credentials table was not found (${target})`;
   if (e.name === 'CredentialsProviderError') return `no AWS credentials found: ${e.message}`;
   if (e.name === 'UnrecognizedClientException' || e.name === 'ExpiredTokenException') {

@@ -12,7 +12,7 @@ Serves the API on http://127.0.0.1:3000 with an embedded DynamoDB and migration 
 
 Options (each also has an environment variable):
   --port N          port of the API (PORT, default 3000; 0 picks a free port)
-  --host H          interface to listen on (HOST, default 127.0.0.1)
+  --host H          interface to listen on (LOCAL_HOST, default 127.0.0.1)
   --data-dir DIR    where data persists between restarts (DATA_DIR, default .data/ in the repository)
   --in-memory       a throw-away store: nothing read or written on disk (LOCAL_IN_MEMORY=1)
   -h, --help        this text
@@ -87,7 +87,8 @@ const main = async () => {
     return;
   }
   const port = parsePort(values.port ?? process.env.PORT ?? '3000');
-  const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  // Not HOST: some shells set that to the machine's name, which would expose the server.
+  const host = values.host ?? process.env.LOCAL_HOST ?? '127.0.0.1';
   const inMemory = values['in-memory'] ?? truthy(process.env.LOCAL_IN_MEMORY);
   const dataDir = resolveDataDir(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : process.env);
 

@@ -34,7 +34,8 @@ export interface LocalRuntimeOptions {
   port?: number;
   /** A throw-away store: nothing is read from or written to the data directory. */
   inMemory?: boolean;
-  dataDir: string;
+  /** Where the data persists; required unless inMemory. */
+  dataDir?: string;
   /** Fix the local credential (LOCAL_API_KEY / LOCAL_AUTH_TOKEN). */
   apiKey?: string | undefined;
   token?: string | undefined;
@@ -113,7 +114,7 @@ const start = async (
     host = '127.0.0.1',
     port = 3000,
     inMemory = false,
-    dataDir,
+    dataDir: givenDataDir,
     queue: queueOptions = {},
     log = () => {},
     ...options
@@ -121,6 +122,8 @@ const start = async (
   cleanups: (() => Promise<void>)[],
   cleanup: () => Promise<void>,
 ): Promise<LocalRuntime> => {
+  if (!inMemory && !givenDataDir) throw new Error('A persistent local runtime needs a data directory.');
+  const dataDir = givenDataDir ?? '';
   const paths = dataPaths(dataDir);
   if (!inMemory) {
     try {

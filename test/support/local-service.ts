@@ -97,7 +97,7 @@ export const startLocalService = async ({
     host: '127.0.0.1',
     port,
     inMemory,
-    dataDir: dataDir ?? '/nonexistent-in-memory',
+    ...(dataDir ? { dataDir } : {}),
     log,
     ...options,
     // Revocations take effect at once, and the handlers' logs stay out of the test output.

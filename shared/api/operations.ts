@@ -335,12 +335,7 @@ const migrationStatus: Operation<typeof migrationStatusRequest, typeof migration
   },
 };
 
-export const OPERATIONS: readonly Operation[] = [
-  setConfig,
-  getConfig,
-  migrate,
-  migrationStatus,
-] as unknown as Operation[];
+export const OPERATIONS: readonly Operation[] = [setConfig, getConfig, migrate, migrationStatus];
 
 export const operationForPath = (path: string): Operation | undefined =>
   OPERATIONS.find((operation) => operation.path === path);

@@ -1,4 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ensureTables } from '#infra/local/dynamo.js';
+import { TABLES } from '#infra/tables.js';
+import { createDocumentClient } from '#shared/aws/clients.js';
 import { lockKey } from '#shared/migration/keys.js';
 import type { MigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
@@ -193,3 +199,54 @@ export const contents = async (h: Harness, documentId: string) =>
   Object.fromEntries(
     (await h.documentEntries(ORG, documentId)).map((e) => [e.userId, { config: e.config, updatedAt: e.updatedAt }]),
   );
+
+// dynalite started inside a worker thread, so that it and the client under test each get a
+// core: the large-document test does 10,000 conditional writes and is CPU-bound otherwise.
+const DYNALITE_WORKER = `
+const { parentPort } = require('node:worker_threads');
+const dynalite = require('dynalite');
+const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+`;
+
+/** Like startTestDynamo (test/support/dynamo.ts), with dynalite on its own thread. */
+export const startThreadedDynamo = async (): Promise<TestDynamo> => {
+  const worker = new Worker(DYNALITE_WORKER, { eval: true });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 3,
+  });
+  const result: TestDynamo = {
+    client,
+    doc: createDocumentClient(client),
+    endpoint,
+    tables: { config: '', migrations: '', credentials: '' },
+    async createTables() {
+      const suffix = randomUUID().slice(0, 8);
+      const names = {
+        config: `${TABLES.config.localName}-${suffix}`,
+        migrations: `${TABLES.migrations.localName}-${suffix}`,
+        credentials: `${TABLES.credentials.localName}-${suffix}`,
+      };
+      const byId = new Map<string, string>(
+        Object.entries(TABLES).map(([key, table]) => [table.id, names[key as keyof typeof names]]),
+      );
+      await ensureTables(client, (table) => byId.get(table.id) as string);
+      result.tables = names;
+      return names;
+    },
+    async close() {
+      client.destroy();
+      await worker.terminate();
+    },
+  };
+  await result.createTables();
+  return result;
+};

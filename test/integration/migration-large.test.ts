@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import type { TestDynamo } from '../support/dynamo.js';
+import {
+  contents as contentsOf,
+  DST,
+  type Harness,
+  harness,
+  ORG,
+  SRC,
+  sourceEntries,
+  startThreadedDynamo,
+  summary as summaryOf,
+} from './migration-fixtures.js';
+
+let dynamo: TestDynamo;
+let h: Harness;
+
+beforeAll(async () => {
+  dynamo = await startThreadedDynamo();
+});
+afterAll(async () => {
+  await dynamo.close();
+});
+beforeEach(async () => {
+  await dynamo.createTables();
+  h = harness(dynamo);
+});
+
+const summary = (migrationId: string) => summaryOf(h, migrationId);
+const contents = (documentId: string) => contentsOf(h, documentId);
+
+describe('large documents', () => {
+  test('5,000 entries in pages, with a continuation near the time limit', async () => {
+    await h.seed(sourceEntries(5000));
+    const id = await h.start(ORG, SRC, DST);
+    let queries = 0;
+    const counting = new Proxy(h.store, {
+      get: (target, property, receiver) => {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== 'listDocumentEntries') return value;
+        return (...args: Parameters<typeof target.listDocumentEntries>) => {
+          queries += 1;
+          return value.apply(target, args);
+        };
+      },
+    });
+    // The first delivery "runs out of time" after 20 pages.
+    const first = await h.deliver(
+      id,
+      { entries: counting },
+      { remainingTimeMs: () => (queries < 20 ? 60_000 : 1_000) },
+    );
+    expect(first).toBe('continued');
+    expect(h.queue.sent).toEqual([id, id]); // the start, then the continuation
+    const halfway = await h.repository.get(id);
+    expect(halfway).toMatchObject({ status: 'in_progress', moved: 2000, skipped: 0 });
+    expect(halfway?.leaseOwner).toBeUndefined();
+
+    expect(await h.deliver(id, { entries: counting }, { remainingTimeMs: () => 60_000 })).toBe('completed');
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 5000, skipped: 0 });
+    expect(queries).toBe(51); // 50 full pages and the empty one
+    expect(await h.documentEntries(ORG, SRC)).toEqual([]);
+    expect(Object.keys(await contents(DST))).toHaveLength(5000);
+  }, 120_000);
+});

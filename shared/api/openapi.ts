@@ -5,7 +5,12 @@ import { parseCallableBody } from '#shared/http/validation.js';
 import { migrateRequest } from '#shared/migration/schemas.js';
 import { deliverySetting } from '#shared/preferences/model.js';
 import { channelConfig } from '#shared/preferences/schemas.js';
-import { MAX_BODY_BYTES, MAX_IDENTIFIER_LENGTH } from '#shared/validation/identifiers.js';
+import {
+  MAX_BODY_BYTES,
+  MAX_DOCUMENT_IDS,
+  MAX_IDENTIFIER_LENGTH,
+  MAX_USER_IDS,
+} from '#shared/validation/identifiers.js';
 import { errorEnvelope, errorStatus, gatewayError } from './envelopes.js';
 import { OPERATIONS, type Operation, responsesOf, unknownRouteResponse } from './operations.js';
 import { configView, migrationState, userSetResult } from './responses.js';
@@ -30,7 +35,8 @@ export const IDENTIFIER_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
 
 const COMPONENT_PREFIX = '#/components/schemas/';
 
-// Rules zod keeps in refinements, which JSON Schema cannot see.
+// Rules zod keeps in refinements, which JSON Schema cannot see. Strings capped at the identifier
+// length are the identifier() schemas (no other string has that cap).
 const describeRefinements = (ctx: { zodSchema: unknown; jsonSchema: JsonSchema }) => {
   const schema = ctx.jsonSchema;
   if (schema.type === 'string' && schema.maxLength === MAX_IDENTIFIER_LENGTH) schema.pattern = IDENTIFIER_PATTERN;
@@ -164,7 +170,7 @@ const DESCRIPTION = [
   '`{"message":…}` body.',
   '',
   `**Limits.** Identifiers 1 to ${MAX_IDENTIFIER_LENGTH} characters without control characters; \`userIds\``,
-  `1 to 1000 entries; \`documentIds\` 1 to 30 entries when present; body at most ${MAX_BODY_BYTES} bytes (1 MiB).`,
+  `1 to ${MAX_USER_IDS} entries; \`documentIds\` 1 to ${MAX_DOCUMENT_IDS} entries when present; body at most ${MAX_BODY_BYTES} bytes (1 MiB).`,
   'Exceeding any limit is INVALID_ARGUMENT with a message naming it.',
   '',
   'The API is server to server: the token is a secret that never belongs in a browser, and no CORS headers are sent.',

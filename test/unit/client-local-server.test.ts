@@ -109,7 +109,7 @@ describe('documented examples, in order', () => {
     let status = pending;
     for (
       let attempt = 0;
-      attempt < 100 && (status.status === 'pending' || status.status === 'in_progress');
+      attempt < 200 && (status.status === 'pending' || status.status === 'in_progress');
       attempt++
     ) {
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -21,23 +21,24 @@ export const CONSUMER_TIMEOUT = Duration.minutes(1);
 /** AWS's advice for an SQS event source: at least six times the function timeout. */
 export const MIGRATION_VISIBILITY_TIMEOUT = Duration.seconds(6 * CONSUMER_TIMEOUT.toSeconds());
 
-// Item actions per use, instead of grantReadData/grantReadWriteData, which also allow Scan,
-// DescribeTable and ConditionCheckItem (and BatchWriteItem/DeleteItem for writers) that
-// these functions never call.
+// DynamoDB item actions per use: what the code behind each function calls, nothing more
+// (test/infra/permissions.test.ts derives the same from the sources). CDK's grantReadData/
+// grantReadWriteData are not used: they add Scan, ConditionCheckItem, DescribeTable and
+// batch writes that no function performs.
+/** Authenticator: DynamoCredentialStore.get. */
 const CREDENTIAL_LOOKUP: TableAction[] = ['GetItem'];
+/** setConfig: DynamoPreferenceStore.setChannels (a partial update, so no lost update). */
 const CONFIG_SET: TableAction[] = ['UpdateItem'];
-const CONFIG_GET: TableAction[] = ['BatchGetItem', 'GetItem'];
-const MIGRATION_RECORDS: TableAction[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'];
+/** getConfig: DynamoPreferenceStore.getEntries (batched reads). */
+const CONFIG_GET: TableAction[] = ['BatchGetItem'];
+/** startMigration: create the record and the document locks, read them, fail, release locks. */
+const MIGRATION_START: TableAction[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'];
+/** getMigrationView: read the record. */
 const MIGRATION_STATUS: TableAction[] = ['GetItem'];
-const CONFIG_MIGRATION: TableAction[] = [
-  'Query',
-  'BatchGetItem',
-  'GetItem',
-  'PutItem',
-  'UpdateItem',
-  'DeleteItem',
-  'BatchWriteItem',
-];
+/** runMigration: lease, progress, complete or fail (updates), read the record, release locks. */
+const MIGRATION_RUN: TableAction[] = ['GetItem', 'UpdateItem', 'DeleteItem'];
+/** runMigration: list source entries, read targets, conditional copy and delete. */
+const CONFIG_MIGRATION: TableAction[] = ['Query', 'BatchGetItem', 'PutItem', 'DeleteItem'];
 
 export interface ServiceStackProps extends StackProps {
   config: ServiceConfig;
@@ -108,7 +109,7 @@ export class ServiceStack extends Stack {
         bind: (fn) => fn.grantTable(tables.config, CONFIG_GET),
       },
       Migrate: {
-        bind: (fn) => fn.grantTable(tables.migrations, MIGRATION_RECORDS).grantQueue(migrationQueue, ['SendMessage']),
+        bind: (fn) => fn.grantTable(tables.migrations, MIGRATION_START).grantQueue(migrationQueue, ['SendMessage']),
       },
       MigrateStatus: { bind: (fn) => fn.grantTable(tables.migrations, MIGRATION_STATUS) },
     };
@@ -138,7 +139,7 @@ export class ServiceStack extends Stack {
     );
     consumer
       .grantTable(tables.config, CONFIG_MIGRATION)
-      .grantTable(tables.migrations, MIGRATION_RECORDS)
+      .grantTable(tables.migrations, MIGRATION_RUN)
       // Continuations of a long migration go back on its own queue.
       .grantQueue(migrationQueue, ['SendMessage']);
     // Also grants what the event source mapping needs to receive and delete messages.

@@ -251,39 +251,24 @@ describe('least-privilege IAM', () => {
     'sqs:GetQueueUrl',
     'sqs:ReceiveMessage',
   ];
-  const migrationRecords = [
-    'dynamodb:DeleteItem',
-    'dynamodb:GetItem',
-    'dynamodb:PutItem',
-    'dynamodb:Query',
-    'dynamodb:UpdateItem',
-  ];
 
   test('each function holds exactly the table and queue actions it uses', () => {
     const credentials = { [tableId('credentials')]: ['dynamodb:GetItem'] };
     expect(dataAccess('ConfigSet')).toEqual({ ...credentials, [tableId('config')]: ['dynamodb:UpdateItem'] });
     expect(dataAccess('ConfigGet')).toEqual({
       ...credentials,
-      [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'],
+      [tableId('config')]: ['dynamodb:BatchGetItem'],
     });
     expect(dataAccess('Migrate')).toEqual({
       ...credentials,
-      [tableId('migrations')]: migrationRecords,
+      [tableId('migrations')]: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       [queueId('MigrationQueue')]: ['sqs:SendMessage'],
     });
     expect(dataAccess('MigrateStatus')).toEqual({ ...credentials, [tableId('migrations')]: ['dynamodb:GetItem'] });
     expect(dataAccess('NotFound')).toEqual({});
     expect(dataAccess('MigrationConsumer')).toEqual({
-      [tableId('config')]: [
-        'dynamodb:BatchGetItem',
-        'dynamodb:BatchWriteItem',
-        'dynamodb:DeleteItem',
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:Query',
-        'dynamodb:UpdateItem',
-      ],
-      [tableId('migrations')]: migrationRecords,
+      [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+      [tableId('migrations')]: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
       [queueId('MigrationQueue')]: [...consume, 'sqs:SendMessage'].sort(),
     });
   });

@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
+import { type Json, type Resources, resourceById, type Synthesized, synthService } from './synth.js';
+
+// Without an AWS account, a missing permission would only show as AccessDenied after a
+// deploy. So the grants are checked against the code: which adapter methods each function's
+// use case calls, and which SDK commands those methods send (following this.method() calls
+// inside the adapter). A new call in the use cases, or a new command in an adapter, that the
+// stack does not grant fails here; so does a grant the code no longer needs.
+
+const source = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
+
+const COMMAND_ACTIONS: Record<string, string> = {
+  GetCommand: 'dynamodb:GetItem',
+  BatchGetCommand: 'dynamodb:BatchGetItem',
+  QueryCommand: 'dynamodb:Query',
+  ScanCommand: 'dynamodb:Scan',
+  PutCommand: 'dynamodb:PutItem',
+  UpdateCommand: 'dynamodb:UpdateItem',
+  DeleteCommand: 'dynamodb:DeleteItem',
+  BatchWriteCommand: 'dynamodb:BatchWriteItem',
+  SendMessageCommand: 'sqs:SendMessage',
+};
+
+/** Actions per method of an adapter class, through calls to its own methods. */
+const adapterActions = (path: string, className: string): Map<string, Set<string>> => {
+  const text = source(path);
+  const start = text.indexOf(`export class ${className}`);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const body = text.slice(start);
+  const methods = new Map<string, { commands: string[]; calls: string[] }>();
+  const headers = [...body.matchAll(/^ {2}(?:(?:private|public|protected|async|static) )*(\w+)\s*[(<]/gm)];
+  headers.forEach((header, i) => {
+    const chunk = body.slice(header.index, headers[i + 1]?.index ?? body.length);
+    methods.set(header[1] as string, {
+      commands: [...chunk.matchAll(/new (\w+Command)\(/g)].map((m) => m[1] as string),
+      calls: [...chunk.matchAll(/this\.(\w+)\(/g)].map((m) => m[1] as string),
+    });
+  });
+  const resolve = (name: string, seen = new Set<string>()): Set<string> => {
+    const method = methods.get(name);
+    if (!method || seen.has(name)) return new Set();
+    seen.add(name);
+    const actions = new Set(method.commands.map((command) => COMMAND_ACTIONS[command] ?? `unknown:${command}`));
+    for (const callee of method.calls) for (const action of resolve(callee, seen)) actions.add(action);
+    return actions;
+  };
+  return new Map([...methods.keys()].map((name) => [name, resolve(name)]));
+};
+
+/** A top-level `export const name = …` section of a module (up to the next top-level export). */
+const exported = (path: string, name: string): string => {
+  const text = source(path);
+  const start = text.indexOf(`export const ${name} =`);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const next = text.indexOf('\nexport ', start + 1);
+  return text.slice(start, next < 0 ? text.length : next);
+};
+
+/** Methods called on `receiver` (e.g. `repository.get(`) in some code. */
+const calledOn = (code: string, receiver: string): string[] => [
+  ...new Set(
+    [...code.matchAll(new RegExp(`\\b${receiver.replaceAll('.', '\\.')}\\.(\\w+)\\(`, 'g'))].map((m) => m[1] as string),
+  ),
+];
+
+const actionsOf = (adapter: Map<string, Set<string>>, methods: string[]): string[] => {
+  const actions = new Set<string>();
+  for (const method of methods) {
+    const found = adapter.get(method);
+    if (!found) throw new Error(`No adapter method ${method}`);
+    for (const action of found) actions.add(action);
+  }
+  return [...actions].sort();
+};
+
+let s: Synthesized;
+let resources: Resources;
+beforeAll(() => {
+  s = synthService({}, { bundle: false });
+  resources = s.template.toJSON().Resources as Resources;
+});
+afterAll(() => s?.cleanup());
+
+type FunctionKey = keyof Synthesized['stack']['functions'];
+
+/** Granted actions of a function on one resource (by logical id prefix), minus what the event source needs. */
+const granted = (key: FunctionKey, resourcePrefix: string): string[] => {
+  const fn = resourceById(resources, s.logicalId(s.stack.functions[key].function)).Properties;
+  const roleId: string = fn.Role['Fn::GetAtt'][0];
+  const actions = new Set<string>();
+  for (const policy of Object.values(resources).filter((r) => r.Type === 'AWS::IAM::Policy')) {
+    if (!policy.Properties.Roles.some((r: Json) => r.Ref === roleId)) continue;
+    for (const st of policy.Properties.PolicyDocument.Statement as Json[]) {
+      const targets = [st.Resource].flat().map((r: Json) => r?.['Fn::GetAtt']?.[0] ?? r?.Ref ?? r);
+      if (!targets.some((t: string) => typeof t === 'string' && t.startsWith(resourcePrefix))) continue;
+      for (const action of [st.Action].flat()) actions.add(action);
+    }
+  }
+  // Receiving is the event source mapping's doing, not the function code's.
+  for (const consume of [
+    'ReceiveMessage',
+    'ChangeMessageVisibility',
+    'GetQueueUrl',
+    'DeleteMessage',
+    'GetQueueAttributes',
+  ]) {
+    actions.delete(`sqs:${consume}`);
+  }
+  return [...actions].sort();
+};
+
+describe('grants match what the code calls', () => {
+  const preferences = () => adapterActions('shared/preferences/dynamo-store.ts', 'DynamoPreferenceStore');
+  const migrations = () => adapterActions('shared/migration/repository.ts', 'DynamoMigrationRepository');
+  const credentials = () => adapterActions('shared/auth/dynamo-credential-store.ts', 'DynamoCredentialStore');
+  const queue = () => adapterActions('shared/migration/queue.ts', 'SqsMigrationQueue');
+  const authentication = () => actionsOf(credentials(), calledOn(source('shared/auth/authenticator.ts'), 'this.store'));
+
+  test('every operation reads credentials the way the authenticator does, and only that', () => {
+    expect(authentication()).toEqual(['dynamodb:GetItem']);
+    for (const key of ['ConfigSet', 'ConfigGet', 'Migrate', 'MigrateStatus'] as const) {
+      expect(granted(key, 'CredentialsTable')).toEqual(authentication());
+    }
+    for (const key of ['NotFound', 'MigrationConsumer'] as const) expect(granted(key, 'CredentialsTable')).toEqual([]);
+  });
+
+  test('config set and get', () => {
+    const set = calledOn(exported('shared/preferences/service.ts', 'setConfig'), 'store');
+    const get = calledOn(exported('shared/preferences/service.ts', 'getConfig'), 'store');
+    expect(set.length * get.length).toBeGreaterThan(0);
+    expect(granted('ConfigSet', 'ConfigTable')).toEqual(actionsOf(preferences(), set));
+    expect(granted('ConfigGet', 'ConfigTable')).toEqual(actionsOf(preferences(), get));
+  });
+
+  test('migrate and migrate status', () => {
+    const start = source('shared/migration/start.ts');
+    expect(granted('Migrate', 'MigrationsTable')).toEqual(actionsOf(migrations(), calledOn(start, 'repository')));
+    expect(granted('Migrate', 'MigrationQueue')).toEqual(actionsOf(queue(), calledOn(start, 'queue')));
+    expect(granted('Migrate', 'ConfigTable')).toEqual([]);
+    const status = source('shared/migration/status.ts');
+    expect(granted('MigrateStatus', 'MigrationsTable')).toEqual(
+      actionsOf(migrations(), calledOn(status, 'repository')),
+    );
+    expect(granted('MigrateStatus', 'MigrationQueue')).toEqual([]);
+  });
+
+  test('the migration consumer', () => {
+    const worker = source('shared/migration/worker.ts') + source('shared/migration/consumer.ts');
+    expect(granted('MigrationConsumer', 'ConfigTable')).toEqual(actionsOf(preferences(), calledOn(worker, 'entries')));
+    expect(granted('MigrationConsumer', 'MigrationsTable')).toEqual(
+      actionsOf(migrations(), calledOn(worker, 'repository')),
+    );
+    expect(granted('MigrationConsumer', 'MigrationQueue')).toEqual(actionsOf(queue(), calledOn(worker, 'queue')));
+  });
+});

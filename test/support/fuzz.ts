@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import pMap from 'p-map';
 import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/errors.js';
 
 /** Cases per route: at least 1,000 in CI; `npm run soak` raises it with FUZZ_RUNS. */
@@ -211,4 +212,32 @@ export const assertErrorEnvelope = ({ httpStatus, contentType, body }: EnvelopeC
   if (ERROR_HTTP_STATUS[status] !== httpStatus) fail(`HTTP ${httpStatus} does not match ${status}`);
   if (httpStatus >= 500) fail('a bad request produced a 5xx');
   return status;
+};
+
+/**
+ * Like fc.assert over an async property, but runs the generated cases `concurrency` at a time
+ * (over HTTP one case waits mostly on I/O). No shrinking: a failure names the seed, the case
+ * index and the input, and `FUZZ_SEED=<seed>` replays the same cases.
+ */
+export const assertConcurrently = async <T>(
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<unknown>,
+  { numRuns = FUZZ_RUNS, concurrency = 8 }: { numRuns?: number; concurrency?: number } = {},
+): Promise<void> => {
+  const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+  const cases = fc.sample(arbitrary, { numRuns, seed });
+  const failures: string[] = [];
+  await pMap(
+    cases.entries(),
+    async ([index, value]) => {
+      if (failures.length > 0) return;
+      try {
+        await predicate(value);
+      } catch (error) {
+        failures.push(`case ${index} (FUZZ_SEED=${seed}): ${(error as Error).message}\ninput: ${fc.stringify(value)}`);
+      }
+    },
+    { concurrency },
+  );
+  if (failures.length > 0) throw new Error(failures[0]);
 };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
-import { type Json, type Resources, resourceById, type Synthesized, synthService } from './synth.js';
+import { type Json, type Resources, resourceById, SYNTH_TIMEOUT_MS, type Synthesized, synthService } from './synth.js';
 
 // Without an AWS account, a missing permission would only show as AccessDenied after a
 // deploy. So the grants are checked against the code: which adapter methods each function's
@@ -81,7 +81,7 @@ let resources: Resources;
 beforeAll(() => {
   s = synthService({}, { bundle: false });
   resources = s.template.toJSON().Resources as Resources;
-});
+}, SYNTH_TIMEOUT_MS);
 afterAll(() => s?.cleanup());
 
 type FunctionKey = keyof Synthesized['stack']['functions'];

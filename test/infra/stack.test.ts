@@ -15,6 +15,7 @@ import {
   only,
   type Resources,
   resourceById,
+  SYNTH_TIMEOUT_MS,
   type Synthesized,
   synthService,
 } from './synth.js';
@@ -40,7 +41,7 @@ let resources: Resources;
 beforeAll(() => {
   s = synthService(CONTEXT, { bundle: true });
   resources = s.template.toJSON().Resources as Resources;
-});
+}, SYNTH_TIMEOUT_MS);
 afterAll(() => s?.cleanup());
 
 type FunctionKey = keyof Synthesized['stack']['functions'];

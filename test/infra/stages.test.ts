@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { TABLES } from '#infra/tables.js';
-import { describeViolations, only, type Resources, type Synthesized, synthService } from './synth.js';
+import { describeViolations, only, type Resources, SYNTH_TIMEOUT_MS, type Synthesized, synthService } from './synth.js';
 
 // Production without an alarm email, and all other settings at their defaults. The code is
 // not bundled here (stack.test.ts covers bundling), which keeps this file fast.
@@ -9,7 +9,7 @@ let resources: Resources;
 beforeAll(() => {
   prod = synthService({ stage: 'prod' }, { bundle: false });
   resources = prod.template.toJSON().Resources as Resources;
-});
+}, SYNTH_TIMEOUT_MS);
 afterAll(() => prod?.cleanup());
 
 const ofType = (type: string) => Object.values(resources).filter((r) => r.Type === type);

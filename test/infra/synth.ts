@@ -7,6 +7,9 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { createServiceApp } from '#infra/service-app.js';
 import type { ServiceStack } from '#infra/stack.js';
 
+/** For the beforeAll that synthesizes: bundling takes seconds, many more on a busy machine. */
+export const SYNTH_TIMEOUT_MS = 120_000;
+
 export interface Synthesized {
   stack: ServiceStack;
   template: Template;

@@ -24,7 +24,6 @@ const parseMessage = (record: SQSRecord): string | undefined => {
  * is reported in batchItemFailures (retried by the queue, then dead-lettered), never the batch.
  */
 export const createConsumerHandler = ({ deps, maxReceiveCount }: ConsumerOptions) => {
-  const processor = new BatchProcessor(EventType.SQS);
   const recordHandler = async (record: SQSRecord, context?: Context): Promise<void> => {
     const migrationId = parseMessage(record);
     if (migrationId === undefined) {
@@ -42,6 +41,9 @@ export const createConsumerHandler = ({ deps, maxReceiveCount }: ConsumerOptions
   };
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     logger.addContext(context);
+    // A processor per invocation: it keeps the batch's state, and the local runtime may run
+    // invocations of one module concurrently (Lambda never does).
+    const processor = new BatchProcessor(EventType.SQS);
     return processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
   };
 };

@@ -1,0 +1,78 @@
+import './quiet.js';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { logger } from '#shared/observability/logger.js';
+import { bundleBench } from './bundles.js';
+import { migrationBench } from './migration.js';
+import { machine, type RunInfo, renderText, type Section, writeResults } from './report.js';
+import { storageBench } from './storage.js';
+import { throughputBench } from './throughput.js';
+
+/**
+ * The benchmark suite (`npm run bench`; `-- --full` for the full migration sizes and longer
+ * throughput runs; `-- --only=bundles,storage,throughput,migration` to run some sections).
+ * Not a Jest suite: it reports figures and goals, it does not fail on them.
+ */
+const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+
+const args = process.argv.slice(2);
+const full = args.includes('--full');
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const wanted = (name: string) => !only || only.includes(name);
+
+const main = async () => {
+  logger.setLogLevel('SILENT');
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const sections: Section[] = [];
+  const run = async (name: string, bench: () => Promise<Section[]>) => {
+    if (!wanted(name)) return;
+    const t = performance.now();
+    console.log(`\n[bench] ${name}...`);
+    const result = await bench();
+    for (const s of result) {
+      s.notes.push(`Section run time ${((performance.now() - t) / 1000).toFixed(1)} s.`);
+      console.log(renderText(s));
+      sections.push(s);
+    }
+  };
+  await run('bundles', () => bundleBench({ runs: Number(option('runs') ?? (full ? 40 : 20)) }));
+  await run('storage', storageBench);
+  await run('throughput', () =>
+    throughputBench({
+      connections: (option('connections') ?? '1,8,32').split(',').map(Number),
+      seconds: Number(option('seconds') ?? (full ? 10 : 4)),
+      warmupSeconds: full ? 2 : 1,
+    }),
+  );
+  await run('migration', () =>
+    migrationBench({ sizes: (option('sizes') ?? (full ? '1000,10000,50000' : '1000,5000')).split(',').map(Number) }),
+  );
+
+  const info: RunInfo = {
+    startedAt,
+    durationMs: performance.now() - started,
+    mode: full ? 'full' : 'default',
+    command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,
+    machine: machine(),
+  };
+  const files = await writeResults(RESULTS_DIR, info, sections);
+  const missed = sections.flatMap((s) => s.goals.filter((g) => !g.met).map((g) => `${s.title}: ${g.name}`));
+  console.log(
+    `\n[bench] done in ${(info.durationMs / 1000).toFixed(0)} s; ${missed.length} goal(s) missed${missed.length ? `:\n  ${missed.join('\n  ')}` : ''}`,
+  );
+  console.log(
+    `[bench] results: ${files
+      .slice(0, 2)
+      .map((f) => join('test/bench/results', f.split('/').at(-1) as string))
+      .join(', ')}`,
+  );
+};
+
+await main();
+// Handler modules keep SDK sockets and timers; the report is written, so leave.
+process.exit(0);

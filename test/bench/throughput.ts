@@ -1,0 +1,213 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Result } from 'autocannon';
+import { goal, type Section, section } from './report.js';
+import type { BenchMessage, Memory, Ready, ServerMessage } from './servers/protocol.js';
+import { fmtBytes, fmtMs, fmtNum, fmtRatio, ratio } from './stats.js';
+
+interface Server {
+  name: 'baseline' | 'service';
+  child: ChildProcess;
+  ready: Ready;
+}
+
+const SERVERS = {
+  baseline: fileURLToPath(new URL('./servers/baseline-server.ts', import.meta.url)),
+  service: fileURLToPath(new URL('./servers/service-server.ts', import.meta.url)),
+} as const;
+
+const START_TIMEOUT_MS = 60_000;
+
+/** Starts a server in its own Node process (same loader flags as this one) and waits until it listens. */
+const startServer = (name: Server['name']): Promise<Server> =>
+  new Promise((resolve, reject) => {
+    const child = fork(SERVERS[name], [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`${name} server did not start in ${START_TIMEOUT_MS / 1000} s`));
+    }, START_TIMEOUT_MS);
+    child.once('exit', (code) => reject(new Error(`${name} server exited (${code}) before it was ready`)));
+    child.once('message', (message: ServerMessage) => {
+      if (message.type !== 'ready') return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolve({ name, child, ready: message });
+    });
+  });
+
+const ask = <T extends ServerMessage>(server: Server, message: BenchMessage, type: T['type']): Promise<T> =>
+  new Promise((resolve) => {
+    const listener = (reply: ServerMessage) => {
+      if (reply.type !== type) return;
+      server.child.off('message', listener);
+      resolve(reply as T);
+    };
+    server.child.on('message', listener);
+    server.child.send(message);
+  });
+
+const stopServer = (server: Server): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => server.child.kill('SIGKILL'), 5_000);
+    server.child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.child.send({ type: 'stop' } satisfies BenchMessage);
+  });
+
+const OPERATIONS = {
+  set: {
+    path: '/v2/notifications/config/set',
+    data: {
+      organizationId: 'bench-org',
+      userIds: ['user-1'],
+      documentIds: ['doc-1'],
+      config: { email: 'MINE', slack: 'NONE' },
+    },
+  },
+  get: {
+    path: '/v2/notifications/config/get',
+    data: { organizationId: 'bench-org', userId: 'user-1', documentIds: ['doc-1'] },
+  },
+} as const;
+
+type Operation = keyof typeof OPERATIONS;
+
+const load = (server: Server, operation: Operation, connections: number, seconds: number): Promise<Result> =>
+  autocannon({
+    url: `${server.ready.baseUrl}${OPERATIONS[operation].path}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...server.ready.headers },
+    body: JSON.stringify({ data: OPERATIONS[operation].data }),
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 10,
+  });
+
+interface Measurement {
+  operation: Operation;
+  connections: number;
+  server: Server['name'];
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  total: number;
+}
+
+export interface ThroughputOptions {
+  connections: number[];
+  seconds: number;
+  warmupSeconds: number;
+}
+
+/**
+ * Section 3: requests per second over HTTP (127.0.0.1 only), the service against a baseline
+ * server with the same embedded DynamoDB and the same storage calls. Each server runs in its
+ * own process; they take turns (never loaded at the same time), and the order alternates.
+ */
+export const throughputBench = async ({
+  connections,
+  seconds,
+  warmupSeconds,
+}: ThroughputOptions): Promise<Section[]> => {
+  const servers = [await startServer('baseline'), await startServer('service')];
+  const results: Measurement[] = [];
+  try {
+    for (const operation of ['set', 'get'] as const) {
+      for (const [index, c] of connections.entries()) {
+        const order = index % 2 === 0 ? servers : [...servers].reverse();
+        for (const server of order) {
+          await load(server, operation, c, warmupSeconds);
+          const r = await load(server, operation, c, seconds);
+          results.push({
+            operation,
+            connections: c,
+            server: server.name,
+            rps: r['2xx'] / r.duration,
+            p50: r.latency.p50,
+            p99: r.latency.p99,
+            errors: r.errors + r.timeouts + r.non2xx,
+            total: r.requests.total,
+          });
+        }
+      }
+    }
+    const memory = Object.fromEntries(
+      await Promise.all(
+        servers.map(async (s) => [s.name, await ask<Memory>(s, { type: 'memory' }, 'memory')] as const),
+      ),
+    ) as Record<Server['name'], Memory>;
+    return [report(results, memory, { connections, seconds, warmupSeconds })];
+  } finally {
+    await Promise.all(servers.map(stopServer));
+  }
+};
+
+const report = (
+  results: Measurement[],
+  memory: Record<Server['name'], Memory>,
+  options: ThroughputOptions,
+): Section => {
+  const s = section('throughput', '3. Throughput over HTTP');
+  const find = (operation: Operation, c: number, server: Server['name']) =>
+    results.find((r) => r.operation === operation && r.connections === c && r.server === server) as Measurement;
+  const rows: (string | number)[][] = [];
+  for (const operation of ['set', 'get'] as const) {
+    for (const c of options.connections) {
+      const base = find(operation, c, 'baseline');
+      const svc = find(operation, c, 'service');
+      const r = ratio(svc.rps, base.rps);
+      rows.push([
+        operation,
+        c,
+        fmtNum(svc.rps, 1),
+        fmtNum(base.rps, 1),
+        fmtRatio(r),
+        fmtMs(svc.p50),
+        fmtMs(svc.p99),
+        fmtMs(base.p99),
+        fmtNum(svc.errors),
+        fmtNum(base.errors),
+      ]);
+      s.goals.push(
+        goal(`${operation} at ${c} connection(s): requests/s vs baseline`, fmtRatio(r), '>= 0.8x', r >= 0.8),
+      );
+    }
+  }
+  const errors = results.filter((r) => r.server === 'service').reduce((n, r) => n + r.errors, 0);
+  s.goals.push(goal('service errors (non-2xx, socket errors, timeouts)', fmtNum(errors), '0', errors === 0));
+  s.tables.push({
+    title: `autocannon, ${options.seconds} s per run after ${options.warmupSeconds} s warm-up, one request = 1 user x 1 document`,
+    columns: [
+      'op',
+      'connections',
+      'service req/s',
+      'baseline req/s',
+      'ratio',
+      'service p50',
+      'service p99',
+      'baseline p99',
+      'service errors',
+      'baseline errors',
+    ],
+    rows,
+  });
+  s.tables.push({
+    title: 'Server processes (each holds its dynalite): memory over the whole section',
+    columns: ['server', 'peak RSS', 'RSS at end'],
+    rows: (['service', 'baseline'] as const).map((name) => [
+      name,
+      fmtBytes(memory[name].maxRss),
+      fmtBytes(memory[name].rss),
+    ]),
+  });
+  s.notes.push(
+    'Both servers store in dynalite inside their own process, like `npm start`; on this machine dynalite dominates the cost of a request, so the ratio measures what the middleware, validation and API Gateway twin add on top of the same storage work.',
+    'The credential cache is at the deployed default (60 s): after the first request no credential is read. The baseline does no authentication at all.',
+  );
+  s.data = { results, memory, options };
+  return s;
+};

@@ -44,6 +44,15 @@ describe('large documents', () => {
         };
       },
     });
+    // Storage calls of the migration itself, by operation.
+    const calls: Record<string, number> = {};
+    dynamo.client.middlewareStack.add(
+      (next, context) => (args) => {
+        calls[context.commandName as string] = (calls[context.commandName as string] ?? 0) + 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCalls' },
+    );
     // The first delivery "runs out of time" after 20 pages.
     const first = await h.deliver(
       id,
@@ -59,6 +68,15 @@ describe('large documents', () => {
     expect(await h.deliver(id, { entries: counting }, { remainingTimeMs: () => 60_000 })).toBe('completed');
     expect(await summary(id)).toEqual({ status: 'completed', moved: 5000, skipped: 0 });
     expect(queries).toBe(51); // 50 full pages and the empty one
+    // The cost goals: at most 2.1 write calls and 0.05 read calls per entry.
+    const total = (names: string[]) => names.reduce((sum, name) => sum + (calls[name] ?? 0), 0);
+    const writes = total(['PutItemCommand', 'DeleteItemCommand', 'UpdateItemCommand', 'BatchWriteItemCommand']);
+    const reads = total(['QueryCommand', 'BatchGetItemCommand', 'GetItemCommand']);
+    expect(writes).toBeGreaterThanOrEqual(10_000);
+    expect(writes / 5000).toBeLessThanOrEqual(2.1);
+    expect(reads / 5000).toBeLessThanOrEqual(0.05);
+    dynamo.client.middlewareStack.remove('countCalls');
+
     expect(await h.documentEntries(ORG, SRC)).toEqual([]);
     expect(Object.keys(await contents(DST))).toHaveLength(5000);
   }, 120_000);

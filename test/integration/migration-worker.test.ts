@@ -177,6 +177,43 @@ describe('at-least-once delivery', () => {
 });
 
 describe('config writes during a migration', () => {
+  test('writes racing the consumer: the latest value of every user survives, counts match the target', async () => {
+    await h.seed(sourceEntries(200));
+    const id = await h.start(ORG, SRC, DST);
+    const latest = new Map<string, ChannelConfig>(sourceEntries(200).map((e) => [e.userId, e.config]));
+    const writer = (async () => {
+      for (let k = 0; k < 120; k++) {
+        // Existing users (moved or not yet) and new ones, each write a different value.
+        const userId = k % 3 === 0 ? `late-${k}` : user((k * 37) % 200);
+        const config: ChannelConfig = { inbox: 'MINE', email: 'MINE', slack: (['ALL', 'NONE'] as const)[k % 2] };
+        await h.store.setChannels({ organizationId: ORG, userId, documentId: SRC }, config, {
+          updatedAt: new Date().toISOString(),
+          updatedBy: 'ak_writer',
+        });
+        latest.set(userId, config);
+      }
+    })();
+    const [outcome] = await Promise.all([h.deliver(id, { pageSize: 20, concurrency: 4 }), writer]);
+    expect(outcome).toBe('completed');
+
+    // A write that landed after completion stays at the source, as the contract says; every
+    // other write was moved. Either way the latest value of each user is where it should be.
+    const source = await contents(SRC);
+    const target = await contents(DST);
+    for (const [userId, config] of latest) {
+      const found = source[userId] ?? target[userId];
+      expect({ userId, config: found?.config }).toEqual({ userId, config });
+    }
+    // Every target entry was written by this migration, once per distinct user.
+    const moved = (
+      await h.store.getMarkedEntries(
+        Object.keys(target).map((userId) => ({ organizationId: ORG, userId, documentId: DST })),
+      )
+    ).filter((e) => e.migration?.migrationId === id);
+    expect(moved).toHaveLength(Object.keys(target).length);
+    expect(await summary(id)).toEqual({ status: 'completed', moved: moved.length, skipped: 0 });
+  });
+
   test('writes to the source before the final pass are all moved, and a user moved twice counts once', async () => {
     await h.seed(sourceEntries(300));
     const id = await h.start(ORG, SRC, DST);

@@ -92,7 +92,7 @@ describe('POST /v2/organizations/documents/migrate', () => {
     const response = await callMigrate();
     expect(response.statusCode).toBe(200);
     expect(response.body.result?.message).toBe('Document migration started successfully.');
-    const { migrationId } = response.body.result?.data as { migrationId: string };
+    const { migrationId } = (response.body.result?.data ?? {}) as { migrationId: string };
     expect(migrationId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/); // a ULID: unique and time-sortable
 
     expect(ddb).toHaveReceivedCommandWith(PutCommand, {
@@ -122,7 +122,7 @@ describe('POST /v2/organizations/documents/migrate', () => {
   test('two migrations get different, increasing ids', async () => {
     const first = await callMigrate();
     const second = await callMigrate({ ...request, documentId: 'doc-c', newDocumentId: 'doc-d' });
-    const [a, b] = [first, second].map((r) => (r.body.result?.data as { migrationId: string }).migrationId);
+    const [a, b] = [first, second].map((r) => ((r.body.result?.data ?? {}) as { migrationId?: string }).migrationId);
     expect(a).not.toBe(b);
     expect((a as string) < (b as string)).toBe(true);
   });
@@ -170,7 +170,7 @@ describe('POST /v2/organizations/documents/migrate', () => {
     const response = await callMigrate();
     expect(response.statusCode).toBe(503);
     expect(response.body.error?.status).toBe('UNAVAILABLE');
-    const { migrationId } = response.body.error?.details as { migrationId: string };
+    const { migrationId } = (response.body.error?.details ?? {}) as { migrationId: string };
     expect(failedUpdates()).toEqual([
       expect.objectContaining({
         Key: migrationKey(migrationId),

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -132,7 +132,10 @@ const coldStart = async (bundle: Bundle): Promise<InitSample> => {
 };
 
 /** Output bytes per package of a bundle (esbuild metafile of an analysis build, same entry). */
-const packageBytes = async (entry: string): Promise<{ total: number; byPackage: Map<string, number> }> => {
+const packageBytes = async (
+  entry: string,
+  metafileOut: string,
+): Promise<{ total: number; byPackage: Map<string, number> }> => {
   const result = await build({
     entryPoints: [join(PROJECT_ROOT, entry)],
     bundle: true,
@@ -146,6 +149,8 @@ const packageBytes = async (entry: string): Promise<{ total: number; byPackage: 
     metafile: true,
     logLevel: 'silent',
   });
+  // For a closer look: https://esbuild.github.io/analyze/ reads this file.
+  await writeFile(metafileOut, JSON.stringify(result.metafile));
   const output = Object.values(result.metafile.outputs)[0];
   const byPackage = new Map<string, number>();
   for (const [path, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) {
@@ -160,9 +165,11 @@ const packageBytes = async (entry: string): Promise<{ total: number; byPackage: 
 
 export interface BundleOptions {
   runs: number;
+  /** Where the analysis builds' esbuild metafiles are written. */
+  metafileDir: string;
 }
 
-export const bundleBench = async ({ runs }: BundleOptions): Promise<Section[]> => {
+export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise<Section[]> => {
   const outdir = await mkdtemp(join(tmpdir(), 'bench-bundles-'));
   try {
     const synthStarted = performance.now();
@@ -177,7 +184,15 @@ export const bundleBench = async ({ runs }: BundleOptions): Promise<Section[]> =
       for (const bundle of all) samples.get(bundle)?.push(await coldStart(bundle));
     }
 
-    const analysis = new Map(await Promise.all(all.map(async (b) => [b, await packageBytes(b.entry)] as const)));
+    await mkdir(metafileDir, { recursive: true });
+    const analysis = new Map(
+      await Promise.all(
+        all.map(
+          async (b) =>
+            [b, await packageBytes(b.entry, join(metafileDir, `${b.name.split(' ')[0]}.meta.json`))] as const,
+        ),
+      ),
+    );
     const baseInit = median((samples.get(baseline) ?? []).map((s) => s.importMs));
     const basePackages = analysis.get(baseline)?.byPackage ?? new Map<string, number>();
 
@@ -241,7 +256,7 @@ export const bundleBench = async ({ runs }: BundleOptions): Promise<Section[]> =
     s.notes.push(
       `Bundles built by synthesizing the CDK app (NodejsFunction with the ServiceFunction options, local esbuild); the baseline (${BASELINE_ENTRY}) through a ServiceFunction too. Synthesis took ${fmtMs(synthMs)}.`,
       "Init = time of `await import('./index.mjs')` in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included.",
-      `"Largest additions" come from an esbuild metafile of an analysis build of the same entry${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
+      `"Largest additions" come from an esbuild metafile of an analysis build of the same entry (written to test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
     );
     s.data = {
       runs,

@@ -259,6 +259,7 @@ const largestSection = (
       'response size',
       'RSS before',
       'peak RSS',
+      'RSS growth',
       'heap growth',
     ],
     rows: [
@@ -272,6 +273,7 @@ const largestSection = (
         fmtBytes(m.responseBytes),
         fmtBytes(m.rssBefore),
         fmtBytes(m.peakRss),
+        fmtBytes(m.peakRss - m.rssBefore),
         fmtBytes(m.heapAfter - m.heapBefore),
       ],
     ],

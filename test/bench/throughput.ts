@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import { goal, type Section, section } from './report.js';
 import type { BenchMessage, Memory, Ready, ServerMessage } from './servers/protocol.js';
-import { fmtBytes, fmtMs, fmtNum, fmtRatio, ratio } from './stats.js';
+import { fmtBytes, fmtMs, fmtNum, fmtRatio, median, ratio } from './stats.js';
 
 interface Server {
   name: 'baseline' | 'service';
@@ -90,7 +90,9 @@ interface Measurement {
   operation: Operation;
   connections: number;
   server: Server['name'];
+  /** Median over the rounds. */
   rps: number;
+  rpsRuns: number[];
   p50: number;
   p99: number;
   errors: number;
@@ -99,7 +101,9 @@ interface Measurement {
 
 export interface ThroughputOptions {
   connections: number[];
+  /** Length of one measured run; each server gets `rounds` of them, alternating, per case. */
   seconds: number;
+  rounds: number;
   warmupSeconds: number;
 }
 
@@ -108,29 +112,32 @@ export interface ThroughputOptions {
  * server with the same embedded DynamoDB and the same storage calls. Each server runs in its
  * own process; they take turns (never loaded at the same time), and the order alternates.
  */
-export const throughputBench = async ({
-  connections,
-  seconds,
-  warmupSeconds,
-}: ThroughputOptions): Promise<Section[]> => {
+export const throughputBench = async (options: ThroughputOptions): Promise<Section[]> => {
+  const { connections, seconds, rounds, warmupSeconds } = options;
   const servers = [await startServer('baseline'), await startServer('service')];
   const results: Measurement[] = [];
   try {
     for (const operation of ['set', 'get'] as const) {
-      for (const [index, c] of connections.entries()) {
-        const order = index % 2 === 0 ? servers : [...servers].reverse();
-        for (const server of order) {
-          await load(server, operation, c, warmupSeconds);
-          const r = await load(server, operation, c, seconds);
+      for (const c of connections) {
+        for (const server of servers) await load(server, operation, c, warmupSeconds);
+        // Short runs taking turns, the median kept: a burst of load from elsewhere on the
+        // machine then spoils one run of one server, not the comparison.
+        const runs = new Map<Server['name'], Result[]>(servers.map((s) => [s.name, []]));
+        for (let round = 0; round < rounds; round++) {
+          const order = round % 2 === 0 ? servers : [...servers].reverse();
+          for (const server of order) runs.get(server.name)?.push(await load(server, operation, c, seconds));
+        }
+        for (const [name, list] of runs) {
           results.push({
             operation,
             connections: c,
-            server: server.name,
-            rps: r['2xx'] / r.duration,
-            p50: r.latency.p50,
-            p99: r.latency.p99,
-            errors: r.errors + r.timeouts + r.non2xx,
-            total: r.requests.total,
+            server: name,
+            rps: median(list.map((r) => r['2xx'] / r.duration)),
+            rpsRuns: list.map((r) => r['2xx'] / r.duration),
+            p50: median(list.map((r) => r.latency.p50)),
+            p99: median(list.map((r) => r.latency.p99)),
+            errors: list.reduce((n, r) => n + r.errors + r.timeouts + r.non2xx, 0),
+            total: list.reduce((n, r) => n + r.requests.total, 0),
           });
         }
       }
@@ -140,7 +147,7 @@ export const throughputBench = async ({
         servers.map(async (s) => [s.name, await ask<Memory>(s, { type: 'memory' }, 'memory')] as const),
       ),
     ) as Record<Server['name'], Memory>;
-    return [report(results, memory, { connections, seconds, warmupSeconds })];
+    return [report(results, memory, options)];
   } finally {
     await Promise.all(servers.map(stopServer));
   }
@@ -180,7 +187,7 @@ const report = (
   const errors = results.filter((r) => r.server === 'service').reduce((n, r) => n + r.errors, 0);
   s.goals.push(goal('service errors (non-2xx, socket errors, timeouts)', fmtNum(errors), '0', errors === 0));
   s.tables.push({
-    title: `autocannon, ${options.seconds} s per run after ${options.warmupSeconds} s warm-up, one request = 1 user x 1 document`,
+    title: `autocannon: per case ${options.rounds} runs of ${options.seconds} s per server, taking turns, after ${options.warmupSeconds} s warm-up; medians; one request = 1 user x 1 document`,
     columns: [
       'op',
       'connections',

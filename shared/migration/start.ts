@@ -38,23 +38,26 @@ const conflict = (request: MigrateRequest): ApiError =>
  * document with conditional writes (DynamoDB transactions are avoided: each step is undone on
  * failure instead), queues the first message, and marks the record queued.
  *
- * - The same request while its migration is active answers that migration's id, queuing nothing.
+ * - The same request while its migration is active answers that migration's id, queuing
+ *   nothing; if an earlier attempt of it stopped before queuing, the repeat finishes that one.
  * - A lock held by a migration that is gone, over, or abandoned (never queued) is taken over.
  * - A record that loses a lock race, or whose message cannot be queued, is marked failed and
  *   its locks are released, so that nothing stays pending.
  */
-export const startMigration = async (
-  { repository, queue, now = () => new Date(), newId = ulid }: StartDeps,
-  request: MigrateRequest,
-): Promise<{ migrationId: string }> => {
-  // Fast path for a repeated request: one read, no write.
+export const startMigration = async (deps: StartDeps, request: MigrateRequest): Promise<{ migrationId: string }> => {
+  const { repository, now = () => new Date(), newId = ulid } = deps;
+  // A repeated request: one read (two), no write.
   const existing = await activeHolder(repository, request.organizationId, request.documentId, now());
-  if (existing && isSameRequest(existing, request)) return { migrationId: existing.migrationId };
+  if (existing && isSameRequest(existing, request)) {
+    if (existing.status !== 'pending' || existing.queuedAt !== undefined) return { migrationId: existing.migrationId };
+    // An earlier attempt of this request stopped between recording and queuing (a dependency
+    // failed, or it is still running: a second message is harmless). Finish it.
+    return lockAndQueue(deps, existing, request);
+  }
 
   const createdAt = now();
-  const migrationId = newId();
   const record: MigrationRecord = {
-    migrationId,
+    migrationId: newId(),
     organizationId: request.organizationId,
     documentId: request.documentId,
     newDocumentId: request.newDocumentId,
@@ -69,26 +72,43 @@ export const startMigration = async (
   // The record exists before any lock names it, so a lock never points at a missing record
   // unless that record's request died (then the lock is stale and recoverable).
   await repository.create(record);
+  return lockAndQueue(deps, record, request);
+};
 
+/** Best effort: every step is tried, failures are logged (the caller is answering an error anyway). */
+const undo = async (migrationId: string, steps: (() => Promise<unknown>)[]): Promise<void> => {
+  const results = await Promise.allSettled(steps.map((step) => step()));
+  for (const result of results) {
+    if (result.status === 'rejected')
+      logger.error('Could not undo a migration step', { error: result.reason, migrationId });
+  }
+};
+
+const lockAndQueue = async (
+  { repository, queue, now = () => new Date() }: StartDeps,
+  record: MigrationRecord,
+  request: MigrateRequest,
+): Promise<{ migrationId: string }> => {
+  const { migrationId, organizationId } = record;
   const held: string[] = [];
-  const releaseHeld = () =>
-    Promise.all(held.map((documentId) => repository.releaseLock(request.organizationId, documentId, migrationId)));
+  const giveUp = (reason: string) =>
+    undo(migrationId, [
+      () => repository.fail(migrationId, reason, now(), { onlyIfUnqueued: true }),
+      ...held.map((documentId) => () => repository.releaseLock(organizationId, documentId, migrationId)),
+    ]);
+
   try {
     for (const [documentId, role] of [
-      [request.documentId, 'source'],
-      [request.newDocumentId, 'target'],
+      [record.documentId, 'source'],
+      [record.newDocumentId, 'target'],
     ] as const) {
-      await acquireLock(repository, { organizationId: request.organizationId, documentId, migrationId, role }, now);
+      await acquireLock(repository, { organizationId, documentId, migrationId, role }, now);
       held.push(documentId);
     }
   } catch (error) {
-    const reason =
-      error instanceof LockConflict
-        ? 'Another migration involves one of its documents.'
-        : 'The migration could not be started.';
-    await repository.fail(migrationId, reason, now(), { onlyIfUnqueued: true });
-    await releaseHeld();
-    if (!(error instanceof LockConflict)) throw error;
+    const lost = error instanceof LockConflict;
+    await giveUp(lost ? 'Another migration involves one of its documents.' : 'The migration could not be started.');
+    if (!lost) throw error;
     // Lost a race against the same request: answer the winner's id, as a repeat would.
     if (isSameRequest(error.holder, request)) return { migrationId: error.holder.migrationId };
     throw conflict(request);
@@ -98,12 +118,7 @@ export const startMigration = async (
     await queue.send(migrationId);
   } catch (error) {
     logger.error('Migration message could not be queued', { error, migrationId });
-    await repository
-      .fail(migrationId, 'The migration could not be queued.', now(), { onlyIfUnqueued: true })
-      .catch((failError) => logger.error('Could not mark the migration failed', { error: failError, migrationId }));
-    await releaseHeld().catch((releaseError) =>
-      logger.error('Could not release migration locks', { error: releaseError, migrationId }),
-    );
+    await giveUp('The migration could not be queued.');
     throw new ApiError('UNAVAILABLE', 'The migration could not be queued; the request is safe to retry.', {
       migrationId,
     });
@@ -138,6 +153,7 @@ const acquireLock = async (
     if (await repository.putLock({ ...lock, createdAt: now().toISOString() })) return;
     const current = await repository.getLock(lock.organizationId, lock.documentId);
     if (!current) continue; // released meanwhile: try again
+    if (current.migrationId === lock.migrationId) return; // taken by an earlier attempt of this migration
     const holder = await repository.get(current.migrationId);
     if (holder && !isStaleHolder(holder, now())) throw new LockConflict(holder);
     // Stale. An abandoned holder is failed first (only if it is still unqueued, so a record the

@@ -137,6 +137,26 @@ describe('POST /v2/organizations/documents/migrate', () => {
     expect(ddb).not.toHaveReceivedCommand(PutCommand);
   });
 
+  test('a repeat after an attempt that stopped before queuing finishes that migration instead of a new one', async () => {
+    const stopped = record({ status: 'pending', queuedAt: undefined, createdAt: new Date().toISOString() });
+    lockHeldBy(stopped);
+    const response = await callMigrate();
+    expect(response.statusCode).toBe(200);
+    expect(response.body.result?.data).toEqual({ migrationId: stopped.migrationId });
+    expect(sqs).toHaveReceivedCommandWith(SendMessageCommand, {
+      MessageBody: JSON.stringify({ migrationId: stopped.migrationId }),
+    });
+    // Its target lock is taken for it; no second record is written.
+    expect(ddb).toHaveReceivedCommandWith(PutCommand, {
+      Item: expect.objectContaining({ ...lockKey('org-1', 'doc-b'), migrationId: stopped.migrationId }),
+    });
+    expect(ddb).not.toHaveReceivedCommandWith(PutCommand, { Item: expect.objectContaining({ status: 'pending' }) });
+    expect(ddb).toHaveReceivedCommandWith(UpdateCommand, {
+      Key: migrationKey(stopped.migrationId),
+      UpdateExpression: 'SET queuedAt = :at',
+    });
+  });
+
   test.each([
     ['the source is the source of another migration', 'doc-a', { newDocumentId: 'doc-z' }],
     ['the source is the target of another migration', 'doc-a', { documentId: 'doc-z', newDocumentId: 'doc-a' }],

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import { ApiError } from '#shared/errors.js';
 import { logger } from '#shared/observability/logger.js';
 import { isActiveStatus, isStaleHolder, type MigrationLock, type MigrationRecord } from './model.js';
@@ -14,6 +14,9 @@ export interface StartDeps {
 }
 
 const LOCK_ATTEMPTS = 3;
+
+/** ULIDs: unique, sortable by creation time, and strictly increasing within one process. */
+const nextId = monotonicFactory();
 
 /** A document is the source or the target of another active migration. */
 class LockConflict extends Error {
@@ -45,7 +48,7 @@ const conflict = (request: MigrateRequest): ApiError =>
  *   its locks are released, so that nothing stays pending.
  */
 export const startMigration = async (deps: StartDeps, request: MigrateRequest): Promise<{ migrationId: string }> => {
-  const { repository, now = () => new Date(), newId = ulid } = deps;
+  const { repository, now = () => new Date(), newId = () => nextId() } = deps;
   // A repeated request: one read (two), no write.
   const existing = await activeHolder(repository, request.organizationId, request.documentId, now());
   if (existing && isSameRequest(existing, request)) {

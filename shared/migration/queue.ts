@@ -3,8 +3,11 @@ import type { MigrationMessage } from './schemas.js';
 
 /** Where migration work is queued: the first message of a migration and its continuations. */
 export interface MigrationQueue {
-  send(migrationId: string): Promise<void>;
+  /** Queues a message, optionally delivered only after `delaySeconds` (SQS allows up to 900). */
+  send(migrationId: string, delaySeconds?: number): Promise<void>;
 }
+
+export const MAX_DELAY_SECONDS = 900;
 
 export class SqsMigrationQueue implements MigrationQueue {
   constructor(
@@ -12,8 +15,14 @@ export class SqsMigrationQueue implements MigrationQueue {
     readonly queueUrl: string,
   ) {}
 
-  async send(migrationId: string): Promise<void> {
+  async send(migrationId: string, delaySeconds?: number): Promise<void> {
     const body: MigrationMessage = { migrationId };
-    await this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(body) }));
+    await this.client.send(
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: JSON.stringify(body),
+        ...(delaySeconds ? { DelaySeconds: delaySeconds } : {}),
+      }),
+    );
   }
 }

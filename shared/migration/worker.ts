@@ -4,7 +4,7 @@ import { logger } from '#shared/observability/logger.js';
 import type { ChannelConfig, EntryKey } from '#shared/preferences/model.js';
 import type { MarkedEntry, MigrationEntryStore } from '#shared/preferences/store.js';
 import { isActiveStatus, type MigrationRecord } from './model.js';
-import type { MigrationQueue } from './queue.js';
+import { MAX_DELAY_SECONDS, type MigrationQueue } from './queue.js';
 import type { MigrationRepository } from './repository.js';
 
 /** Source entries per page: one Query and one BatchGetItem (its 100-key maximum) per page. */
@@ -39,7 +39,7 @@ export interface Delivery {
   maxReceiveCount: number;
 }
 
-export type RunOutcome = 'completed' | 'continued' | 'ignored';
+export type RunOutcome = 'completed' | 'continued' | 'deferred' | 'ignored';
 
 /** Another delivery holds a live lease on the migration: this one retries later. */
 export class LeaseHeldError extends Error {
@@ -88,16 +88,22 @@ type Outcome =
  *    limit the lease is released and a continuation message queued.
  */
 export const runMigration = async (deps: WorkerDeps, migrationId: string, delivery: Delivery): Promise<RunOutcome> => {
-  const { repository, now = () => new Date() } = deps;
+  const { repository, queue, now = () => new Date() } = deps;
   const run = (deps.newRunId ?? randomUUID)();
   const leaseUntil = () => {
     const at = now().getTime();
     return delivery.remainingTimeMs ? at + delivery.remainingTimeMs() + LEASE_GRACE_MS : at + DEFAULT_LEASE_MS;
   };
 
+  const lastAttempt = delivery.receiveCount >= delivery.maxReceiveCount;
+  /** Seconds until a lease ending at `until` has expired, as an SQS delay. */
+  const delayUntil = (until: number) =>
+    Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil((until - now().getTime()) / 1000) + 1));
+
   let record: MigrationRecord | undefined;
   try {
-    record = await repository.acquireLease(migrationId, run, leaseUntil(), now());
+    const until = leaseUntil();
+    record = await repository.acquireLease(migrationId, run, until, now());
     if (!record) {
       const current = await repository.get(migrationId);
       if (!current) {
@@ -108,14 +114,30 @@ export const runMigration = async (deps: WorkerDeps, migrationId: string, delive
         logger.info('Migration already finished: duplicate message dropped', { migrationId, status: current.status });
         return 'ignored';
       }
+      if (lastAttempt) {
+        // The last attempt must not drop the migration behind a lease whose holder may be gone
+        // (a process killed mid-run): a new message comes back once that lease has expired.
+        const delaySeconds = delayUntil(current.leaseUntil ?? 0);
+        await queue.send(migrationId, delaySeconds);
+        logger.warn('Migration leased by another delivery on the last attempt: re-queued', {
+          migrationId,
+          delaySeconds,
+        });
+        return 'deferred';
+      }
       throw new LeaseHeldError(`Migration ${migrationId} is being processed by another delivery`);
     }
     logger.info('Migration run started', { migrationId, run, moved: record.moved, skipped: record.skipped });
+    if (lastAttempt) {
+      // A watchdog: should this last attempt be killed (timeout, out of memory) before it can
+      // mark anything, this message resumes the migration once the lease has expired. After a
+      // normal end it finds the migration finished and is dropped.
+      await queue.send(migrationId, delayUntil(until));
+    }
     return await processPages(deps, record, run, delivery, leaseUntil);
   } catch (error) {
     // A held or lost lease means another delivery is at work: leave everything to it.
     if (error instanceof LeaseHeldError || error instanceof LeaseLostError) throw error;
-    const lastAttempt = delivery.receiveCount >= delivery.maxReceiveCount;
     logger.error('Migration run failed', { error, migrationId, run, receiveCount: delivery.receiveCount, lastAttempt });
     if (lastAttempt) {
       const reason = `The migration failed after ${delivery.receiveCount} attempts (${(error as Error)?.name ?? 'Error'}); documents may be partly migrated. Start it again to finish.`;

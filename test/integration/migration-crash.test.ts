@@ -75,3 +75,37 @@ describe('a crash at any step, then the retry', () => {
     expect(next).not.toBe(id);
   });
 });
+
+describe('the last attempt', () => {
+  test('killed before it can mark anything: its watchdog message resumes the migration after the lease', async () => {
+    await h.seed(sourceEntries(120));
+    const id = await h.start(ORG, SRC, DST);
+    const process = new Process({ method: 'deleteEntryIf', call: 30 });
+    await expect(
+      h.deliver(
+        id,
+        { entries: process.wrap(h.store), repository: process.wrap(h.repository), pageSize: 50 },
+        { receiveCount: 5, maxReceiveCount: 5, remainingTimeMs: () => 60_000 },
+      ),
+    ).rejects.toBeInstanceOf(CrashError);
+    // The message itself goes to the dead-letter queue; the watchdog was queued first, delayed
+    // past the dead run's lease (its deadline plus a grace period).
+    expect(h.queue.sent).toEqual([id, id]);
+    expect(h.queue.delays[1]).toBeGreaterThanOrEqual(65);
+    expect((await summary(id)).status).toBe('in_progress');
+
+    expect(await h.deliver(id, { now: later, pageSize: 50 })).toBe('completed');
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 120, skipped: 0 });
+    expect(await h.documentEntries(ORG, SRC)).toEqual([]);
+  });
+
+  test('a live lease on the last attempt re-queues the message for when the lease has expired', async () => {
+    await h.seed(sourceEntries(10));
+    const id = await h.start(ORG, SRC, DST);
+    await h.repository.acquireLease(id, 'someone-else', Date.now() + 20_000, new Date());
+    expect(await h.deliver(id, {}, { receiveCount: 5, maxReceiveCount: 5 })).toBe('deferred');
+    expect(h.queue.delays.at(-1)).toBeGreaterThanOrEqual(20);
+    expect((await summary(id)).status).toBe('in_progress');
+    expect(await h.deliver(id, { now: later })).toBe('completed');
+  });
+});

@@ -19,8 +19,10 @@ import type { TestDynamo } from '../support/dynamo.js';
 /** The queue as a list: what was sent, in order. */
 export class MemoryQueue implements MigrationQueue {
   readonly sent: string[] = [];
-  async send(migrationId: string): Promise<void> {
+  readonly delays: (number | undefined)[] = [];
+  async send(migrationId: string, delaySeconds?: number): Promise<void> {
     this.sent.push(migrationId);
+    this.delays.push(delaySeconds);
   }
 }
 

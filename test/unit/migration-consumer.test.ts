@@ -136,14 +136,33 @@ describe('migration consumer', () => {
     expect(await handler({ Records: [message('done')] }, context())).toEqual({ batchItemFailures: [] });
   });
 
-  test('a live lease held by another delivery: retried later, not marked failed even on the last attempt', async () => {
+  test('a live lease held by another delivery: the message is retried later', async () => {
     ddb
       .on(UpdateCommand, { Key: migrationKey('busy') })
       .rejects(Object.assign(new Error('conditional'), { name: 'ConditionalCheckFailedException' }));
-    ddb.on(GetCommand, { Key: migrationKey('busy') }).resolves({ Item: record('busy', { leaseOwner: 'other' }) });
-    const response = await handler({ Records: [message('busy', 5)] }, context());
-    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'msg-busy-5' }] });
+    ddb
+      .on(GetCommand, { Key: migrationKey('busy') })
+      .resolves({ Item: record('busy', { leaseOwner: 'other', leaseUntil: Date.now() + 30_000 }) });
+    const response = await handler({ Records: [message('busy', 2)] }, context());
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'msg-busy-2' }] });
     expect(failedUpdates()).toHaveLength(0);
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+  });
+
+  test('a live lease on the last attempt: not failed, a message comes back once the lease expires', async () => {
+    ddb
+      .on(UpdateCommand, { Key: migrationKey('busy') })
+      .rejects(Object.assign(new Error('conditional'), { name: 'ConditionalCheckFailedException' }));
+    ddb
+      .on(GetCommand, { Key: migrationKey('busy') })
+      .resolves({ Item: record('busy', { leaseOwner: 'other', leaseUntil: Date.now() + 30_000 }) });
+    const response = await handler({ Records: [message('busy', 5)] }, context());
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(failedUpdates()).toHaveLength(0);
+    const [sent] = sqs.commandCalls(SendMessageCommand).map((c) => c.args[0].input);
+    expect(sent?.MessageBody).toBe(JSON.stringify({ migrationId: 'busy' }));
+    expect(sent?.DelaySeconds).toBeGreaterThanOrEqual(30);
+    expect(sent?.DelaySeconds).toBeLessThanOrEqual(32);
   });
 
   test('an error on the last attempt marks the migration failed with a reason and releases its locks', async () => {

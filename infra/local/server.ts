@@ -179,27 +179,36 @@ export const createApiServer = ({ routes, fallback, timeoutMs, log = () => {} }:
     const fn = route ?? fallback;
     let result: ReturnType<typeof toHttpResponse>;
     let requestId = '';
+    let body: Buffer | undefined;
     try {
-      const body = await readBody(request);
-      const event = toApiGatewayEvent({
-        method: request.method ?? 'GET',
-        url,
-        rawHeaders: request.rawHeaders,
-        sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
-        httpVersion: request.httpVersion,
-        body: body.length > 0 ? body.toString('utf8') : undefined,
-        routeKey: route ? `ANY ${rawPath}` : '$default',
-      });
-      requestId = event.requestContext.requestId;
-      const context = lambdaContext({ functionName: fn.name, ...(timeoutMs ? { timeoutMs } : {}) });
-      result = toHttpResponse(await fn.handler(event, context));
+      body = await readBody(request);
     } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        result = envelope(
-          'INVALID_ARGUMENT',
-          `Request body must be at most 1 MiB (1048576 bytes); this one exceeds even the ${MAX_REQUEST_BYTES}-byte invocation limit.`,
-        );
-      } else {
+      if (!(error instanceof BodyTooLarge)) {
+        // The client went away mid-request: nobody is left to answer.
+        log(`${request.method} ${rawPath} aborted by the client`);
+        return 0;
+      }
+    }
+    if (body === undefined) {
+      result = envelope(
+        'INVALID_ARGUMENT',
+        `Request body must be at most 1 MiB (1048576 bytes); this one exceeds even the ${MAX_REQUEST_BYTES}-byte invocation limit.`,
+      );
+    } else {
+      try {
+        const event = toApiGatewayEvent({
+          method: request.method ?? 'GET',
+          url,
+          rawHeaders: request.rawHeaders,
+          sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+          httpVersion: request.httpVersion,
+          body: body.length > 0 ? body.toString('utf8') : undefined,
+          routeKey: route ? `ANY ${rawPath}` : '$default',
+        });
+        requestId = event.requestContext.requestId;
+        const context = lambdaContext({ functionName: fn.name, ...(timeoutMs ? { timeoutMs } : {}) });
+        result = toHttpResponse(await fn.handler(event, context));
+      } catch (error) {
         // A crash outside the handler's own error handling: never show internals.
         requestId ||= randomUUID();
         log(`local server error (request ${requestId}): ${error instanceof Error ? error.stack : String(error)}`);

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { type ApiServer, createApiServer, MAX_REQUEST_BYTES } from '#infra/local/server.js';
@@ -163,6 +164,19 @@ describe('result to response', () => {
       error: { status: 'INVALID_ARGUMENT', message: expect.stringMatching(/at most 1 MiB/) },
     });
     expect(seen).toHaveLength(0);
+  });
+
+  test('a client that hangs up mid-body is logged, reaches no function, and the server carries on', async () => {
+    const { port } = new URL(baseUrl);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /v2/things/do HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{"partial":');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logs).toEqual(['POST /v2/things/do aborted by the client']);
+    expect(seen).toHaveLength(0);
+    expect((await fetch(`${baseUrl}/v2/things/do`, { method: 'POST', body: '{}' })).status).toBe(200);
   });
 
   test('one log line per request: method, path, status and time, never headers or query', async () => {

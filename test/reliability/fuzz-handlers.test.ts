@@ -8,7 +8,7 @@ import type { HttpHandler } from '#shared/http/handler.js';
 import { ENV } from '#shared/settings.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import { assertErrorEnvelope, badRequests, FUZZ_RUNS, ROUTE_FUZZ_SPECS } from '../support/fuzz.js';
+import { assertErrorEnvelope, badRequests, FUZZ_RUNS, FUZZ_TIMEOUT_MS, ROUTE_FUZZ_SPECS } from '../support/fuzz.js';
 
 // In-process: generated bad requests go through the real handlers and a real (embedded)
 // DynamoDB. Every answer must be a contract envelope with a matching HTTP status, never a
@@ -57,36 +57,40 @@ const allTables = async () => ({
 describe.each(ROUTE_FUZZ_SPECS)(
   'generated bad requests to $path',
   ({ name, path, valid, required, extraMutations }) => {
-    test(`${FUZZ_RUNS} cases: valid envelope, matching status, no 5xx, tables unchanged, nothing queued`, async () => {
-      const before = await allTables();
-      sqs.resetHistory();
-      const seen = new Map<string, number>();
-      await fc.assert(
-        fc.asyncProperty(
-          badRequests(valid, required, apiKey, token, { extraMutations: extraMutations ?? [] }),
-          async (request) => {
-            const handler = handlers[name] as HttpHandler;
-            const response = await handler(
-              apiEvent(path, { method: request.method, headers: request.headers, rawBody: request.body }),
-              lambdaContext(),
-            );
-            const status = assertErrorEnvelope({
-              httpStatus: response.statusCode ?? 0,
-              contentType: response.headers?.['content-type'] as string | undefined,
-              body: JSON.parse(response.body ?? 'null'),
-            });
-            seen.set(status, (seen.get(status) ?? 0) + 1);
-          },
-        ),
-        { numRuns: FUZZ_RUNS },
-      );
-      expect(await allTables()).toEqual(before);
-      expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
-      // The generator reaches every layer: authentication, authorization and validation.
-      expect([...seen.keys()].sort()).toEqual(
-        expect.arrayContaining(['INVALID_ARGUMENT', 'PERMISSION_DENIED', 'UNAUTHENTICATED']),
-      );
-    });
+    test(
+      `${FUZZ_RUNS} cases: valid envelope, matching status, no 5xx, tables unchanged, nothing queued`,
+      async () => {
+        const before = await allTables();
+        sqs.resetHistory();
+        const seen = new Map<string, number>();
+        await fc.assert(
+          fc.asyncProperty(
+            badRequests(valid, required, apiKey, token, { extraMutations: extraMutations ?? [] }),
+            async (request) => {
+              const handler = handlers[name] as HttpHandler;
+              const response = await handler(
+                apiEvent(path, { method: request.method, headers: request.headers, rawBody: request.body }),
+                lambdaContext(),
+              );
+              const status = assertErrorEnvelope({
+                httpStatus: response.statusCode ?? 0,
+                contentType: response.headers?.['content-type'] as string | undefined,
+                body: JSON.parse(response.body ?? 'null'),
+              });
+              seen.set(status, (seen.get(status) ?? 0) + 1);
+            },
+          ),
+          { numRuns: FUZZ_RUNS },
+        );
+        expect(await allTables()).toEqual(before);
+        expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+        // The generator reaches every layer: authentication, authorization and validation.
+        expect([...seen.keys()].sort()).toEqual(
+          expect.arrayContaining(['INVALID_ARGUMENT', 'PERMISSION_DENIED', 'UNAUTHENTICATED']),
+        );
+      },
+      FUZZ_TIMEOUT_MS,
+    );
   },
 );
 

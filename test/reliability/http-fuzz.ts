@@ -7,6 +7,7 @@ import {
   assertErrorEnvelope,
   badRequests,
   FUZZ_RUNS,
+  FUZZ_TIMEOUT_MS,
   ODD_METHODS,
   type RawRequest,
   ROUTE_FUZZ_SPECS,
@@ -98,26 +99,33 @@ export const defineHttpFuzz = (routeNames: string[], { unknownPaths }: { unknown
   const routes = ROUTE_FUZZ_SPECS.filter((route) => routeNames.includes(route.name));
 
   describe.each(routes)('over HTTP, generated bad requests to $path', ({ path, valid, required, extraMutations }) => {
-    test(`${FUZZ_RUNS} cases: envelope, matching status, no 5xx, tables unchanged, nothing queued`, async () => {
-      const before = await allTables();
-      const seen = new Map<string, number>();
-      await assertConcurrently(
-        fc.tuple(
-          badRequests(valid, required, apiKey, token, { extraMutations: extraMutations ?? [], methods: HTTP_METHODS }),
-          wire,
-        ),
-        async ([request, options]) => {
-          const status = await send(path, request, options);
-          seen.set(status, (seen.get(status) ?? 0) + 1);
-        },
-      );
-      expect(await allTables()).toEqual(before);
-      await service.queue.whenIdle();
-      expect(deliveries).toBe(0);
-      expect([...seen.keys()]).toEqual(
-        expect.arrayContaining(['INVALID_ARGUMENT', 'PERMISSION_DENIED', 'UNAUTHENTICATED', 'HEAD']),
-      );
-    });
+    test(
+      `${FUZZ_RUNS} cases: envelope, matching status, no 5xx, tables unchanged, nothing queued`,
+      async () => {
+        const before = await allTables();
+        const seen = new Map<string, number>();
+        await assertConcurrently(
+          fc.tuple(
+            badRequests(valid, required, apiKey, token, {
+              extraMutations: extraMutations ?? [],
+              methods: HTTP_METHODS,
+            }),
+            wire,
+          ),
+          async ([request, options]) => {
+            const status = await send(path, request, options);
+            seen.set(status, (seen.get(status) ?? 0) + 1);
+          },
+        );
+        expect(await allTables()).toEqual(before);
+        await service.queue.whenIdle();
+        expect(deliveries).toBe(0);
+        expect([...seen.keys()]).toEqual(
+          expect.arrayContaining(['INVALID_ARGUMENT', 'PERMISSION_DENIED', 'UNAUTHENTICATED', 'HEAD']),
+        );
+      },
+      FUZZ_TIMEOUT_MS,
+    );
   });
 
   if (!unknownPaths) return;
@@ -148,21 +156,25 @@ export const defineHttpFuzz = (routeNames: string[], { unknownPaths }: { unknown
     // Clients resolve dot segments before sending (so does the URL parser here): compare resolved.
     .filter((path) => !ROUTE_PATHS.includes(new URL(`http://127.0.0.1${path}`).pathname));
 
-  test(`${FUZZ_RUNS} requests to unknown paths, any method and body: 404 NOT_FOUND in the envelope`, async () => {
-    const before = await allTables();
-    const [route] = ROUTE_FUZZ_SPECS;
-    if (!route) throw new Error('no routes');
-    await assertConcurrently(
-      fc.tuple(
-        unknownPath,
-        fc.constantFrom('POST', ...HTTP_METHODS),
-        badRequests(route.valid, route.required, apiKey, token),
-      ),
-      async ([path, method, request]) => {
-        const status = await send(path, { ...request, method });
-        if (status !== 'HEAD' && status !== 'NOT_FOUND') throw new Error(`${method} ${path}: ${status}`);
-      },
-    );
-    expect(await allTables()).toEqual(before);
-  });
+  test(
+    `${FUZZ_RUNS} requests to unknown paths, any method and body: 404 NOT_FOUND in the envelope`,
+    async () => {
+      const before = await allTables();
+      const [route] = ROUTE_FUZZ_SPECS;
+      if (!route) throw new Error('no routes');
+      await assertConcurrently(
+        fc.tuple(
+          unknownPath,
+          fc.constantFrom('POST', ...HTTP_METHODS),
+          badRequests(route.valid, route.required, apiKey, token),
+        ),
+        async ([path, method, request]) => {
+          const status = await send(path, { ...request, method });
+          if (status !== 'HEAD' && status !== 'NOT_FOUND') throw new Error(`${method} ${path}: ${status}`);
+        },
+      );
+      expect(await allTables()).toEqual(before);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 };

@@ -5,6 +5,9 @@ import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/errors.js';
 /** Cases per route: at least 1,000 in CI; `npm run soak` raises it with FUZZ_RUNS. */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 
+/** A Jest timeout that grows with FUZZ_RUNS (about 20 ms a case over HTTP on a busy 2-core machine). */
+export const FUZZ_TIMEOUT_MS = 30_000 + FUZZ_RUNS * 20;
+
 export interface RawRequest {
   method: string;
   headers: Record<string, string>;

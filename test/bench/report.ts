@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 /** One checked goal: the measured value, the limit, and whether it holds. */
@@ -47,6 +47,8 @@ export const machine = () => ({
   platform: `${process.platform} ${process.arch}`,
   cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
   memory: `${Math.round(totalmem() / 1024 ** 3)} GiB`,
+  /** 1-minute load average: other work on a shared machine shows here (and in the figures). */
+  loadAverage: loadavg()[0]?.toFixed(2) ?? 'n/a',
 });
 
 const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - text.length));
@@ -79,6 +81,8 @@ export const renderText = (section: Section): string =>
 
 export interface RunInfo {
   startedAt: string;
+  /** Load average at the start of the run; machine() gives it at the end. */
+  loadAtStart: string;
   durationMs: number;
   mode: 'default' | 'full';
   command: string;
@@ -89,7 +93,8 @@ export const renderMarkdown = (info: RunInfo, sections: Section[]): string =>
   [
     `# Benchmark results (${info.mode} run)`,
     '',
-    `${info.startedAt}, ${info.machine.cpus}, ${info.machine.memory}, Node ${info.machine.node}, ${info.machine.platform}. ` +
+    `${info.startedAt}, ${info.machine.cpus}, ${info.machine.memory}, Node ${info.machine.node}, ${info.machine.platform}, ` +
+      `load average ${info.loadAtStart} at start and ${info.machine.loadAverage} at the end. ` +
       `Command: \`${info.command}\`; run time ${(info.durationMs / 1000).toFixed(0)} s.`,
     ...sections.flatMap((s) => [
       '',

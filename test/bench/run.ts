@@ -1,4 +1,5 @@
 import './quiet.js';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logger } from '#shared/observability/logger.js';
@@ -28,6 +29,7 @@ const main = async () => {
   logger.setLogLevel('SILENT');
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  const loadAtStart = loadavg()[0]?.toFixed(2) ?? 'n/a';
   const sections: Section[] = [];
   const run = async (name: string, bench: () => Promise<Section[]>) => {
     if (!wanted(name)) return;
@@ -60,6 +62,7 @@ const main = async () => {
 
   const info: RunInfo = {
     startedAt,
+    loadAtStart,
     durationMs: performance.now() - started,
     mode: full ? 'full' : 'default',
     command: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`,

@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import { goal, type Section, section } from './report.js';
-import type { BenchMessage, Memory, Ready, ServerMessage } from './servers/protocol.js';
+import type { BenchMessage, Cpu, Memory, Ready, ServerMessage } from './servers/protocol.js';
 import { fmtBytes, fmtMs, fmtNum, fmtRatio, median, ratio } from './stats.js';
 
 interface Server {
@@ -74,7 +74,20 @@ const OPERATIONS = {
 
 type Operation = keyof typeof OPERATIONS;
 
-const load = (server: Server, operation: Operation, connections: number, seconds: number): Promise<Result> =>
+/** One autocannon run, with the server's CPU time per successful request over it. */
+const load = async (
+  server: Server,
+  operation: Operation,
+  connections: number,
+  seconds: number,
+): Promise<Result & { cpuPerRequest: number }> => {
+  const before = await ask<Cpu>(server, { type: 'cpu' }, 'cpu');
+  const result = await run(server, operation, connections, seconds);
+  const after = await ask<Cpu>(server, { type: 'cpu' }, 'cpu');
+  return Object.assign(result, { cpuPerRequest: (after.micros - before.micros) / Math.max(1, result['2xx']) });
+};
+
+const run = (server: Server, operation: Operation, connections: number, seconds: number): Promise<Result> =>
   autocannon({
     url: `${server.ready.baseUrl}${OPERATIONS[operation].path}`,
     method: 'POST',
@@ -93,6 +106,8 @@ interface Measurement {
   /** Median over the rounds. */
   rps: number;
   rpsRuns: number[];
+  /** Server CPU time (user + system) per successful request, microseconds, median over the rounds. */
+  cpuPerRequest: number;
   p50: number;
   p99: number;
   errors: number;
@@ -122,7 +137,7 @@ export const throughputBench = async (options: ThroughputOptions): Promise<Secti
         for (const server of servers) await load(server, operation, c, warmupSeconds);
         // Short runs taking turns, the median kept: a burst of load from elsewhere on the
         // machine then spoils one run of one server, not the comparison.
-        const runs = new Map<Server['name'], Result[]>(servers.map((s) => [s.name, []]));
+        const runs = new Map<Server['name'], (Result & { cpuPerRequest: number })[]>(servers.map((s) => [s.name, []]));
         for (let round = 0; round < rounds; round++) {
           const order = round % 2 === 0 ? servers : [...servers].reverse();
           for (const server of order) runs.get(server.name)?.push(await load(server, operation, c, seconds));
@@ -134,6 +149,7 @@ export const throughputBench = async (options: ThroughputOptions): Promise<Secti
             server: name,
             rps: median(list.map((r) => r['2xx'] / r.duration)),
             rpsRuns: list.map((r) => r['2xx'] / r.duration),
+            cpuPerRequest: median(list.map((r) => r.cpuPerRequest)),
             p50: median(list.map((r) => r.latency.p50)),
             p99: median(list.map((r) => r.latency.p99)),
             errors: list.reduce((n, r) => n + r.errors + r.timeouts + r.non2xx, 0),
@@ -173,6 +189,9 @@ const report = (
         fmtNum(svc.rps, 1),
         fmtNum(base.rps, 1),
         fmtRatio(r),
+        `${fmtNum(svc.cpuPerRequest)} us`,
+        `${fmtNum(base.cpuPerRequest)} us`,
+        fmtRatio(ratio(base.cpuPerRequest, svc.cpuPerRequest)),
         fmtMs(svc.p50),
         fmtMs(svc.p99),
         fmtMs(base.p99),
@@ -194,6 +213,9 @@ const report = (
       'service req/s',
       'baseline req/s',
       'ratio',
+      'service CPU/req',
+      'baseline CPU/req',
+      'CPU ratio',
       'service p50',
       'service p99',
       'baseline p99',
@@ -212,6 +234,7 @@ const report = (
     ]),
   });
   s.notes.push(
+    'CPU/req is the server process\'s CPU time (user + system, its dynalite included) per successful request; "CPU ratio" is baseline/service, what the requests/s ratio tends to when both are CPU-bound. It is much less sensitive than requests/s to other work on a shared machine, which shows up as a spread between runs and cases.',
     'Both servers store in dynalite inside their own process, like `npm start`; on this machine dynalite dominates the cost of a request, so the ratio measures what the middleware, validation and API Gateway twin add on top of the same storage work.',
     'The credential cache is at the deployed default (60 s): after the first request no credential is read. The baseline does no authentication at all.',
   );

@@ -12,13 +12,22 @@ export interface Memory {
   rss: number;
 }
 
-export type ServerMessage = Ready | Memory;
-export type BenchMessage = { type: 'memory' } | { type: 'stop' };
+export interface Cpu {
+  type: 'cpu';
+  /** process.cpuUsage() of the server so far, user + system (microseconds). */
+  micros: number;
+}
+
+export type ServerMessage = Ready | Memory | Cpu;
+export type BenchMessage = { type: 'memory' } | { type: 'cpu' } | { type: 'stop' };
 
 /** Answers the bench's requests; every server process calls it once it is listening. */
 export const serve = (ready: Omit<Ready, 'type'>, close: () => Promise<void>): void => {
   process.on('message', async (message: BenchMessage) => {
-    if (message.type === 'memory') {
+    if (message.type === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ type: 'cpu', micros: user + system } satisfies Cpu);
+    } else if (message.type === 'memory') {
       const reply: Memory = {
         type: 'memory',
         maxRss: process.resourceUsage().maxRSS * 1024,

@@ -86,10 +86,12 @@ class Client {
     const idle = this.slots.filter((slot) => !slot.migration);
     const migrating = this.slots.filter((slot) => slot.migration);
     const r = this.random();
-    if (r < 0.5 || idle.length === 0) return this.set(idle);
+    // About half sets, a third gets, the rest migrations and status polls (always a poll when
+    // every document of this client is being migrated).
+    if (migrating.length > 0 && (idle.length === 0 || r >= 0.9)) return this.status(this.pick(migrating));
+    if (r < 0.5) return this.set(idle);
     if (r < 0.8) return this.get(idle);
-    if (r < 0.9) return this.migrate(this.pick(idle));
-    return migrating.length > 0 ? this.status(this.pick(migrating)) : this.get(idle);
+    return this.migrate(this.pick(idle));
   }
 
   private async set(idle: Slot[]) {
@@ -262,7 +264,7 @@ test(
 
     expect(stats.mismatches).toEqual([]);
     expect([...stats.byStatus.keys()]).toEqual([200]);
-    expect(stats.requests).toBeGreaterThan(SECONDS * 20);
+    expect(stats.requests).toBeGreaterThan(SECONDS * 5);
     expect(stats.migrationsStarted).toBeGreaterThan(0);
     expect(stats.migrationsCompleted).toBe(stats.migrationsStarted);
     expect(warm).toBeDefined();

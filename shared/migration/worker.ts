@@ -17,6 +17,8 @@ export const SAFETY_MARGIN_MS = 15_000;
 export const LEASE_GRACE_MS = 5_000;
 /** Lease length when the deadline is unknown (no Lambda context). */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
+/** Longest delay of a message re-queued behind another delivery's lease on the last attempt. */
+export const MAX_LEASE_WAIT_SECONDS = 10;
 /** Pages in a row that deleted nothing (every entry changed under us) before the run gives up. */
 export const MAX_STALLED_PAGES = 5;
 
@@ -117,7 +119,9 @@ export const runMigration = async (deps: WorkerDeps, migrationId: string, delive
       if (lastAttempt) {
         // The last attempt must not drop the migration behind a lease whose holder may be gone
         // (a process killed mid-run): a new message comes back once that lease has expired.
-        const delaySeconds = delayUntil(current.leaseUntil ?? 0);
+        // Short enough that a live holder's finish is noticed soon; a chain of these goes on
+        // until the lease is released or has expired.
+        const delaySeconds = Math.min(MAX_LEASE_WAIT_SECONDS, delayUntil(current.leaseUntil ?? 0));
         await queue.send(migrationId, delaySeconds);
         logger.warn('Migration leased by another delivery on the last attempt: re-queued', {
           migrationId,
@@ -128,13 +132,12 @@ export const runMigration = async (deps: WorkerDeps, migrationId: string, delive
       throw new LeaseHeldError(`Migration ${migrationId} is being processed by another delivery`);
     }
     logger.info('Migration run started', { migrationId, run, moved: record.moved, skipped: record.skipped });
-    if (lastAttempt) {
-      // A watchdog: should this last attempt be killed (timeout, out of memory) before it can
-      // mark anything, this message resumes the migration once the lease has expired. After a
-      // normal end it finds the migration finished and is dropped.
-      await queue.send(migrationId, delayUntil(until));
-    }
-    return await processPages(deps, record, run, delivery, leaseUntil);
+    // On the last attempt, once it has shown it can make progress (a page saved), a watchdog:
+    // should the function then be killed (timeout, out of memory) before it can mark anything,
+    // this message resumes the migration once the lease has expired. After a normal end it
+    // finds the migration finished and is dropped.
+    const watchdog = lastAttempt ? () => queue.send(migrationId, delayUntil(until)) : undefined;
+    return await processPages(deps, record, run, delivery, leaseUntil, watchdog);
   } catch (error) {
     // A held or lost lease means another delivery is at work: leave everything to it.
     if (error instanceof LeaseHeldError || error instanceof LeaseLostError) throw error;
@@ -170,6 +173,7 @@ const processPages = async (
   run: string,
   delivery: Delivery,
   leaseUntil: () => number,
+  watchdog?: () => Promise<void>,
 ): Promise<RunOutcome> => {
   const {
     entries,
@@ -271,6 +275,7 @@ const processPages = async (
       at: now().toISOString(),
     });
     if (!saved) throw new LeaseLostError(`Lost the lease on migration ${migrationId}`);
+    if (page === 1) await watchdog?.();
     runs[run] = page;
     checkpoint = nextCheckpoint;
 

@@ -30,6 +30,8 @@ const main = async () => {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const loadAtStart = loadavg()[0]?.toFixed(2) ?? 'n/a';
+  const { node, cpus } = machine();
+  console.log(`[bench] ${full ? 'full' : 'default'} run, Node ${node}, ${cpus}, load average ${loadAtStart}`);
   const sections: Section[] = [];
   const run = async (name: string, bench: () => Promise<Section[]>) => {
     if (!wanted(name)) return;

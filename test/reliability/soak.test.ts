@@ -23,8 +23,8 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const memory = () => {
   gc();
-  const { rss, heapUsed } = process.memoryUsage();
-  return { rss, heapUsed };
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, external, arrayBuffers };
 };
 
 let service: LocalService;
@@ -256,8 +256,8 @@ test(
       migrations: { started: stats.migrationsStarted, completed: stats.migrationsCompleted },
       entriesChecked,
       memoryMiB: {
-        warm: { rss: mib(warm?.rss), heapUsed: mib(warm?.heapUsed) },
-        final: { rss: mib(final.rss), heapUsed: mib(final.heapUsed) },
+        warm: Object.fromEntries(Object.entries(warm ?? {}).map(([k, v]) => [k, mib(v)])),
+        final: Object.fromEntries(Object.entries(final).map(([k, v]) => [k, mib(v)])),
       },
     };
     if (process.env.SOAK_SECONDS || process.env.SOAK_REPORT) console.log(`soak summary ${JSON.stringify(summary)}`);
@@ -269,6 +269,7 @@ test(
     expect(stats.migrationsCompleted).toBe(stats.migrationsStarted);
     expect(warm).toBeDefined();
     expect(final.heapUsed - (warm?.heapUsed ?? 0)).toBeLessThan(HEAP_TOLERANCE_BYTES);
+    expect(final.external - (warm?.external ?? 0)).toBeLessThan(HEAP_TOLERANCE_BYTES);
   },
   (SECONDS + 60) * 1000,
 );

@@ -226,7 +226,7 @@ export class LocalQueue {
     this.kick();
   }
 
-  /** Resolves once the queue holds no message and no delivery is running. */
+  /** Resolves once the queue holds no message (delayed ones included) and no delivery is running. */
   whenIdle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));

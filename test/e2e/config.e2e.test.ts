@@ -409,6 +409,31 @@ describe('authentication and authorization', () => {
 });
 
 describe('unexpected failures', () => {
+  test('writes that still fail after retries: 503 UNAVAILABLE with the per-user map in details', async () => {
+    await service.dynamo.send(new DeleteTableCommand({ TableName: service.tables.config }));
+    try {
+      const response = await call(SET, {
+        organizationId: 'acme',
+        userIds: ['alice', 'bob'],
+        documentIds: ['doc-1'],
+        config: { inbox: 'NONE' },
+      });
+      expectError(response, 503, 'UNAVAILABLE', /safe to retry/);
+      expect(response.body.error?.details).toEqual({
+        alice: expect.objectContaining({
+          success: false,
+          userId: 'alice',
+          documentId: 'doc-1',
+          message: expect.any(String),
+        }),
+        bob: expect.objectContaining({ success: false, userId: 'bob', documentId: 'doc-1' }),
+      });
+      expect(response.text).not.toMatch(/ResourceNotFound|non-existent table/i);
+    } finally {
+      await ensureTables(service.dynamo);
+    }
+  });
+
   test('INTERNAL: generic message, a request id in details, no internals', async () => {
     // Provoke a bug-like failure: the config table disappears under the running service.
     await service.dynamo.send(new DeleteTableCommand({ TableName: service.tables.config }));

@@ -26,7 +26,7 @@ export interface StoredEntry extends EntryKey {
   config: ChannelConfig;
   /** ISO-8601 time of the last write. */
   updatedAt: string;
-  /** apiKey of the credential that made the last write (or the migration that moved it). */
+  /** apiKey of the credential that made the last write (a migration keeps the source entry's). */
   updatedBy: string;
   /** Incremented on every write; conditional deletes compare it. */
   version: number;

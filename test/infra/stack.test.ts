@@ -161,7 +161,9 @@ describe('functions', () => {
       expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
       expect(logGroup.Properties.RetentionInDays).toBe(14);
     }
-    expect(fnProps('ConfigSet').Timeout).toBe(10);
+    // The largest set needs up to the HTTP API's 30 s integration limit; the others do not.
+    expect(fnProps('ConfigSet').Timeout).toBe(29);
+    expect(fnProps('ConfigGet').Timeout).toBe(10);
     expect(fnProps('MigrationConsumer').Timeout).toBe(CONSUMER_TIMEOUT.toSeconds());
   });
 

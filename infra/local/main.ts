@@ -54,6 +54,7 @@ const banner = (runtime: LocalRuntime): string => {
     `  credential   ${credentialNote}, granted every organization`,
     `    x-service-api-key:    ${runtime.apiKey}`,
     `    x-service-auth-token: ${runtime.token}`,
+    `  API docs     ${runtime.baseUrl}/docs (OpenAPI: ${runtime.baseUrl}/openapi.json)`,
     '',
     'Try:',
     `  curl -s ${runtime.baseUrl}/v2/notifications/config/set \\`,

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { openApiRoutes } from '#infra/openapi/routes.js';
 import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#infra/routes.js';
 import { TABLES } from '#infra/tables.js';
 import { ENV } from '#shared/settings.js';
@@ -226,6 +227,7 @@ const start = async (
     routes,
     fallback,
     timeoutMs: options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS,
+    pages: openApiRoutes(),
     log,
   });
   const baseUrl = await api.listen(port, host);

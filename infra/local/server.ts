@@ -29,6 +29,8 @@ export interface ApiServerOptions {
   fallback: LocalFunction;
   /** The functions' timeout; the context counts down from it. */
   timeoutMs?: number;
+  /** Static pages served on GET (the API description); not part of the deployed API. */
+  pages?: { path: string; contentType: string; body: string }[];
   log?: (line: string) => void;
 }
 
@@ -170,11 +172,24 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export const createApiServer = ({ routes, fallback, timeoutMs, log = () => {} }: ApiServerOptions): ApiServer => {
+export const createApiServer = ({
+  routes,
+  fallback,
+  timeoutMs,
+  pages = [],
+  log = () => {},
+}: ApiServerOptions): ApiServer => {
+  const pagesByPath = new Map(pages.map((page) => [page.path, page]));
   const respond = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
     const started = Date.now();
     const url = request.url ?? '/';
     const rawPath = url.split('?')[0] ?? '/';
+    const page = pagesByPath.get(rawPath);
+    if (page && (request.method === 'GET' || request.method === 'HEAD')) {
+      response.writeHead(200, { 'content-type': page.contentType, 'content-length': Buffer.byteLength(page.body) });
+      response.end(request.method === 'HEAD' ? undefined : page.body);
+      return 200;
+    }
     const route = routes.get(rawPath);
     const fn = route ?? fallback;
     let result: ReturnType<typeof toHttpResponse>;

@@ -136,3 +136,23 @@ test('an address left behind by a server that died is ignored', async () => {
   expect((await get(service)).status).toBe(200);
   expect(await readRunningServer(dataDir)).toMatchObject({ pid: process.pid });
 });
+
+test('the API description is served: /openapi.json is the committed document, /docs renders it', async () => {
+  await service?.close();
+  service = await startLocalService({ inMemory: true, consumer });
+  const document = await fetch(`${service.baseUrl}/openapi.json`);
+  expect(document.status).toBe(200);
+  expect(document.headers.get('content-type')).toBe('application/json');
+  const committed = JSON.parse(await readFile(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+  expect(await document.json()).toEqual(committed);
+
+  const page = await fetch(`${service.baseUrl}/docs`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  const html = await page.text();
+  for (const path of Object.keys(committed.paths)) expect(html).toContain(path);
+
+  // Only GET serves them: any other method is the API's own NOT_FOUND.
+  const post = await fetch(`${service.baseUrl}/docs`, { method: 'POST' });
+  expect(post.status).toBe(404);
+});

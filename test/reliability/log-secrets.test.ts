@@ -1,7 +1,7 @@
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { hashToken } from '#shared/auth/credential.js';
-import { type LocalService, startLocalService } from '../support/local-service.js';
+import type { LocalService } from '../support/local-service.js';
 import { addCredential, callAs, PATHS, type TestCredential, waitForMigration } from './support.js';
 
 // Tokens never appear in logs (contract section 2), at the most verbose settings an operator
@@ -21,6 +21,11 @@ beforeAll(async () => {
       return true;
     }) as typeof stream.write;
   }
+  // The Powertools logger reads its settings when its module loads, which may be while the
+  // local server's modules load (before the server applies its `env`): set them first.
+  process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
+  process.env.POWERTOOLS_LOGGER_LOG_EVENT = 'true';
+  const { startLocalService } = await import('../support/local-service.js');
   service = await startLocalService({
     env: { POWERTOOLS_LOG_LEVEL: 'DEBUG', POWERTOOLS_LOGGER_LOG_EVENT: 'true' },
     log: (line) => captured.push(line),

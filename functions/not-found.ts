@@ -9,7 +9,8 @@ import { logger } from '#shared/observability/logger.js';
  * in the contract's envelope (API Gateway's own 404 body is not).
  */
 export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
+  // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: its headers may hold a token.
+  .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
   .handler(async (event) =>
     errorResponse('NOT_FOUND', `No route for ${event.requestContext?.http?.method ?? 'POST'} ${event.rawPath ?? '/'}.`),
   );

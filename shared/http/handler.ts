@@ -34,7 +34,8 @@ export const httpHandler = <S extends z.ZodType<{ organizationId: string }>>(
   route: (input: RouteInput<z.infer<S>>) => Promise<CallableResult>,
 ): HttpHandler => {
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | CallableResult, Error, ApiContext>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    // logEvent false wins over POWERTOOLS_LOGGER_LOG_EVENT: the event's headers hold the auth token.
+    .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
     .use(httpHeaderNormalizer())
     .use(callableApi({ authenticator }))
     .use(httpJsonBodyParser())

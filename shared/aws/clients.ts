@@ -10,9 +10,18 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  */
 export const MAX_ATTEMPTS = 6;
 
-export const createDocumentClient = (client = new DynamoDBClient({ maxAttempts: MAX_ATTEMPTS })) =>
+/**
+ * A connection that cannot be opened, or stops answering, is given up after this long and the
+ * attempt retried (the SDK's own socket default is 300 s): one silent socket must not hold a
+ * request until the function's timeout. Six attempts stay within the 10 s API function timeout.
+ */
+export const CONNECTION_TIMEOUT_MS = 1_000;
+export const SOCKET_TIMEOUT_MS = 1_000;
+const requestHandler = { connectionTimeout: CONNECTION_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS };
+
+export const createDocumentClient = (client = new DynamoDBClient({ maxAttempts: MAX_ATTEMPTS, requestHandler })) =>
   DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
 export const documentClient = createDocumentClient();
 
-export const sqsClient = new SQSClient({ maxAttempts: MAX_ATTEMPTS });
+export const sqsClient = new SQSClient({ maxAttempts: MAX_ATTEMPTS, requestHandler });

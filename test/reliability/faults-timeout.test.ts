@@ -1,0 +1,93 @@
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach, expect, test } from '@jest/globals';
+import { hashToken } from '#shared/auth/credential.js';
+import type { HttpHandler } from '#shared/http/handler.js';
+import { ENV } from '#shared/settings.js';
+import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
+import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { type FaultProxy, failFirst, startFaultProxy } from './fault-proxy.js';
+import { PATHS } from './support.js';
+
+// DynamoDB that stops answering (a silent connection): the real set handler and its real SDK
+// client, dynalite behind the fault proxy. A hung call must be abandoned and retried, and a
+// dependency that hangs for good must end in 503 UNAVAILABLE before the function's deadline,
+// not in a Lambda timeout (which API Gateway answers outside the contract's envelope).
+let dynamo: TestDynamo;
+let proxy: FaultProxy;
+let set: HttpHandler;
+const apiKey = 'ak_timeouts';
+const token = 'st_timeouts-token';
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+  proxy = await startFaultProxy(() => dynamo.endpoint);
+  process.env[ENV.configTable] = dynamo.tables.config;
+  process.env[ENV.credentialsTable] = dynamo.tables.credentials;
+  process.env[ENV.migrationsTable] = dynamo.tables.migrations;
+  process.env[ENV.migrationQueueUrl] = 'https://sqs.local/000000000000/migrations';
+  process.env[ENV.credentialCacheSeconds] = '0';
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = proxy.endpoint;
+  process.env.AWS_REGION = 'local';
+  process.env.AWS_ACCESS_KEY_ID = 'local';
+  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  await dynamo.doc.send(
+    new PutCommand({
+      TableName: dynamo.tables.credentials,
+      Item: { apiKey, tokenHash: hashToken(token), organizationIds: ['org-1'], createdAt: new Date().toISOString() },
+    }),
+  );
+  set = (await import('#functions/config-set.js')).handler;
+});
+afterAll(async () => {
+  await proxy?.close();
+  await dynamo?.close();
+});
+beforeEach(() => proxy.reset());
+
+/** The function's context as Lambda gives it: the time left counts down from `timeoutMs`. */
+const deadlineContext = (timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  return Object.assign(lambdaContext(), { getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) });
+};
+
+const callSet = async (userId: string, timeoutMs = 10_000) => {
+  const started = Date.now();
+  const response = parseResponse(
+    await set(
+      apiEvent(PATHS.set, {
+        headers: { 'x-service-api-key': apiKey, 'x-service-auth-token': token },
+        body: { data: { organizationId: 'org-1', userIds: [userId], config: { inbox: 'MINE' } } },
+      }),
+      deadlineContext(timeoutMs),
+    ),
+  );
+  return { response, ms: Date.now() - started };
+};
+
+test('a call whose connection hangs is abandoned and retried: 200 within a few seconds, the write stored once', async () => {
+  proxy.policy = failFirst(['hang'], ['GetItem', 'UpdateItem']);
+  const { response, ms } = await callSet('hung-once');
+  expect(response.statusCode).toBe(200);
+  expect(ms).toBeLessThan(5_000);
+  expect(proxy.injected.get('GetItem:hang')).toBe(1);
+  expect(proxy.injected.get('UpdateItem:hang')).toBe(1);
+  const items = (await dynamo.doc.send(new ScanCommand({ TableName: dynamo.tables.config }))).Items ?? [];
+  expect(items.filter((item) => item.sk === 'hung-once').map((item) => item.inbox)).toEqual(['MINE']);
+}, 15_000);
+
+test('writes that hang for good: 503 UNAVAILABLE before the deadline', async () => {
+  proxy.policy = ({ operation }) => (operation === 'UpdateItem' ? 'hang' : undefined);
+  const { response, ms } = await callSet('hung-write', 3_000);
+  expect(response.statusCode).toBe(503);
+  expect(response.body.error?.status).toBe('UNAVAILABLE');
+  expect(ms).toBeLessThan(3_000);
+}, 15_000);
+
+test('the credential lookup hanging for good: 503 UNAVAILABLE within the 10 s function timeout', async () => {
+  proxy.policy = ({ operation }) => (operation === 'GetItem' ? 'hang' : undefined);
+  const { response, ms } = await callSet('hung-auth', 10_000);
+  expect(response.statusCode).toBe(503);
+  expect(response.body.error?.status).toBe('UNAVAILABLE');
+  expect(ms).toBeLessThan(10_000);
+}, 20_000);

@@ -34,6 +34,34 @@ const isMiddyClientError = (error: unknown): error is Error & { statusCode: numb
   return typeof status === 'number' && status >= 400 && status < 500;
 };
 
+/** Time kept back from the function's deadline to send the answer. */
+export const DEADLINE_MARGIN_MS = 200;
+
+/**
+ * Middy's early timeout covers the route handler only, not this `before` step: without a
+ * deadline of its own a credential lookup in SDK backoff (throttling backs off for up to ~15 s)
+ * would run into the Lambda timeout, which API Gateway answers outside the envelope. Past the
+ * deadline it fails as a TimeoutError, a transient error: 503 UNAVAILABLE.
+ */
+const beforeDeadline = async <T>(context: Context, work: Promise<T>): Promise<T> => {
+  const remaining =
+    typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
+  if (remaining === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(Object.assign(new Error('Authentication did not finish before the deadline'), { name: 'TimeoutError' })),
+      Math.max(0, remaining - DEADLINE_MARGIN_MS),
+    );
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 /**
  * The one middleware every HTTP route shares (contract sections 1 and 2):
  * - before: authenticates the two headers (before anything about the body is checked),
@@ -49,7 +77,10 @@ export const callableApi = ({
 }): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | CallableResult, Error, ApiContext> => ({
   before: async (request: ApiRequest) => {
     const headers = request.event.headers ?? {};
-    const credential = await authenticator.authenticate(headers['x-service-api-key'], headers['x-service-auth-token']);
+    const credential = await beforeDeadline(
+      request.context,
+      authenticator.authenticate(headers['x-service-api-key'], headers['x-service-auth-token']),
+    );
     request.context.credential = credential;
     logger.appendKeys({ apiKey: credential.apiKey });
     assertCallableRequest(request.event);

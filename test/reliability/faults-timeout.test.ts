@@ -91,3 +91,12 @@ test('the credential lookup hanging for good: 503 UNAVAILABLE within the 10 s fu
   expect(response.body.error?.status).toBe('UNAVAILABLE');
   expect(ms).toBeLessThan(10_000);
 }, 20_000);
+
+test('the credential lookup throttled for good: 503 UNAVAILABLE before the deadline, not after the SDK backoff', async () => {
+  // The SDK backs off from throttling for up to ~15 s over its attempts: longer than a function's time.
+  proxy.policy = ({ operation }) => (operation === 'GetItem' ? 'throttle' : undefined);
+  const { response, ms } = await callSet('throttled-auth', 3_000);
+  expect(response.statusCode).toBe(503);
+  expect(response.body.error?.status).toBe('UNAVAILABLE');
+  expect(ms).toBeLessThan(3_000);
+}, 20_000);

@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { openApiRoutes } from '#infra/openapi/routes.js';
 import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#infra/routes.js';
 import { TABLES } from '#infra/tables.js';
 import { ENV } from '#shared/settings.js';
@@ -227,7 +226,9 @@ const start = async (
     routes,
     fallback,
     timeoutMs: options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS,
-    pages: openApiRoutes(),
+    // Imported here, after the environment is set: the schemas' modules load the logger,
+    // which reads its settings once, on import.
+    pages: (await import('#infra/openapi/routes.js')).openApiRoutes(),
     log,
   });
   const baseUrl = await api.listen(port, host);

@@ -96,7 +96,7 @@ test('config writes racing a migration: the last write of every (user, channel) 
   await sleep(50);
   const started = await migrate('race-src', 'race-dst');
   expect(started.status).toBe(200);
-  const { migrationId } = started.body.result?.data as { migrationId: string };
+  const { migrationId } = started.body.result!.data as { migrationId: string };
   await Promise.all(writers);
   const status = await waitForMigration(service, undefined, ORG, migrationId);
   // Writes after completion stay under the old identifier.
@@ -121,7 +121,7 @@ describe('duplicates', () => {
     await set(ids, ['dup-src'], { email: 'MINE' });
     gate.close();
     const started = await migrate('dup-src', 'dup-dst');
-    const { migrationId } = started.body.result?.data as { migrationId: string };
+    const { migrationId } = started.body.result!.data as { migrationId: string };
     for (let i = 0; i < 2; i++) service.queue.send({ body: JSON.stringify({ migrationId }) });
     gate.open();
     const status = await waitForMigration(service, undefined, ORG, migrationId);
@@ -140,7 +140,7 @@ describe('duplicates', () => {
     const before = gate.deliveries;
     const responses = await Promise.all(Array.from({ length: 8 }, () => migrate('same-src', 'same-dst')));
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
-    const ids = new Set(responses.map((r) => (r.body.result?.data as { migrationId: string }).migrationId));
+    const ids = new Set(responses.map((r) => (r.body.result!.data as { migrationId: string }).migrationId));
     expect(ids.size).toBe(1);
     gate.open();
     const [migrationId] = [...ids] as [string];

@@ -100,7 +100,7 @@ describe('transient faults are retried and never reach the caller', () => {
     sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
     const migrate = await call('migrate', { organizationId: 'org-1', documentId: 'td1', newDocumentId: 'td9' });
     expect(migrate.statusCode).toBe(200);
-    const { migrationId } = migrate.body.result?.data as { migrationId: string };
+    const { migrationId } = migrate.body.result!.data as { migrationId: string };
     const status = await call('status', { organizationId: 'org-1', migrationId });
     expect(status.statusCode).toBe(200);
     expect(status.body.result?.data).toMatchObject({ status: 'pending', moved: 0 });
@@ -122,7 +122,7 @@ describe('transient faults are retried and never reach the caller', () => {
     proxy.policy = ({ operation }) => (operation === 'BatchGetItem' ? 'unprocessed' : undefined);
     const get = await call('get', { organizationId: 'org-1', userId: 'ub', documentIds });
     expect(get.statusCode).toBe(200);
-    const items = get.body.result?.data as { documentId: string; config: unknown }[];
+    const items = get.body.result!.data as { documentId: string; config: unknown }[];
     expect(items.map((i) => i.documentId)).toEqual(documentIds);
     for (const item of items) expect(item.config).toEqual({ email: 'ALL' });
     expect(proxy.calls.get('BatchGetItem')).toBeGreaterThan(2);
@@ -191,7 +191,7 @@ describe('the queue cannot take the migration message', () => {
     const response = await call('migrate', data);
     expect(response.statusCode).toBe(503);
     expect(response.body.error?.status).toBe('UNAVAILABLE');
-    const { migrationId } = response.body.error?.details as { migrationId: string };
+    const { migrationId } = response.body.error!.details as { migrationId: string };
     const status = await call('status', { organizationId: 'org-1', migrationId });
     expect(status.body.result?.data).toMatchObject({ status: 'failed', error: expect.any(String) });
     expect((await locks()).filter((lock) => lock.migrationId === migrationId)).toEqual([]);
@@ -200,7 +200,7 @@ describe('the queue cannot take the migration message', () => {
     sqs.on(SendMessageCommand).resolves({ MessageId: 'm-2' });
     const retried = await call('migrate', data);
     expect(retried.statusCode).toBe(200);
-    expect((retried.body.result?.data as { migrationId: string }).migrationId).not.toBe(migrationId);
+    expect((retried.body.result!.data as { migrationId: string }).migrationId).not.toBe(migrationId);
     expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(1);
   });
 
@@ -212,7 +212,7 @@ describe('the queue cannot take the migration message', () => {
     const data = { organizationId: 'org-1', documentId: 'ab-src', newDocumentId: 'ab-dst' };
     const response = await call('migrate', data);
     expect(response.statusCode).toBe(503);
-    const { migrationId } = response.body.error?.details as { migrationId: string };
+    const { migrationId } = response.body.error!.details as { migrationId: string };
 
     // Three minutes later (past the abandonment window) the record reads as failed, and a new
     // migration of the same documents takes the locks over.

@@ -41,7 +41,7 @@ const documentConfigs = async (documentId: string, userIds: string[]) => {
   const result: Record<string, unknown> = {};
   for (const userId of userIds) {
     const response = await service.call(PATHS.get, { organizationId: 'org-q', userId, documentIds: [documentId] });
-    const [item] = response.body.result?.data as { config: Record<string, string> }[];
+    const [item] = response.body.result!.data as { config: Record<string, string> }[];
     if (item && Object.keys(item.config).length > 0) result[userId] = item.config;
   }
   return result;
@@ -51,7 +51,7 @@ const documentConfigs = async (documentId: string, userIds: string[]) => {
 const startMigration = async (documentId: string, newDocumentId: string) => {
   for (let attempt = 1; ; attempt++) {
     const response = await service.call(PATHS.migrate, { organizationId: 'org-q', documentId, newDocumentId });
-    if (response.status === 200) return (response.body.result?.data as { migrationId: string }).migrationId;
+    if (response.status === 200) return (response.body.result!.data as { migrationId: string }).migrationId;
     if (response.status !== 503 || attempt === 5) throw new Error(`migrate: ${response.status} ${response.text}`);
   }
 };

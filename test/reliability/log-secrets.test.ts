@@ -53,7 +53,7 @@ test('no token (valid or wrong) and no token hash appears in any log line, on su
     await callAs(service, c, '/no/such/route', data.get);
   }
   const started = await callAs(service, credential, PATHS.migrate, data.migrate);
-  const migrationId = (started.body.result?.data as { migrationId: string }).migrationId;
+  const migrationId = (started.body.result!.data as { migrationId: string }).migrationId;
   expect(await waitForMigration(service, credential, 'org-1', migrationId)).toMatchObject({ status: 'completed' });
   // An unexpected failure: the config table is gone, so the route answers INTERNAL and logs the error.
   await service.dynamo.send(new DeleteTableCommand({ TableName: service.tables.config }));

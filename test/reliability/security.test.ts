@@ -33,7 +33,7 @@ describe('the auth matrix on every route', () => {
       documentId: 'matrix-src',
       newDocumentId: 'matrix-dst',
     });
-    migrationId = (started.body.result?.data as { migrationId: string }).migrationId;
+    migrationId = (started.body.result!.data as { migrationId: string }).migrationId;
     await waitForMigration(service, creds.a, 'org-a', migrationId);
   });
 
@@ -143,7 +143,7 @@ describe('organizations are isolated on every route', () => {
       documentId: 'iso-src',
       newDocumentId: 'iso-dst',
     });
-    const idA = (startedA.body.result?.data as { migrationId: string }).migrationId;
+    const idA = (startedA.body.result!.data as { migrationId: string }).migrationId;
     // Locks are per organization: the same documents in org-b are free while org-a's is active.
     const startedB = await callAs(service, creds.b, PATHS.migrate, {
       organizationId: 'org-b',
@@ -151,7 +151,7 @@ describe('organizations are isolated on every route', () => {
       newDocumentId: 'iso-src',
     });
     expect(startedB.status).toBe(200);
-    const idB = (startedB.body.result?.data as { migrationId: string }).migrationId;
+    const idB = (startedB.body.result!.data as { migrationId: string }).migrationId;
     // org-b cannot start org-a's migrations, nor see org-a's in any way.
     expect(
       (
@@ -181,8 +181,8 @@ describe('organizations are isolated on every route', () => {
     // org-b's source was untouched by org-a's migration, and the reverse.
     const get = async (c: TestCredential, org: string, doc: string) =>
       (
-        (await callAs(service, c, PATHS.get, { organizationId: org, userId: 'u1', documentIds: [doc] })).body.result
-          ?.data as { config: unknown }[]
+        (await callAs(service, c, PATHS.get, { organizationId: org, userId: 'u1', documentIds: [doc] })).body.result!
+          .data as { config: unknown }[]
       )[0]?.config;
     expect(await get(creds.a, 'org-a', 'iso-src')).toEqual({});
     expect(await get(creds.a, 'org-a', 'iso-dst')).toEqual({ email: 'ALL' });

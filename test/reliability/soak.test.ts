@@ -234,12 +234,12 @@ test(
       for (const user of client.users) {
         const documents = client.slots.flatMap((slot) => [slot.at, slot.other]);
         const response = await service.call(PATHS.get, { organizationId: ORG, userId: user, documentIds: documents });
-        for (const item of response.body.result?.data as { documentId: string; config: ChannelConfig }[]) {
+        for (const item of response.body.result!.data as { documentId: string; config: ChannelConfig }[]) {
           client.check(user, item.documentId, item.config);
           entriesChecked += 1;
         }
         const organization = await service.call(PATHS.get, { organizationId: ORG, userId: user });
-        const [item] = organization.body.result?.data as { config: ChannelConfig }[];
+        const [item] = organization.body.result!.data as { config: ChannelConfig }[];
         client.check(user, null, (item as { config: ChannelConfig }).config);
         entriesChecked += 1;
       }

@@ -1,4 +1,5 @@
 import pMap from 'p-map';
+import { isTransientDependencyError } from '#shared/aws/errors.js';
 import { ApiError } from '#shared/errors.js';
 import { logger } from '#shared/observability/logger.js';
 import { distinct } from '#shared/validation/identifiers.js';
@@ -38,8 +39,9 @@ export interface SetConfigDeps {
 
 /**
  * Contract 4.1: one entry per (user, document), or the organization-level entry per user
- * when no documents are named. Every entry is attempted; users with a failed entry are
- * reported and the request answers 503 so that the caller retries (writes are idempotent).
+ * when no documents are named. Every entry is attempted; users with an entry that still fails
+ * after the SDK's retries are reported, and the request answers 503 so that the caller
+ * retries (writes are idempotent).
  */
 export const setConfig = async (
   { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY }: SetConfigDeps,
@@ -50,6 +52,9 @@ export const setConfig = async (
   const documentIds: (string | null)[] = request.documentIds ? distinct(request.documentIds) : [null];
   const meta = { updatedAt: now().toISOString(), updatedBy: apiKey };
   const failedUsers = new Set<string>();
+  // A failure that retrying cannot cure (a missing table, denied access) is a fault of the
+  // deployment, not an outage: it becomes INTERNAL rather than "503, safe to retry".
+  let fault: unknown;
 
   const keys = userIds.flatMap((userId) =>
     documentIds.map((documentId): EntryKey => ({ organizationId: request.organizationId, userId, documentId })),
@@ -61,11 +66,14 @@ export const setConfig = async (
         await store.setChannels(key, request.config, meta);
       } catch (error) {
         failedUsers.add(key.userId);
+        if (!isTransientDependencyError(error)) fault ??= error;
         logger.error('Config write failed', { error, organizationId: key.organizationId, userId: key.userId });
       }
     },
     { concurrency },
   );
+
+  if (fault !== undefined) throw fault;
 
   const results: Record<string, UserSetResult> = {};
   for (const userId of userIds) {

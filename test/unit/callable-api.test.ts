@@ -296,6 +296,21 @@ describe('config set handler', () => {
     errorSpy.mockRestore();
   });
 
+  test('a write failure that retrying cannot cure (missing table) is INTERNAL, not 503', async () => {
+    const errorSpy = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
+    ddb.on(UpdateCommand).rejects(
+      Object.assign(new Error('Requested resource not found'), {
+        name: 'ResourceNotFoundException',
+        $metadata: { httpStatusCode: 400 },
+      }),
+    );
+    const response = await callSet({ organizationId: 'org-1', userIds: ['u1'], config: { email: 'ALL' } });
+    expect(response.statusCode).toBe(500);
+    expect(response.body.error?.status).toBe('INTERNAL');
+    expect(JSON.stringify(response.body)).not.toContain('Requested resource');
+    errorSpy.mockRestore();
+  });
+
   test.each([
     [
       { organizationId: 'org-1', userIds: [], config: { inbox: 'ALL' } },

@@ -2,7 +2,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
 import { BUILT_IN_DEFAULTS, deliverySetting } from '#shared/preferences/model.js';
-import { DEFAULT_CREDENTIAL_CACHE_SECONDS } from '#shared/settings.js';
+import { DEFAULT_CREDENTIAL_CACHE_SECONDS, MAX_CREDENTIAL_CACHE_SECONDS } from '#shared/settings.js';
 
 /** The stage whose data must survive `cdk destroy` (tables retained, deletion protection on). */
 export const PRODUCTION_STAGE = 'prod';
@@ -29,11 +29,11 @@ export const serviceConfigSchema = z.object({
       .default('dev'),
   ),
   /** Notification defaults that config/get reports for channels nobody set (contract 4.2). */
-  defaultInbox: z.preprocess(unsetIfEmpty, deliverySetting.default(BUILT_IN_DEFAULTS.inbox)),
-  defaultEmail: z.preprocess(unsetIfEmpty, deliverySetting.default(BUILT_IN_DEFAULTS.email)),
-  defaultSlack: z.preprocess(unsetIfEmpty, deliverySetting.default(BUILT_IN_DEFAULTS.slack)),
+  defaultInbox: z.preprocess(unsetIfEmpty, z._default(deliverySetting, BUILT_IN_DEFAULTS.inbox)),
+  defaultEmail: z.preprocess(unsetIfEmpty, z._default(deliverySetting, BUILT_IN_DEFAULTS.email)),
+  defaultSlack: z.preprocess(unsetIfEmpty, z._default(deliverySetting, BUILT_IN_DEFAULTS.slack)),
   /** How long a warm function trusts a looked-up credential; bounds how late a revocation bites. */
-  credentialCacheSeconds: integer(0, 3600, DEFAULT_CREDENTIAL_CACHE_SECONDS),
+  credentialCacheSeconds: integer(0, MAX_CREDENTIAL_CACHE_SECONDS, DEFAULT_CREDENTIAL_CACHE_SECONDS),
   /** API stage throttling: steady requests per second and burst, over all callers. */
   throttleRate: integer(1, 10_000, 50),
   throttleBurst: integer(1, 5_000, 100),

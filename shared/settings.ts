@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Names of every environment variable the functions read. The CDK stack and the local
@@ -26,13 +26,33 @@ export const requireEnv = (name: EnvName, env: NodeJS.ProcessEnv = process.env):
   return value;
 };
 
+/**
+ * Parses an optional variable (unset or empty means the schema's default); an invalid value
+ * fails the cold start naming the variable and what it accepts.
+ */
+export const parseEnv = <T>(
+  name: EnvName,
+  schema: z.ZodMiniType<T>,
+  accepts: string,
+  env: NodeJS.ProcessEnv = process.env,
+): T => {
+  const parsed = schema.safeParse(env[name] || undefined);
+  if (parsed.success) return parsed.data;
+  throw new Error(`Environment variable ${name} must be ${accepts}`);
+};
+
 export const DEFAULT_CREDENTIAL_CACHE_SECONDS = 60;
+export const MAX_CREDENTIAL_CACHE_SECONDS = 3600;
+
+const cacheSeconds = z._default(
+  z.pipe(z.coerce.number(), z.int().check(z.minimum(0), z.maximum(MAX_CREDENTIAL_CACHE_SECONDS))),
+  DEFAULT_CREDENTIAL_CACHE_SECONDS,
+);
 
 export const credentialCacheSeconds = (env: NodeJS.ProcessEnv = process.env): number =>
-  z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(3600)
-    .default(DEFAULT_CREDENTIAL_CACHE_SECONDS)
-    .parse(env[ENV.credentialCacheSeconds] || undefined);
+  parseEnv(
+    ENV.credentialCacheSeconds,
+    cacheSeconds,
+    `a whole number of seconds from 0 to ${MAX_CREDENTIAL_CACHE_SECONDS}`,
+    env,
+  );

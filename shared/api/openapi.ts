@@ -67,7 +67,7 @@ const componentSchemas = (
 const ref = (name: string) => ({ $ref: `${COMPONENT_PREFIX}${name}` });
 
 /** The envelope the handlers parse: `{data}` and nothing else. */
-export const requestBodySchema = <S extends z.ZodType>(request: S) => z.strictObject({ data: request });
+export const requestBodySchema = <S extends z.core.$ZodType>(request: S) => z.strictObject({ data: request });
 
 const errorExample = (error: ApiError) => ({
   error: {

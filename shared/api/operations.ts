@@ -31,7 +31,7 @@ export interface NamedExample<T> {
   value: T;
 }
 
-export interface Operation<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+export interface Operation<Req extends z.core.$ZodType = z.core.$ZodType, Res extends z.ZodType = z.ZodType> {
   id: RouteId;
   operationId: string;
   /** Component names: `<name>Request`, `<name>RequestBody`, `<name>Result`, `<name>Response`. */

@@ -9,7 +9,7 @@ import type { ConfigView, UserSetResult } from '#shared/preferences/service.js';
  * they are the ones the handlers validate with (shared/preferences/schemas.ts, shared/migration/schemas.ts).
  */
 
-const byChannel = <S extends z.ZodType>(schema: S) =>
+const byChannel = <S extends z.core.$ZodType>(schema: S) =>
   z.strictObject(Object.fromEntries(CHANNELS.map((channel) => [channel, schema])) as Record<Channel, S>);
 
 const id = z.string();
@@ -30,9 +30,9 @@ export const setConfigResult = z
 
 export const storedChannelConfig = z
   .strictObject({
-    inbox: deliverySetting.optional(),
-    email: deliverySetting.optional(),
-    slack: deliverySetting.optional(),
+    inbox: z.optional(deliverySetting),
+    email: z.optional(deliverySetting),
+    slack: z.optional(deliverySetting),
   })
   .meta({ description: 'What is stored for the entry; channels never set are absent.' });
 

@@ -15,7 +15,7 @@ export interface RouteInput<T> {
   credential: Credential;
 }
 
-export interface RouteOptions<S extends z.ZodType<{ organizationId: string }>> {
+export interface RouteOptions<S extends z.core.$ZodType<{ organizationId: string }>> {
   schema: S;
   authenticator: Authenticator;
 }
@@ -29,7 +29,7 @@ export type HttpHandler = (
  * Builds a route handler: the shared middleware chain around a domain call. The route only
  * says which schema its `data` has and what to do with it.
  */
-export const httpHandler = <S extends z.ZodType<{ organizationId: string }>>(
+export const httpHandler = <S extends z.core.$ZodType<{ organizationId: string }>>(
   { schema, authenticator }: RouteOptions<S>,
   route: (input: RouteInput<z.infer<S>>) => Promise<CallableResult>,
 ): HttpHandler => {

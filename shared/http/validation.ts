@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError } from '#shared/errors.js';
 
 export interface IssueDetail {
@@ -14,7 +14,7 @@ export const formatPath = (path: readonly PropertyKey[]): string =>
     '',
   ) || 'body';
 
-const envelope = <S extends z.ZodType>(schema: S) =>
+const wrapIn = <S extends z.core.$ZodType>(schema: S) =>
   z.strictObject(
     { data: schema },
     {
@@ -23,12 +23,32 @@ const envelope = <S extends z.ZodType>(schema: S) =>
     },
   );
 
+// Built once per route schema: a new zod object schema is compiled on its first parse, so
+// building one per request would pay that on every request.
+const envelopes = new WeakMap<z.core.$ZodType, ReturnType<typeof wrapIn>>();
+const envelope = <S extends z.core.$ZodType>(schema: S) => {
+  const known = envelopes.get(schema);
+  if (known) return known;
+  const wrapped = wrapIn(schema);
+  envelopes.set(schema, wrapped);
+  return wrapped;
+};
+
+const article = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
+
+/**
+ * Wording for issues no schema words itself: zod/mini ships no locale, so its own default
+ * is a bare "Invalid input". Schema-level messages take precedence over this map.
+ */
+const fallbackMessage = (issue: z.core.$ZodRawIssue): string | undefined =>
+  issue.code === 'invalid_type' ? `must be ${article(issue.expected)}` : undefined;
+
 /**
  * Parses `{data}` against the route's schema. A failure is INVALID_ARGUMENT whose message
  * names the first offending field and whose details list every issue.
  */
-export const parseCallableBody = <S extends z.ZodType>(schema: S, body: unknown): z.infer<S> => {
-  const parsed = envelope(schema).safeParse(body, { reportInput: true });
+export const parseCallableBody = <S extends z.core.$ZodType>(schema: S, body: unknown): z.infer<S> => {
+  const parsed = envelope(schema).safeParse(body, { reportInput: true, error: fallbackMessage });
   if (parsed.success) return (parsed.data as { data: z.infer<S> }).data;
   const issues: IssueDetail[] = parsed.error.issues.map((issue) => {
     const path = formatPath(issue.path);

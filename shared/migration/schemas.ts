@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { identifier } from '#shared/validation/identifiers.js';
 
 /** POST /v2/organizations/documents/migrate */
@@ -8,10 +8,12 @@ export const migrateRequest = z
     documentId: identifier('documentId'),
     newDocumentId: identifier('newDocumentId'),
   })
-  .refine((data) => data.documentId !== data.newDocumentId, {
-    path: ['newDocumentId'],
-    error: 'newDocumentId must differ from documentId',
-  });
+  .check(
+    z.refine((data) => data.documentId !== data.newDocumentId, {
+      path: ['newDocumentId'],
+      error: 'newDocumentId must differ from documentId',
+    }),
+  );
 export type MigrateRequest = z.infer<typeof migrateRequest>;
 
 /** POST /v2/organizations/documents/migrate/status */

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { ENV } from '#shared/settings.js';
+import * as z from 'zod/mini';
+import { ENV, type EnvName, parseEnv } from '#shared/settings.js';
 
 export const CHANNELS = ['inbox', 'email', 'slack'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -37,8 +37,11 @@ export const scopeOf = (documentId: string | null): Scope => (documentId === nul
 /** Deployment defaults (contract 4.2), overridable per deployment through the environment. */
 export const BUILT_IN_DEFAULTS: FullChannelConfig = { inbox: 'ALL', email: 'MINE', slack: 'NONE' };
 
+const defaultFromEnv = (name: EnvName, fallback: DeliverySetting, env: NodeJS.ProcessEnv): DeliverySetting =>
+  parseEnv(name, z._default(deliverySetting, fallback), `one of ${DELIVERY_SETTINGS.join(', ')}`, env);
+
 export const defaultsFromEnv = (env: NodeJS.ProcessEnv = process.env): FullChannelConfig => ({
-  inbox: deliverySetting.parse(env[ENV.defaultInbox] || BUILT_IN_DEFAULTS.inbox),
-  email: deliverySetting.parse(env[ENV.defaultEmail] || BUILT_IN_DEFAULTS.email),
-  slack: deliverySetting.parse(env[ENV.defaultSlack] || BUILT_IN_DEFAULTS.slack),
+  inbox: defaultFromEnv(ENV.defaultInbox, BUILT_IN_DEFAULTS.inbox, env),
+  email: defaultFromEnv(ENV.defaultEmail, BUILT_IN_DEFAULTS.email, env),
+  slack: defaultFromEnv(ENV.defaultSlack, BUILT_IN_DEFAULTS.slack, env),
 });

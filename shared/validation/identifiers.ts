@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Contract section 3: every identifier is 1 to 256 characters, no control characters. */
 export const MAX_IDENTIFIER_LENGTH = 256;
@@ -16,10 +16,14 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 export const identifier = (name: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
-    .min(1, { error: `${name} must not be empty` })
-    .max(MAX_IDENTIFIER_LENGTH, { error: `${name} must be at most ${MAX_IDENTIFIER_LENGTH} characters` })
-    .refine((value) => !CONTROL_CHARACTER.test(value), { error: `${name} must not contain control characters` })
-    .refine((value) => value.isWellFormed(), { error: `${name} must be well-formed Unicode` });
+    .check(
+      z.minLength(1, { error: `${name} must not be empty` }),
+      z.maxLength(MAX_IDENTIFIER_LENGTH, { error: `${name} must be at most ${MAX_IDENTIFIER_LENGTH} characters` }),
+      z.refine((value: string) => !CONTROL_CHARACTER.test(value), {
+        error: `${name} must not contain control characters`,
+      }),
+      z.refine((value: string) => value.isWellFormed(), { error: `${name} must be well-formed Unicode` }),
+    );
 
 /** Keeps the first occurrence of each value, in request order. */
 export const distinct = <T>(values: readonly T[]): T[] => [...new Set(values)];

@@ -148,6 +148,7 @@ describe('envelope (contract section 1)', () => {
     ['a non-object body', { body: [1, 2] }, 'Request body must be a JSON object with a single key, data.'],
     ['a JSON string body', { body: 'data' }, 'Request body must be a JSON object with a single key, data.'],
     ['a body without data', { body: {} }, 'data is required'],
+    ['data that is not an object', { body: { data: 'x' } }, 'data: must be an object'],
     ['an extra top-level key', { body: { data: validData, extra: 1 } }, 'Unknown key(s) in the request body: extra'],
   ])('%s is 400 INVALID_ARGUMENT', async (_name, options, message) => {
     const { headers, ...rest } = options as { headers?: Record<string, string> };
@@ -342,6 +343,7 @@ describe('config set handler', () => {
       'data.config.inbox: must be one of ALL, MINE, NONE',
     ],
     [{ organizationId: 'org-1', userIds: ['u'], config: { sms: 'ALL' } }, 'Unknown key(s) in data.config: sms'],
+    [{ organizationId: 'org-1', userIds: ['u'], config: 'ALL' }, 'data.config: config must be an object'],
     [
       { organizationId: 'org-1', userIds: ['x'.repeat(257)], config: { inbox: 'ALL' } },
       'data.userIds[0]: userId must be at most 256 characters',

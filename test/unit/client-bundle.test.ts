@@ -1,26 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@jest/globals';
-import { build, type Plugin } from 'esbuild';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-// The package.json subpath imports (#shared/x.js) point at TypeScript sources.
-const subpathImports: Plugin = {
-  name: 'subpath-imports',
-  setup(builder) {
-    builder.onResolve({ filter: /^#(shared|infra|functions)\// }, ({ path }) => {
-      const file = `${root}${path.slice(1).replace(/\.js$/, '.ts')}`;
-      return existsSync(file) ? { path: file } : { errors: [{ text: `no ${file}` }] };
-    });
-  },
-};
+import { build } from 'esbuild';
+import { PROJECT_ROOT, subpathImports } from '../support/bundle.js';
 
 // The client must run on fetch alone: its bundle holds only its own modules and two zod-free tables.
 test('the client bundles without zod or any other package, and runs on plain Node with a fake fetch', async () => {
   const result = await build({
-    entryPoints: [`${root}shared/client/index.ts`],
+    entryPoints: [`${PROJECT_ROOT}shared/client/index.ts`],
     bundle: true,
     write: false,
     format: 'esm',
@@ -30,7 +16,7 @@ test('the client bundles without zod or any other package, and runs on plain Nod
     plugins: [subpathImports],
   });
   const inputs = Object.keys(result.metafile.inputs)
-    .map((input) => input.replace(root, ''))
+    .map((input) => input.replace(PROJECT_ROOT, ''))
     .sort();
   expect(inputs).toEqual([
     'infra/routes.ts',

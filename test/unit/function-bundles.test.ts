@@ -1,0 +1,32 @@
+import { expect, test } from '@jest/globals';
+import { build } from 'esbuild';
+import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#infra/routes.js';
+import { PROJECT_ROOT, subpathImports } from '../support/bundle.js';
+
+const ENTRIES = [...ROUTES.map((route) => route.entry), NOT_FOUND_ENTRY, MIGRATION_CONSUMER_ENTRY];
+
+// Classic zod put 444 KiB in every function (2.37x the SDK-only bundle, see README,
+// Performance); runtime schemas use zod/mini imported as a namespace, which tree-shakes.
+// `import { z } from 'zod/mini'` would bring back every locale; `from 'zod'` the classic API.
+test.each(ENTRIES)('%s bundles only the tree-shakable zod core, no classic API and no locales', async (entry) => {
+  const result = await build({
+    entryPoints: [`${PROJECT_ROOT}${entry}`],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    minify: true,
+    metafile: true,
+    logLevel: 'silent',
+    // Only zod is in question: the other packages stay out to keep the build fast.
+    external: ['@aws-sdk/*', '@smithy/*', '@aws-lambda-powertools/*', '@middy/*', 'p-map', 'ulid'],
+    plugins: [subpathImports],
+  });
+  // What the bundle keeps (the metafile's inputs also list what tree-shaking dropped).
+  const kept = Object.entries(Object.values(result.metafile.outputs)[0]?.inputs ?? {}).filter(
+    ([input, { bytesInOutput }]) => input.includes('node_modules/zod/') && bytesInOutput > 0,
+  );
+  expect(kept.map(([input]) => input).filter((input) => /\/v4\/(classic|locales)\//.test(input))).toEqual([]);
+  const zodBytes = kept.reduce((sum, [, { bytesInOutput }]) => sum + bytesInOutput, 0);
+  expect(zodBytes).toBeLessThan(40 * 1024);
+});

@@ -1,0 +1,35 @@
+import { describe, expect, test } from '@jest/globals';
+import { BUILT_IN_DEFAULTS, defaultsFromEnv } from '#shared/preferences/model.js';
+import { credentialCacheSeconds, DEFAULT_CREDENTIAL_CACHE_SECONDS, ENV } from '#shared/settings.js';
+
+describe('settings a function reads from its environment at cold start', () => {
+  test('credential cache seconds: unset or empty is the default, a number in range is used', () => {
+    expect(credentialCacheSeconds({})).toBe(DEFAULT_CREDENTIAL_CACHE_SECONDS);
+    expect(credentialCacheSeconds({ [ENV.credentialCacheSeconds]: '' })).toBe(DEFAULT_CREDENTIAL_CACHE_SECONDS);
+    expect(credentialCacheSeconds({ [ENV.credentialCacheSeconds]: '0' })).toBe(0);
+    expect(credentialCacheSeconds({ [ENV.credentialCacheSeconds]: '3600' })).toBe(3600);
+  });
+
+  test.each(['abc', '-1', '1.5', '3601'])(
+    'credential cache seconds %p fails naming the variable and range',
+    (value) => {
+      expect(() => credentialCacheSeconds({ [ENV.credentialCacheSeconds]: value })).toThrow(
+        `Environment variable ${ENV.credentialCacheSeconds} must be a whole number of seconds from 0 to 3600`,
+      );
+    },
+  );
+
+  test('notification defaults: built-in unless the deployment overrides a channel', () => {
+    expect(defaultsFromEnv({})).toEqual(BUILT_IN_DEFAULTS);
+    expect(defaultsFromEnv({ [ENV.defaultSlack]: 'ALL', [ENV.defaultInbox]: '' })).toEqual({
+      ...BUILT_IN_DEFAULTS,
+      slack: 'ALL',
+    });
+  });
+
+  test('a notification default outside ALL, MINE, NONE fails naming the variable', () => {
+    expect(() => defaultsFromEnv({ [ENV.defaultEmail]: 'mine' })).toThrow(
+      `Environment variable ${ENV.defaultEmail} must be one of ALL, MINE, NONE`,
+    );
+  });
+});

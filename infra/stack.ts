@@ -21,6 +21,12 @@ export const CONSUMER_TIMEOUT = Duration.minutes(1);
 /** AWS's advice for an SQS event source: at least six times the function timeout. */
 export const MIGRATION_VISIBILITY_TIMEOUT = Duration.seconds(6 * CONSUMER_TIMEOUT.toSeconds());
 
+/**
+ * The largest config/set (1000 users x 30 documents) is 30,000 writes: it gets all the time an
+ * HTTP API integration allows (30 s, less a second) instead of the 10 s default.
+ */
+export const CONFIG_SET_TIMEOUT = Duration.seconds(29);
+
 // DynamoDB item actions per use: what the code behind each function calls, nothing more
 // (test/infra/permissions.test.ts derives the same from the sources). CDK's grantReadData/
 // grantReadWriteData are not used: they add Scan, ConditionCheckItem, DescribeTable and
@@ -102,9 +108,7 @@ export class ServiceStack extends Stack {
       RouteId,
       { environment?: Record<string, string>; timeout?: Duration; bind: (fn: ServiceFunction) => void }
     > = {
-      // The largest set (1000 users x 30 documents) is 30,000 writes: give it all the time
-      // an HTTP API integration allows (30 s) instead of the 10 s default.
-      ConfigSet: { timeout: Duration.seconds(29), bind: (fn) => fn.grantTable(tables.config, CONFIG_SET) },
+      ConfigSet: { timeout: CONFIG_SET_TIMEOUT, bind: (fn) => fn.grantTable(tables.config, CONFIG_SET) },
       ConfigGet: {
         environment: {
           [ENV.defaultInbox]: config.defaultInbox,

@@ -1,4 +1,6 @@
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
@@ -51,7 +53,7 @@ const sqsEvent = (body: string, receiveCount: number): SQSEvent => ({
   ],
 });
 
-interface Run {
+export interface Run {
   entries: number;
   seedMs: number;
   ms: number;
@@ -68,7 +70,7 @@ interface Run {
  * builds it) invoked with SQS events, with the deployed 60 s timeout in its context, until the
  * record completes; continuation messages are delivered in turn.
  */
-const migrate = async (count: number): Promise<Run> => {
+export const migrate = async (count: number): Promise<Run> => {
   const dynamo = await startTestDynamo();
   const client = new DynamoDBClient({
     endpoint: dynamo.endpoint,
@@ -158,16 +160,37 @@ export interface MigrationOptions {
   sizes: number[];
 }
 
+const CHILD = fileURLToPath(new URL('./migration-child.ts', import.meta.url));
+
+/**
+ * Each size runs in a fresh Node process (same loader flags as this one): the heap and the
+ * garbage left by earlier sections or sizes must not slow a later size down, which would read
+ * as non-linear growth that the migration itself does not have.
+ */
+const migrateInChild = (size: number): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const child = fork(CHILD, [String(size)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let run: Run | undefined;
+    child.once('message', (message: Run) => {
+      run = message;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      run ? resolve(run) : reject(new Error(`the migration of ${size} entries exited (${code}) without a result`)),
+    );
+  });
+
 export const migrationBench = async ({ sizes }: MigrationOptions): Promise<Section[]> => {
   const runs: Run[] = [];
   for (const size of sizes) {
-    runs.push(await migrate(size));
+    runs.push(await migrateInChild(size));
     const r = runs.at(-1) as Run;
     console.log(`[bench] migration of ${fmtNum(size)} entries: ${fmtMs(r.ms)} (seeding ${fmtMs(r.seedMs)})`);
   }
   const s = section('migration', '5. Migration');
   s.tables.push({
-    title: 'One migration per size, in-process: the consumer handler against dynalite',
+    title:
+      'One migration per size, each in a fresh Node process: the consumer handler against dynalite in that process',
     columns: [
       'entries',
       'moved',

@@ -49,7 +49,7 @@ const main = async () => {
     throughputBench({
       connections: (option('connections') ?? '1,8,32').split(',').map(Number),
       seconds: Number(option('seconds') ?? (full ? 5 : 2)),
-      rounds: Number(option('rounds') ?? (full ? 5 : 3)),
+      rounds: Number(option('rounds') ?? (full ? 7 : 5)),
       warmupSeconds: full ? 2 : 1,
     }),
   );

@@ -1,6 +1,14 @@
 /** Small statistics and formatting helpers for the benchmark report. */
 
-export const median = (values: readonly number[]): number => percentile(values, 50);
+/** The middle value; for an even count the mean of the two middle ones (not the lower one, which biases low). */
+export const median = (values: readonly number[]): number => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
 
 /** Nearest-rank percentile (p in 0..100). */
 export const percentile = (values: readonly number[], p: number): number => {

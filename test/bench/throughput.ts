@@ -182,7 +182,9 @@ const report = (
     for (const c of options.connections) {
       const base = find(operation, c, 'baseline');
       const svc = find(operation, c, 'service');
-      const r = ratio(svc.rps, base.rps);
+      // Paired: each round's two runs are adjacent in time, so their ratio cancels slow drifts
+      // in the machine's load that a ratio of the two medians would not.
+      const r = median(svc.rpsRuns.map((rps, round) => ratio(rps, base.rpsRuns[round] ?? Number.NaN)));
       rows.push([
         operation,
         c,
@@ -206,7 +208,7 @@ const report = (
   const errors = results.filter((r) => r.server === 'service').reduce((n, r) => n + r.errors, 0);
   s.goals.push(goal('service errors (non-2xx, socket errors, timeouts)', fmtNum(errors), '0', errors === 0));
   s.tables.push({
-    title: `autocannon: per case ${options.rounds} runs of ${options.seconds} s per server, taking turns, after ${options.warmupSeconds} s warm-up; medians; one request = 1 user x 1 document`,
+    title: `autocannon: per case ${options.rounds} rounds of ${options.seconds} s per server, taking turns, after ${options.warmupSeconds} s warm-up; req/s, CPU and latency are medians over the rounds, the ratio is the median of the rounds' paired ratios; one request = 1 user x 1 document`,
     columns: [
       'op',
       'connections',

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { Authenticator } from '#shared/auth/authenticator.js';
 import { type Credential, grantsOrganization, permissionDenied } from '#shared/auth/credential.js';
 import { logger } from '#shared/observability/logger.js';
-import { type ApiContext, type CallableResult, callableApi } from './callable-api.js';
+import { type ApiContext, type CallableResult, callableApi, DEADLINE_MARGIN_MS } from './callable-api.js';
 import { parseCallableBody } from './validation.js';
 
 export interface RouteInput<T> {
@@ -33,7 +33,11 @@ export const httpHandler = <S extends z.core.$ZodType<{ organizationId: string }
   { schema, authenticator }: RouteOptions<S>,
   route: (input: RouteInput<z.infer<S>>) => Promise<CallableResult>,
 ): HttpHandler => {
-  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | CallableResult, Error, ApiContext>()
+  // Middy's default early timeout (5 ms before the deadline) leaves no time to send the 503:
+  // the route keeps the same margin as the authentication step.
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | CallableResult, Error, ApiContext>({
+    timeoutEarlyInMillis: DEADLINE_MARGIN_MS,
+  })
     // logEvent false wins over POWERTOOLS_LOGGER_LOG_EVENT: the event's headers hold the auth token.
     .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
     .use(httpHeaderNormalizer())

@@ -2,6 +2,7 @@ import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } fr
 import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
+import { DEADLINE_MARGIN_MS } from '#shared/http/callable-api.js';
 import type { HttpHandler } from '#shared/http/handler.js';
 import { logger } from '#shared/observability/logger.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
@@ -221,6 +222,27 @@ describe('envelope (contract section 1)', () => {
     const response = await call();
     expectError(response, 503, 'UNAVAILABLE');
     errorSpy.mockRestore();
+  });
+
+  test(`a call that outlives the function answers 503 UNAVAILABLE, ${DEADLINE_MARGIN_MS} ms before the deadline`, async () => {
+    // Lambda stops the function at its deadline: the answer must leave time to be sent. The
+    // storage call answers 50 ms after the early timeout is due; it must lose that race. (Middy
+    // takes setTimeout from node:timers, which Jest's fake timers do not replace: the test
+    // relies on timer order, not on how long anything takes.)
+    const untilTimeout = 100;
+    ddb
+      .on(BatchGetCommand)
+      .callsFake(
+        () =>
+          new Promise((resolve) => setTimeout(() => resolve({ Responses: { 'config-table': [] } }), untilTimeout + 50)),
+      );
+    const context = Object.assign(lambdaContext(), {
+      getRemainingTimeInMillis: () => DEADLINE_MARGIN_MS + untilTimeout,
+    });
+    const response = parseResponse(
+      await handler(apiEvent(PATH, { headers: authHeaders(apiKey), body: { data: validData } }), context),
+    );
+    expectError(response, 503, 'UNAVAILABLE');
   });
 });
 

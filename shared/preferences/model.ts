@@ -5,7 +5,9 @@ export const CHANNELS = ['inbox', 'email', 'slack'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 export const DELIVERY_SETTINGS = ['ALL', 'MINE', 'NONE'] as const;
-export const deliverySetting = z.enum(DELIVERY_SETTINGS);
+const ONE_OF_DELIVERY_SETTINGS = `one of ${DELIVERY_SETTINGS.join(', ')}`;
+/** One schema for a channel's value wherever it is read: requests, the environment, CDK context. */
+export const deliverySetting = z.enum(DELIVERY_SETTINGS, { error: `must be ${ONE_OF_DELIVERY_SETTINGS}` });
 export type DeliverySetting = z.infer<typeof deliverySetting>;
 
 /** A stored config: only the channels that were ever set. */
@@ -38,7 +40,7 @@ export const scopeOf = (documentId: string | null): Scope => (documentId === nul
 export const BUILT_IN_DEFAULTS: FullChannelConfig = { inbox: 'ALL', email: 'MINE', slack: 'NONE' };
 
 const defaultFromEnv = (name: EnvName, fallback: DeliverySetting, env: NodeJS.ProcessEnv): DeliverySetting =>
-  parseEnv(name, z._default(deliverySetting, fallback), `one of ${DELIVERY_SETTINGS.join(', ')}`, env);
+  parseEnv(name, z._default(deliverySetting, fallback), ONE_OF_DELIVERY_SETTINGS, env);
 
 export const defaultsFromEnv = (env: NodeJS.ProcessEnv = process.env): FullChannelConfig => ({
   inbox: defaultFromEnv(ENV.defaultInbox, BUILT_IN_DEFAULTS.inbox, env),

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
 import { identifier, MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/validation/identifiers.js';
-import { CHANNELS, DELIVERY_SETTINGS } from './model.js';
+import { CHANNELS, deliverySetting } from './model.js';
 
 // Request schemas run in every function, so they use zod's tree-shakable mini API (the
 // classic API would add some 440 KiB to each bundle); see README, Performance.
 
-const channelValue = z.optional(z.enum(DELIVERY_SETTINGS, { error: `must be one of ${DELIVERY_SETTINGS.join(', ')}` }));
+const channelValue = z.optional(deliverySetting);
 
 export const channelConfig = z
   .strictObject(

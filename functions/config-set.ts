@@ -1,10 +1,10 @@
 import { createAuthenticator } from '#shared/auth/create-authenticator.js';
-import { documentClient } from '#shared/aws/clients.js';
-import { httpHandler } from '#shared/http/handler.js';
+import { documentClient } from '#shared/lambda/aws-clients.js';
+import { ENV, requireEnv } from '#shared/lambda/environment.js';
+import { httpHandler } from '#shared/lambda/http-handler.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { setConfigRequest } from '#shared/preferences/schemas.js';
 import { SET_CONFIG_MESSAGE, setConfig } from '#shared/preferences/service.js';
-import { ENV, requireEnv } from '#shared/settings.js';
 
 const store = new DynamoPreferenceStore(documentClient, requireEnv(ENV.configTable));
 

@@ -1,9 +1,9 @@
-import { documentClient, sqsClient } from '#shared/aws/clients.js';
+import { documentClient, sqsClient } from '#shared/lambda/aws-clients.js';
+import { ENV, requireEnv } from '#shared/lambda/environment.js';
 import { createConsumerHandler } from '#shared/migration/consumer.js';
 import { SqsMigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
-import { ENV, requireEnv } from '#shared/settings.js';
 
 /** SQS consumer of the migration queue (contract 5.3); see shared/migration/worker.ts. */
 export const handler = createConsumerHandler({

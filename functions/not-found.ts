@@ -1,8 +1,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { errorResponse } from '#shared/http/responses.js';
-import { logger } from '#shared/observability/logger.js';
+import { logger } from '#shared/lambda/logger.js';
+import { errorResponse } from '#shared/lambda/responses.js';
 
 /**
  * The API's `$default` route: any path that is not one of the operations answers NOT_FOUND

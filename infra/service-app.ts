@@ -1,7 +1,7 @@
 import { App, type AppProps, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { readServiceConfig } from '#infra/config.js';
 import { SERVICE_NAME, ServiceStack } from '#infra/stack.js';
+import { readServiceConfig } from '#infra/stage-settings.js';
 
 export const stackName = (stage: string): string => `NotificationPreferences-${stage}`;
 

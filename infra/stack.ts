@@ -6,12 +6,12 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { isProductionStage, type ServiceConfig } from '#infra/config.js';
-import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES, type RouteId } from '#infra/routes.js';
-import { ENV } from '#shared/settings.js';
+import { isProductionStage, type ServiceConfig } from '#infra/stage-settings.js';
+import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES, type RouteId } from '#shared/deployment/functions.js';
+import { ENV } from '#shared/lambda/environment.js';
 import { ServiceAlarms } from './constructs/service-alarms.js';
 import { type BoundQueue, ServiceFunction, type TableAction } from './constructs/service-function.js';
-import { createServiceTables } from './service-tables.js';
+import { createServiceTables } from './tables.js';
 
 export const SERVICE_NAME = 'notification-preferences';
 
@@ -51,7 +51,7 @@ export interface ServiceStackProps extends StackProps {
 }
 
 /**
- * The whole service: the HTTP API with one function per operation (infra/routes.ts) and a
+ * The whole service: the HTTP API with one function per operation (shared/deployment/functions.ts) and a
  * NOT_FOUND catch-all, the migration queue and its consumer, the three tables, and alarms.
  */
 export class ServiceStack extends Stack {

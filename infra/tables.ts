@@ -1,32 +1,36 @@
-import { ENV, type EnvName } from '#shared/settings.js';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { TABLES, type TableDefinition } from '#shared/deployment/tables.js';
+import type { BoundTable } from './constructs/service-function.js';
+
+export type TableName = keyof typeof TABLES;
 
 /**
- * The three DynamoDB tables: key schema and the environment variable that carries each
- * table's name. The CDK stack and the local runtime both create tables from this list.
+ * Creates the three tables of shared/deployment/tables.ts in `scope`: on-demand capacity, point-in-time
+ * recovery, and encryption with the AWS managed key (aws/dynamodb). That key is auditable in
+ * CloudTrail and costs nothing; a customer managed key would add a key policy to maintain and
+ * KMS permissions to every function, for control the service does not need (no cross-account
+ * access, no crypto-shredding requirement).
+ *
+ * `protectData` (production): tables are retained on stack deletion and refuse DeleteTable.
  */
-export interface TableDefinition {
-  /** CDK construct id. */
-  id: string;
-  /** Table name in the local runtime (CDK lets CloudFormation name deployed tables). */
-  localName: string;
-  env: EnvName;
-  partitionKey: string;
-  sortKey?: string;
-}
-
-export const TABLES = {
-  /** Notification config entries (see shared/preferences/keys.ts for the key encoding). */
-  config: { id: 'ConfigTable', localName: 'config', env: ENV.configTable, partitionKey: 'pk', sortKey: 'sk' },
-  /** Migration records and the per-document locks that keep migrations exclusive. */
-  migrations: {
-    id: 'MigrationsTable',
-    localName: 'migrations',
-    env: ENV.migrationsTable,
-    partitionKey: 'pk',
-    sortKey: 'sk',
-  },
-  /** API credentials, keyed by api key; tokens are stored only as SHA-256 hashes. */
-  credentials: { id: 'CredentialsTable', localName: 'credentials', env: ENV.credentialsTable, partitionKey: 'apiKey' },
-} as const satisfies Record<string, TableDefinition>;
-
-export const TABLE_LIST: TableDefinition[] = Object.values(TABLES);
+export const createServiceTables = (scope: Construct, protectData: boolean): Record<TableName, BoundTable> => {
+  const create = (definition: TableDefinition): BoundTable => ({
+    env: definition.env,
+    table: new Table(scope, definition.id, {
+      partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
+      ...(definition.sortKey ? { sortKey: { name: definition.sortKey, type: AttributeType.STRING } } : {}),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      deletionProtection: protectData,
+      removalPolicy: protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    }),
+  });
+  return {
+    config: create(TABLES.config),
+    migrations: create(TABLES.migrations),
+    credentials: create(TABLES.credentials),
+  };
+};

@@ -8,9 +8,9 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { EnvName } from '#shared/settings.js';
+import type { EnvName } from '#shared/lambda/environment.js';
 
-/** Repository root: handler entries in infra/routes.ts are relative to it. */
+/** Repository root: handler entries in shared/deployment/functions.ts are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
@@ -44,7 +44,7 @@ export interface BoundQueue {
 }
 
 export interface ServiceFunctionProps {
-  /** Handler file relative to the repository root (see infra/routes.ts). */
+  /** Handler file relative to the repository root (see shared/deployment/functions.ts). */
   entry: string;
   description: string;
   /** Powertools settings and the function's own variables; table/queue variables come from grantTable/grantQueue. */

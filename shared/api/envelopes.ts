@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_HTTP_STATUS, ERROR_STATUSES, type ErrorStatus } from '#shared/errors.js';
+import { ERROR_HTTP_STATUS, ERROR_STATUSES, type ErrorStatus } from '#shared/api/errors.js';
 
 /** `{result:{status:'success', message, data}}` around a route's data (contract section 1). */
 export const successEnvelope = <S extends z.ZodType>(data: S) =>

@@ -1,16 +1,11 @@
 import { z } from 'zod';
+import { ApiError, ERROR_HTTP_STATUS, ERROR_STATUSES, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
+import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { permissionDenied } from '#shared/auth/credential.js';
-import { ApiError, ERROR_HTTP_STATUS, ERROR_STATUSES, UNAUTHENTICATED_MESSAGE } from '#shared/errors.js';
-import { parseCallableBody } from '#shared/http/validation.js';
+import { parseCallableBody } from '#shared/lambda/parse-body.js';
 import { migrateRequest } from '#shared/migration/schemas.js';
 import { deliverySetting } from '#shared/preferences/model.js';
 import { channelConfig } from '#shared/preferences/schemas.js';
-import {
-  MAX_BODY_BYTES,
-  MAX_DOCUMENT_IDS,
-  MAX_IDENTIFIER_LENGTH,
-  MAX_USER_IDS,
-} from '#shared/validation/identifiers.js';
 import { errorEnvelope, errorStatus, gatewayError } from './envelopes.js';
 import { OPERATIONS, type Operation, responsesOf, unknownRouteResponse } from './operations.js';
 import { configView, migrationState, userSetResult } from './responses.js';

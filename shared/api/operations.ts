@@ -1,17 +1,12 @@
 import type { z } from 'zod';
-import { ROUTES, type RouteId } from '#infra/routes.js';
-import { ERROR_HTTP_STATUS, type ErrorStatus, UNAUTHENTICATED_MESSAGE } from '#shared/errors.js';
-import type { ErrorBody } from '#shared/http/responses.js';
+import { ERROR_HTTP_STATUS, type ErrorStatus, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
+import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
+import { ROUTES, type RouteId } from '#shared/deployment/functions.js';
+import type { ErrorBody } from '#shared/lambda/responses.js';
 import { MIGRATE_MESSAGE, NOT_FOUND_MESSAGE, STATUS_MESSAGE } from '#shared/migration/model.js';
 import { migrateRequest, migrationStatusRequest } from '#shared/migration/schemas.js';
 import { getConfigRequest, setConfigRequest } from '#shared/preferences/schemas.js';
 import { GET_CONFIG_MESSAGE, SET_CONFIG_MESSAGE } from '#shared/preferences/service.js';
-import {
-  MAX_BODY_BYTES,
-  MAX_DOCUMENT_IDS,
-  MAX_IDENTIFIER_LENGTH,
-  MAX_USER_IDS,
-} from '#shared/validation/identifiers.js';
 import { errorEnvelope, gatewayError, statusesForHttp, successEnvelope } from './envelopes.js';
 import { getConfigResult, migrateResult, migrationStatusResult, setConfigResult } from './responses.js';
 

@@ -1,4 +1,4 @@
-import { formatPath } from '#shared/http/validation.js';
+import { formatPath } from '#shared/lambda/parse-body.js';
 import { operationForPath, type ResponseSpec, responsesOf, unknownRouteResponse } from './operations.js';
 
 export interface OpenApiCheck {

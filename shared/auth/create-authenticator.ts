@@ -1,5 +1,5 @@
-import { documentClient } from '#shared/aws/clients.js';
-import { credentialCacheSeconds, ENV, requireEnv } from '#shared/settings.js';
+import { documentClient } from '#shared/lambda/aws-clients.js';
+import { credentialCacheSeconds, ENV, requireEnv } from '#shared/lambda/environment.js';
 import { Authenticator } from './authenticator.js';
 import { DynamoCredentialStore } from './dynamo-credential-store.js';
 

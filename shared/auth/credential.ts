@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ApiError, UNAUTHENTICATED_MESSAGE } from '#shared/errors.js';
+import { ApiError, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 
 /** Contract section 2. The token itself is never stored: only its SHA-256. */
 export interface Credential {

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { logger } from '#shared/observability/logger.js';
+import { logger } from '#shared/lambda/logger.js';
 import { migrationMessage } from './schemas.js';
 import { runMigration, type WorkerDeps } from './worker.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { identifier } from '#shared/validation/identifiers.js';
+import { identifier } from '#shared/api/identifiers.js';
 
 /** POST /v2/organizations/documents/migrate */
 export const migrateRequest = z

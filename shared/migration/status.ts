@@ -1,4 +1,4 @@
-import { ApiError } from '#shared/errors.js';
+import { ApiError } from '#shared/api/errors.js';
 import { type MigrationView, NOT_FOUND_MESSAGE, toView } from './model.js';
 import type { MigrationRepository } from './repository.js';
 

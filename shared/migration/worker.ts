@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pMap from 'p-map';
-import { logger } from '#shared/observability/logger.js';
+import { logger } from '#shared/lambda/logger.js';
 import type { ChannelConfig, EntryKey } from '#shared/preferences/model.js';
 import type { MarkedEntry, MigrationEntryStore } from '#shared/preferences/store.js';
 import { isActiveStatus, type MigrationRecord } from './model.js';

@@ -6,8 +6,8 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { drainWithBackoff } from '#shared/aws/backoff.js';
-import { UnprocessedItemsError } from '#shared/aws/errors.js';
+import { drainWithBackoff } from '#shared/lambda/backoff.js';
+import { UnprocessedItemsError } from '#shared/lambda/dependency-errors.js';
 import { documentPartition, entryTableKey } from './keys.js';
 import { CHANNELS, type ChannelConfig, type EntryKey, type StoredEntry, scopeOf } from './model.js';
 import type { ExpectedVersion, MarkedEntry, MigrationEntryStore, PreferenceStore, WriteMeta } from './store.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { identifier, MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/validation/identifiers.js';
+import { identifier, MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { CHANNELS, deliverySetting } from './model.js';
 
 // Request schemas run in every function, so they use zod's tree-shakable mini API (the

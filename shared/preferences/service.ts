@@ -1,8 +1,8 @@
 import pMap from 'p-map';
-import { isTransientDependencyError } from '#shared/aws/errors.js';
-import { ApiError } from '#shared/errors.js';
-import { logger } from '#shared/observability/logger.js';
-import { distinct } from '#shared/validation/identifiers.js';
+import { ApiError } from '#shared/api/errors.js';
+import { distinct } from '#shared/api/identifiers.js';
+import { isTransientDependencyError } from '#shared/lambda/dependency-errors.js';
+import { logger } from '#shared/lambda/logger.js';
 import {
   CHANNELS,
   type Channel,

@@ -7,8 +7,8 @@ import { App, type CfnElement, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { build } from 'esbuild';
 import { PROJECT_ROOT, ServiceFunction } from '#infra/constructs/service-function.js';
-import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#infra/routes.js';
 import { createServiceApp } from '#infra/service-app.js';
+import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#shared/deployment/functions.js';
 import { goal, type Section, section } from './report.js';
 import { fmtBytes, fmtMs, fmtRatio, median, percentile, ratio } from './stats.js';
 

@@ -2,7 +2,7 @@ import './quiet.js';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { logger } from '#shared/observability/logger.js';
+import { logger } from '#shared/lambda/logger.js';
 import { bundleBench } from './bundles.js';
 import { migrationBench } from './migration.js';
 import { machine, type RunInfo, renderText, type Section, writeResults } from './report.js';

@@ -1,7 +1,7 @@
 import type { Context, SQSEvent } from 'aws-lambda';
-import { startLocalRuntime } from '#infra/local/runtime.js';
-import type { QueueConsumer } from '#infra/local/sqs.js';
 import { CONFIG_SET_TIMEOUT } from '#infra/stack.js';
+import { startLocalRuntime } from '#local/runtime.js';
+import type { QueueConsumer } from '#local/sqs.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
 import { CallCounter, type CallSummary } from './counting.js';
 import { goal, type Section, section } from './report.js';
@@ -30,7 +30,7 @@ interface Case {
 
 /**
  * Sections 2 and 4: the storage calls each request makes, counted on the SDK clients the
- * handlers themselves use (shared/aws/clients.ts), through the local server in this process.
+ * handlers themselves use (shared/lambda/aws-clients.ts), through the local server in this process.
  * The credential cache has the deployed default (60 s), so the first request reads the
  * credential and the next ones must not.
  */
@@ -72,7 +72,7 @@ export const storageBench = async (): Promise<Section[]> => {
   };
   try {
     // Imported after the runtime has loaded the handlers: the same module instances, clients included.
-    const { documentClient, sqsClient } = await import('#shared/aws/clients.js');
+    const { documentClient, sqsClient } = await import('#shared/lambda/aws-clients.js');
     const counter = new CallCounter(service.tables.credentials).attachDynamo(documentClient).attachSqs(sqsClient);
     const cases: Case[] = [];
     const measure = async (name: string, entries: number, path: string, data: unknown) => {

@@ -1,7 +1,7 @@
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ensureTables } from '#infra/local/dynamo.js';
+import { ensureTables } from '#local/dynamo.js';
 import { type Credential, hashToken } from '#shared/auth/credential.js';
 import { type CallResult, type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { runCredentialsCommand } from '#infra/cli/credentials-command.js';
-import { dataPaths, REPO_ROOT } from '#infra/local/data-dir.js';
-import { startEmbeddedDynamo } from '#infra/local/dynamo.js';
+import { dataPaths, REPO_ROOT } from '#local/data-dir.js';
+import { startEmbeddedDynamo } from '#local/dynamo.js';
+import { runCredentialsCommand } from '#tools/credentials/command.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The credentials command against the local store: while a local server runs on the data
@@ -176,7 +176,7 @@ describe('command line errors', () => {
 
   test('the entry point sets the exit code', async () => {
     const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-    const failure = await promisify(execFile)(tsx, ['infra/cli/credentials.ts', 'frob'], { cwd: REPO_ROOT }).catch(
+    const failure = await promisify(execFile)(tsx, ['tools/credentials/main.ts', 'frob'], { cwd: REPO_ROOT }).catch(
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "frob"') });

@@ -5,9 +5,9 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { SQSEvent } from 'aws-lambda';
-import { dataPaths, readRunningServer } from '#infra/local/data-dir.js';
-import { startEmbeddedDynamo } from '#infra/local/dynamo.js';
-import { ENV } from '#shared/settings.js';
+import { dataPaths, readRunningServer } from '#local/data-dir.js';
+import { startEmbeddedDynamo } from '#local/dynamo.js';
+import { ENV } from '#shared/lambda/environment.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The runtime around the handlers: data that persists across restarts, the local credential,

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { type ApiServer, createApiServer, MAX_REQUEST_BYTES } from '#infra/local/server.js';
+import { type ApiServer, createApiServer, MAX_REQUEST_BYTES } from '#local/server.js';
 import { rawRequest } from '../support/local-service.js';
 
 // The API Gateway twin alone, with recording handlers: what a function receives for a

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, expect, test } from '@jest/globals';
-import { REPO_ROOT } from '#infra/local/data-dir.js';
+import { REPO_ROOT } from '#local/data-dir.js';
 
 // `npm start` as a developer runs it (tsx, its own process): what it prints works as printed,
 // and a signal stops it cleanly.
@@ -16,7 +16,7 @@ const exited = (process: ChildProcess) =>
 
 test('prints the URL, credential and a curl that works; SIGINT stops it with exit code 0', async () => {
   const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-  const started = spawn(tsx, ['infra/local/main.ts', '--in-memory', '--port', '0'], {
+  const started = spawn(tsx, ['local/main.ts', '--in-memory', '--port', '0'], {
     cwd: REPO_ROOT,
     env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', LOCAL_API_KEY: '', LOCAL_AUTH_TOKEN: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, test } from '@jest/globals';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { type LocalQueue, type LocalSqs, type QueueConsumer, startLocalSqs } from '#infra/local/sqs.js';
+import { type LocalQueue, type LocalSqs, type QueueConsumer, startLocalSqs } from '#local/sqs.js';
 
 // The SQS twin through the real SDK v3 SQSClient (AWS JSON 1.0 protocol), delivering to an
 // injected consumer the way Lambda's SQS event source does.

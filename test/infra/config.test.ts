@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
-import { isProductionStage, parseServiceConfig, readServiceConfig } from '#infra/config.js';
 import { createServiceApp } from '#infra/service-app.js';
+import { isProductionStage, parseServiceConfig, readServiceConfig } from '#infra/stage-settings.js';
 
 describe('deployment settings from CDK context', () => {
   test('every key has a default', () => {

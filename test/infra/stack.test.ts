@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { ROUTES } from '#infra/routes.js';
 import { ACCESS_LOG_FIELDS, CONSUMER_TIMEOUT, MIGRATION_MAX_RECEIVE_COUNT } from '#infra/stack.js';
-import { TABLES } from '#infra/tables.js';
-import { ENV } from '#shared/settings.js';
+import { ROUTES } from '#shared/deployment/functions.js';
+import { TABLES } from '#shared/deployment/tables.js';
+import { ENV } from '#shared/lambda/environment.js';
 import {
   describeViolations,
   type Json,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { TABLES } from '#infra/tables.js';
+import { TABLES } from '#shared/deployment/tables.js';
 import { describeViolations, only, type Resources, SYNTH_TIMEOUT_MS, type Synthesized, synthService } from './synth.js';
 
 // Production without an alarm email, and all other settings at their defaults. The code is

@@ -1,8 +1,8 @@
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, expect, test } from '@jest/globals';
 import { hashToken } from '#shared/auth/credential.js';
-import type { HttpHandler } from '#shared/http/handler.js';
-import { ENV } from '#shared/settings.js';
+import { ENV } from '#shared/lambda/environment.js';
+import type { HttpHandler } from '#shared/lambda/http-handler.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import { type FaultProxy, failFirst, startFaultProxy } from './fault-proxy.js';

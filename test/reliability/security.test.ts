@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { hashToken } from '#shared/auth/credential.js';
-import { UNAUTHENTICATED_MESSAGE } from '#shared/errors.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 import { addCredential, callAs, gatedConsumer, PATHS, type TestCredential, waitForMigration } from './support.js';
 

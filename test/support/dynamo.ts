@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from '#infra/local/dynamo.js';
-import { TABLES } from '#infra/tables.js';
-import { createDocumentClient } from '#shared/aws/clients.js';
+import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { TABLES } from '#shared/deployment/tables.js';
+import { createDocumentClient } from '#shared/lambda/aws-clients.js';
 
 export interface TestDynamo {
   client: DynamoDBClient;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import pMap from 'p-map';
-import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/errors.js';
+import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/api/errors.js';
 
 /** Cases per route: at least 1,000 in CI; `npm run soak` raises it with FUZZ_RUNS. */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 1000);

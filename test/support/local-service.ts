@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '#infra/local/runtime.js';
-import type { QueueConsumer } from '#infra/local/sqs.js';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '#local/runtime.js';
+import type { QueueConsumer } from '#local/sqs.js';
 
 export interface CallOptions {
   /** Replaces the default headers (content type and the local credential) one by one; undefined removes one. */

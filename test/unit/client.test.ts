@@ -1,5 +1,4 @@
 import { describe, expect, test } from '@jest/globals';
-import { buildOpenApiDocument, type OpenApiDocument } from '#shared/api/openapi.js';
 import {
   createClient,
   type GetConfigResult,
@@ -7,7 +6,8 @@ import {
   ServiceError,
   type SetConfigResult,
   TransportError,
-} from '#shared/client/index.js';
+} from '#client/index.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '#shared/api/openapi.js';
 
 interface Sent {
   url: string;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@jest/globals';
 import { build } from 'esbuild';
-import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#infra/routes.js';
+import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#shared/deployment/functions.js';
 import { PROJECT_ROOT, subpathImports } from '../support/bundle.js';
 
 const ENTRIES = [...ROUTES.map((route) => route.entry), NOT_FOUND_ENTRY, MIGRATION_CONSUMER_ENTRY];

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
-import { renderDocsPage } from '#infra/openapi/docs-page.js';
-import { openApiRoutes } from '#infra/openapi/routes.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '#shared/api/openapi.js';
 import { OPERATIONS } from '#shared/api/operations.js';
+import { renderDocsPage } from '#tools/openapi/docs-page.js';
+import { openApiRoutes } from '#tools/openapi/routes.js';
 
 const doc = buildOpenApiDocument();
 const routes = openApiRoutes();

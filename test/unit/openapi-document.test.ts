@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
-import { openApiFilePath } from '#infra/openapi/document-file.js';
-import { ROUTES } from '#infra/routes.js';
+import { ERROR_HTTP_STATUS, ERROR_STATUSES } from '#shared/api/errors.js';
+import { identifier, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { buildOpenApiDocument, IDENTIFIER_PATTERN, type OpenApiDocument } from '#shared/api/openapi.js';
 import { OPERATIONS } from '#shared/api/operations.js';
 import { validateAgainstOpenApi } from '#shared/api/validate.js';
-import { ERROR_HTTP_STATUS, ERROR_STATUSES } from '#shared/errors.js';
-import { parseCallableBody } from '#shared/http/validation.js';
-import { identifier, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/validation/identifiers.js';
+import { ROUTES } from '#shared/deployment/functions.js';
+import { parseCallableBody } from '#shared/lambda/parse-body.js';
+import { openApiFilePath } from '#tools/openapi/document-file.js';
 
 const doc = buildOpenApiDocument();
 const schemas = doc.components.schemas as Record<string, OpenApiDocument>;

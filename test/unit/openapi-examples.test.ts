@@ -1,12 +1,12 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { RouteId } from '#infra/routes.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '#shared/api/openapi.js';
 import { OPERATIONS } from '#shared/api/operations.js';
 import { assertMatchesOpenApi } from '#shared/api/validate.js';
 import { hashToken } from '#shared/auth/credential.js';
-import type { HttpHandler } from '#shared/http/handler.js';
-import { ENV } from '#shared/settings.js';
+import type { RouteId } from '#shared/deployment/functions.js';
+import { ENV } from '#shared/lambda/environment.js';
+import type { HttpHandler } from '#shared/lambda/http-handler.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 

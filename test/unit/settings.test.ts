@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
+import { credentialCacheSeconds, DEFAULT_CREDENTIAL_CACHE_SECONDS, ENV } from '#shared/lambda/environment.js';
 import { BUILT_IN_DEFAULTS, defaultsFromEnv } from '#shared/preferences/model.js';
-import { credentialCacheSeconds, DEFAULT_CREDENTIAL_CACHE_SECONDS, ENV } from '#shared/settings.js';
 
 describe('settings a function reads from its environment at cold start', () => {
   test('credential cache seconds: unset or empty is the default, a number in range is used', () => {

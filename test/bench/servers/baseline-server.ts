@@ -1,15 +1,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pMap from 'p-map';
-import { ensureTables, startEmbeddedDynamo } from '#infra/local/dynamo.js';
-import { TABLES } from '#infra/tables.js';
+import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { TABLES } from '#shared/deployment/tables.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { WRITE_CONCURRENCY } from '#shared/preferences/service.js';
 import { serve } from './protocol.js';
 
 /**
  * The throughput baseline: node:http in front of the same embedded DynamoDB (dynalite in this
- * process) and the same SDK clients (shared/aws/clients.ts, endpoint from the environment, as
+ * process) and the same SDK clients (shared/lambda/aws-clients.ts, endpoint from the environment, as
  * the local server sets it), making the same storage calls through the same adapter as the
  * service: set = one UpdateItem per entry, 32 in flight; get = one BatchGetItem. No middleware,
  * no authentication, no validation, no envelope.
@@ -21,7 +21,7 @@ Object.assign(process.env, {
   AWS_SECRET_ACCESS_KEY: 'local',
   AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
 });
-const { documentClient } = await import('#shared/aws/clients.js');
+const { documentClient } = await import('#shared/lambda/aws-clients.js');
 const { DynamoPreferenceStore } = await import('#shared/preferences/dynamo-store.js');
 const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
 const admin = new DynamoDBClient({ endpoint: dynamo.endpoint });

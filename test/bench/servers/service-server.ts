@@ -1,4 +1,4 @@
-import { startLocalRuntime } from '#infra/local/runtime.js';
+import { startLocalRuntime } from '#local/runtime.js';
 import { serve } from './protocol.js';
 
 /**

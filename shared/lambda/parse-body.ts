@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ApiError } from '#shared/errors.js';
+import { ApiError } from '#shared/api/errors.js';
 
 export interface IssueDetail {
   path: string;

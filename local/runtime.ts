@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#infra/routes.js';
-import { TABLES } from '#infra/tables.js';
-import { ENV } from '#shared/settings.js';
+import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#shared/deployment/functions.js';
+import { TABLES } from '#shared/deployment/tables.js';
+import { ENV } from '#shared/lambda/environment.js';
 import {
   assertDynamoFilesFree,
   DataDirLockedError,
@@ -228,7 +228,7 @@ const start = async (
     timeoutMs: options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS,
     // Imported here, after the environment is set: the schemas' modules load the logger,
     // which reads its settings once, on import.
-    pages: (await import('#infra/openapi/routes.js')).openApiRoutes(),
+    pages: (await import('#tools/openapi/routes.js')).openApiRoutes(),
     log,
   });
   const baseUrl = await api.listen(port, host);

@@ -1,10 +1,10 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { isApiError } from '#shared/api/errors.js';
 import type { Authenticator } from '#shared/auth/authenticator.js';
 import type { Credential } from '#shared/auth/credential.js';
-import { isTransientDependencyError } from '#shared/aws/errors.js';
-import { isApiError } from '#shared/errors.js';
-import { logger } from '#shared/observability/logger.js';
+import { isTransientDependencyError } from '#shared/lambda/dependency-errors.js';
+import { logger } from '#shared/lambda/logger.js';
 import { assertCallableRequest } from './request-checks.js';
 import { errorResponse, successResponse } from './responses.js';
 

@@ -7,12 +7,12 @@ import {
   dataPaths,
   readRunningServer,
   resolveDataDir,
-} from '#infra/local/data-dir.js';
-import { ensureTables, startEmbeddedDynamo } from '#infra/local/dynamo.js';
-import { TABLES } from '#infra/tables.js';
+} from '#local/data-dir.js';
+import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { identifier } from '#shared/api/identifiers.js';
 import { type Credential, hashToken, isActive, newApiKey, newToken } from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
-import { identifier } from '#shared/validation/identifiers.js';
+import { TABLES } from '#shared/deployment/tables.js';
 
 /**
  * `npm run credentials -- create|list|revoke`: the operators' tool for API credentials, in

@@ -6,9 +6,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type { z } from 'zod';
 import type { Authenticator } from '#shared/auth/authenticator.js';
 import { type Credential, grantsOrganization, permissionDenied } from '#shared/auth/credential.js';
-import { logger } from '#shared/observability/logger.js';
+import { logger } from '#shared/lambda/logger.js';
 import { type ApiContext, type CallableResult, callableApi, DEADLINE_MARGIN_MS } from './callable-api.js';
-import { parseCallableBody } from './validation.js';
+import { parseCallableBody } from './parse-body.js';
 
 export interface RouteInput<T> {
   data: T;

@@ -1,8 +1,8 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
+import { DEFAULT_CREDENTIAL_CACHE_SECONDS, MAX_CREDENTIAL_CACHE_SECONDS } from '#shared/lambda/environment.js';
 import { BUILT_IN_DEFAULTS, deliverySetting } from '#shared/preferences/model.js';
-import { DEFAULT_CREDENTIAL_CACHE_SECONDS, MAX_CREDENTIAL_CACHE_SECONDS } from '#shared/settings.js';
 
 /** The stage whose data must survive `cdk destroy` (tables retained, deletion protection on). */
 export const PRODUCTION_STAGE = 'prod';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { ROUTES, type RouteId } from '#infra/routes.js';
 import type { GetConfigResult, MigrateResult, MigrationStatusResult, SetConfigResult } from '#shared/api/responses.js';
+import { ROUTES, type RouteId } from '#shared/deployment/functions.js';
 import type { migrateRequest, migrationStatusRequest } from '#shared/migration/schemas.js';
 import type { getConfigRequest, setConfigRequest } from '#shared/preferences/schemas.js';
 import { isErrorStatus, ServiceError, statusForHttp, TransportError } from './errors.js';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, type DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import { TABLE_LIST, type TableDefinition } from '#infra/tables.js';
+import { TABLE_LIST, type TableDefinition } from '#shared/deployment/tables.js';
 
 export interface EmbeddedDynamo {
   endpoint: string;

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ApiError } from '#shared/errors.js';
-import { MAX_BODY_BYTES } from '#shared/validation/identifiers.js';
+import { ApiError } from '#shared/api/errors.js';
+import { MAX_BODY_BYTES } from '#shared/api/identifiers.js';
 
 // `application/json`, any letter case, optionally followed by parameters such as charset.
 const JSON_CONTENT_TYPE = /^\s*application\/json\s*(;.*)?$/i;

@@ -1,4 +1,4 @@
-import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/errors.js';
+import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/api/errors.js';
 
 /** `UNKNOWN`: an answer that is not the service's envelope, with an HTTP code the catalogue does not use. */
 export type ServiceErrorStatus = ErrorStatus | 'UNKNOWN';

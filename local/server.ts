@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/errors.js';
+import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/api/errors.js';
 import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
 
 /**

@@ -1,4 +1,4 @@
-import { runCredentialsCommand } from './credentials-command.js';
+import { runCredentialsCommand } from './command.js';
 
 // `npm run credentials -- …`; see credentials-command.ts (or --help) for what it does.
 process.exitCode = await runCredentialsCommand(process.argv.slice(2), {

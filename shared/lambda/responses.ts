@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/errors.js';
+import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/api/errors.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * The local runtime's data directory: the DynamoDB files (LevelDB), the queue snapshot, the
  * local credential and, while a server runs, its endpoints.
  */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_DATA_DIR = join(REPO_ROOT, '.data');
 
 export const dataPaths = (dataDir: string) => ({

@@ -6,7 +6,7 @@ import { PROJECT_ROOT, subpathImports } from '../support/bundle.js';
 // The client must run on fetch alone: its bundle holds only its own modules and two zod-free tables.
 test('the client bundles without zod or any other package, and runs on plain Node with a fake fetch', async () => {
   const result = await build({
-    entryPoints: [`${PROJECT_ROOT}shared/client/index.ts`],
+    entryPoints: [`${PROJECT_ROOT}client/index.ts`],
     bundle: true,
     write: false,
     format: 'esm',
@@ -19,11 +19,11 @@ test('the client bundles without zod or any other package, and runs on plain Nod
     .map((input) => input.replace(PROJECT_ROOT, ''))
     .sort();
   expect(inputs).toEqual([
-    'infra/routes.ts',
-    'shared/client/client.ts',
-    'shared/client/errors.ts',
-    'shared/client/index.ts',
-    'shared/errors.ts',
+    'client/client.ts',
+    'client/errors.ts',
+    'client/index.ts',
+    'shared/api/errors.ts',
+    'shared/deployment/functions.ts',
   ]);
   const code = result.outputFiles[0]?.text ?? '';
   expect(code).not.toMatch(/zod|node_modules|from ["']/);

@@ -148,7 +148,7 @@ describe('grants match what the code calls', () => {
   });
 
   test('the migration consumer', () => {
-    const worker = source('shared/migration/worker.ts') + source('shared/migration/consumer.ts');
+    const worker = ['worker', 'move-page', 'consumer'].map((name) => source(`shared/migration/${name}.ts`)).join('');
     expect(granted('MigrationConsumer', 'ConfigTable')).toEqual(actionsOf(preferences(), calledOn(worker, 'entries')));
     expect(granted('MigrationConsumer', 'MigrationsTable')).toEqual(
       actionsOf(migrations(), calledOn(worker, 'repository')),

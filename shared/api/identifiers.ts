@@ -11,14 +11,21 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /**
  * Length counts UTF-16 code units (JavaScript's `length`), which bounds the stored key size.
- * Lone surrogates are rejected: they cannot be stored as UTF-8, so two of them would collide.
+ * zod's own maxLength counts code points (an emoji is one code point, two units), so the cap is
+ * a refinement of its own; it aborts, so zod's maxLength after it never fails and is there only
+ * to put `maxLength` in the API document. Lone surrogates are rejected: they cannot be stored
+ * as UTF-8, so two of them would collide.
  */
 export const identifier = (name: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
     .check(
       z.minLength(1, { error: `${name} must not be empty` }),
-      z.maxLength(MAX_IDENTIFIER_LENGTH, { error: `${name} must be at most ${MAX_IDENTIFIER_LENGTH} characters` }),
+      z.refine((value: string) => value.length <= MAX_IDENTIFIER_LENGTH, {
+        error: `${name} must be at most ${MAX_IDENTIFIER_LENGTH} characters (UTF-16 code units)`,
+        abort: true,
+      }),
+      z.maxLength(MAX_IDENTIFIER_LENGTH),
       z.refine((value: string) => !CONTROL_CHARACTER.test(value), {
         error: `${name} must not contain control characters`,
       }),

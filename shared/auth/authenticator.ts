@@ -1,4 +1,11 @@
-import { type Credential, isActive, tokenMatches, unauthenticated } from './credential.js';
+import {
+  type Credential,
+  isActive,
+  isWellFormedApiKey,
+  isWellFormedToken,
+  tokenMatches,
+  unauthenticated,
+} from './credential.js';
 import type { CredentialStore } from './store.js';
 
 const MAX_CACHED = 1000;
@@ -26,8 +33,9 @@ export class Authenticator {
   }
 
   /** Resolves the credential, or throws UNAUTHENTICATED with one message for every cause. */
-  async authenticate(apiKey: string | undefined, token: string | undefined): Promise<Credential> {
-    if (!apiKey || !token) throw unauthenticated();
+  async authenticate(apiKey: unknown, token: unknown): Promise<Credential> {
+    // A missing or malformed header (any length, any bytes) costs no lookup: it cannot match.
+    if (!isWellFormedApiKey(apiKey) || !isWellFormedToken(token)) throw unauthenticated();
     const now = this.now();
     const credential = await this.lookup(apiKey, now.getTime());
     // The hash is compared even when the key is unknown, so timing does not tell them apart.

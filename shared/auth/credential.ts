@@ -30,6 +30,24 @@ export const grantsOrganization = (credential: Credential, organizationId: strin
 export const newApiKey = (): string => `ak_${randomBytes(12).toString('hex')}`;
 export const newToken = (): string => `st_${randomBytes(32).toString('base64url')}`;
 
+/**
+ * What a presented key or token can be at all. Generated ones are `ak_` + 24 hex digits and
+ * `st_` + 43 base64url characters; a developer may fix the local pair (LOCAL_API_KEY /
+ * LOCAL_AUTH_TOKEN) to other printable values. Visible ASCII with a length cap covers both and
+ * keeps every key far below DynamoDB's 2,048-byte key limit: anything else cannot be a
+ * credential, so it is refused without a lookup (an oversized key would even make DynamoDB
+ * fail the call).
+ */
+export const MAX_API_KEY_LENGTH = 128;
+export const MAX_TOKEN_LENGTH = 256;
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+
+const isCredentialText = (value: unknown, maxLength: number): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= maxLength && VISIBLE_ASCII.test(value);
+
+export const isWellFormedApiKey = (value: unknown): value is string => isCredentialText(value, MAX_API_KEY_LENGTH);
+export const isWellFormedToken = (value: unknown): value is string => isCredentialText(value, MAX_TOKEN_LENGTH);
+
 export const unauthenticated = (): ApiError => new ApiError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
 
 export const permissionDenied = (organizationId: string): ApiError =>

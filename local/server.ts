@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -59,7 +60,7 @@ export interface RequestFacts {
   rawHeaders: string[];
   sourceIp: string;
   httpVersion: string;
-  body: string | undefined;
+  body: Buffer | undefined;
   routeKey: string;
   host?: string;
 }
@@ -78,6 +79,10 @@ export const toApiGatewayEvent = ({
   const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
   const rawQueryString = queryStart === -1 ? '' : url.slice(queryStart + 1);
   const headers = eventHeaders(rawHeaders);
+  // JSON is text, passed as it is. Bytes that are not UTF-8 are passed base64-encoded, as API
+  // Gateway passes bytes it does not take for text, never with characters replaced: the
+  // function refuses them (two different ids must never become the same replaced text).
+  const asText = !body?.length || isUtf8(body);
   // Payload 2.0 moves cookies out of the headers into their own list.
   const cookies = headers.cookie?.split(/;\s*/).filter(Boolean);
   delete headers.cookie;
@@ -119,8 +124,8 @@ export const toApiGatewayEvent = ({
       time: requestTime(now),
       timeEpoch: now.getTime(),
     },
-    ...(body === undefined ? {} : { body }),
-    isBase64Encoded: false,
+    ...(body?.length ? { body: body.toString(asText ? 'utf8' : 'base64') } : {}),
+    isBase64Encoded: !asText,
   };
 };
 
@@ -217,7 +222,7 @@ export const createApiServer = ({
           rawHeaders: request.rawHeaders,
           sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
           httpVersion: request.httpVersion,
-          body: body.length > 0 ? body.toString('utf8') : undefined,
+          body,
           routeKey: route ? `ANY ${rawPath}` : '$default',
         });
         requestId = event.requestContext.requestId;

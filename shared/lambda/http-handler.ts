@@ -42,7 +42,8 @@ export const httpHandler = <S extends z.core.$ZodType<{ organizationId: string }
     .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
     .use(httpHeaderNormalizer())
     .use(callableApi({ authenticator }))
-    .use(httpJsonBodyParser())
+    // Content type: callableApi checks it (any parameters); the parser's own check is stricter.
+    .use(httpJsonBodyParser({ disableContentTypeCheck: true }))
     .handler(async (event, context) => {
       const data = parseCallableBody(schema, event.body);
       const credential = context.credential as Credential;

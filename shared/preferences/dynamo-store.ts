@@ -9,8 +9,24 @@ import {
 import { drainWithBackoff } from '#shared/lambda/backoff.js';
 import { UnprocessedItemsError } from '#shared/lambda/dependency-errors.js';
 import { documentPartition, entryTableKey } from './keys.js';
-import { CHANNELS, type ChannelConfig, type EntryKey, type StoredEntry, scopeOf } from './model.js';
-import type { ExpectedVersion, MarkedEntry, MigrationEntryStore, PreferenceStore, WriteMeta } from './store.js';
+import {
+  CHANNELS,
+  type Channel,
+  type ChannelConfig,
+  type DeliverySetting,
+  type EntryKey,
+  type StoredEntry,
+  scopeOf,
+} from './model.js';
+import type {
+  CallOptions,
+  ExpectedVersion,
+  MarkedEntry,
+  MigrationEntryStore,
+  PreferenceStore,
+  UserLayers,
+  WriteMeta,
+} from './store.js';
 
 const BATCH_GET_LIMIT = 100;
 
@@ -18,11 +34,18 @@ type Item = Record<string, unknown>;
 type KeysAndAttributes = { Keys: Item[]; ConsistentRead: boolean };
 
 /** Maps a table item back to the domain entry. */
+/** Where a channel's write time is stored: a top-level attribute, so an update can set it alone. */
+export const channelTimeAttribute = (channel: Channel): string => `${channel}At`;
+
+/** Maps a table item back to the domain entry. */
 export const itemToEntry = (item: Item): StoredEntry => {
   const config: ChannelConfig = {};
+  const channelAt: Partial<Record<Channel, string>> = {};
   for (const channel of CHANNELS) {
     const value = item[channel];
     if (value !== undefined) config[channel] = value as ChannelConfig[typeof channel];
+    const at = item[channelTimeAttribute(channel)];
+    if (typeof at === 'string') channelAt[channel] = at;
   }
   const documentId = (item.documentId as string | undefined) ?? null;
   return {
@@ -34,6 +57,7 @@ export const itemToEntry = (item: Item): StoredEntry => {
     updatedAt: item.updatedAt as string,
     updatedBy: item.updatedBy as string,
     version: Number(item.version ?? 0),
+    ...(Object.keys(channelAt).length > 0 ? { channelAt } : {}),
   };
 };
 
@@ -51,6 +75,75 @@ export const itemToMarkedEntry = (item: Item): MarkedEntry => {
   return entry;
 };
 
+/** A channel's new value, or null to remove it. */
+type ChannelChanges = Partial<Record<Channel, DeliverySetting | null>>;
+
+interface ChannelWrite {
+  key: EntryKey;
+  changes: ChannelChanges;
+  meta: WriteMeta;
+  /** Also move the entry's updatedAt (only when it is not newer than this write). */
+  entryTime: boolean;
+  /** Reset: never create the entry. */
+  mustExist: boolean;
+}
+
+/**
+ * One UpdateItem for a channel write. Each named channel is stamped with the write's time, on
+ * the condition that its stored stamp is not newer: a write that lands late (a request frozen
+ * past its deadline and resumed) cannot replace a newer value.
+ */
+const channelUpdate = ({ key, changes, meta, entryTime, mustExist }: ChannelWrite) => {
+  const names: Record<string, string> = { '#by': 'updatedBy', '#version': 'version' };
+  const values: Record<string, unknown> = { ':at': meta.updatedAt, ':by': meta.updatedBy, ':one': 1 };
+  const sets = ['#by = :by'];
+  const removes: string[] = [];
+  const conditions: string[] = [];
+  if (mustExist) {
+    names['#pk'] = 'pk';
+    conditions.push('attribute_exists(#pk)');
+  } else {
+    Object.assign(names, { '#org': 'organizationId', '#user': 'userId', '#scope': 'scope' });
+    Object.assign(values, { ':org': key.organizationId, ':user': key.userId, ':scope': scopeOf(key.documentId) });
+    sets.push('#org = :org', '#user = :user', '#scope = :scope');
+    if (key.documentId !== null) {
+      names['#doc'] = 'documentId';
+      values[':doc'] = key.documentId;
+      sets.push('#doc = :doc');
+    }
+  }
+  names['#at'] = 'updatedAt';
+  if (entryTime) {
+    sets.push('#at = :at');
+    conditions.push('(attribute_not_exists(#at) OR #at <= :at)');
+  } else {
+    // The entry was changed by a newer write: its time stays (only set if the entry is new).
+    sets.push('#at = if_not_exists(#at, :at)');
+  }
+  for (const channel of CHANNELS) {
+    const value = changes[channel];
+    if (value === undefined) continue;
+    names[`#${channel}`] = channel;
+    names[`#${channel}At`] = channelTimeAttribute(channel);
+    if (value === null) {
+      removes.push(`#${channel}`);
+    } else {
+      values[`:${channel}`] = value;
+      sets.push(`#${channel} = :${channel}`);
+    }
+    sets.push(`#${channel}At = :at`);
+    conditions.push(`(attribute_not_exists(#${channel}At) OR #${channel}At <= :at)`);
+  }
+  return {
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD #version :one`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+};
+
+const hasChannel = (item: Item): boolean => CHANNELS.some((channel) => item[channel] !== undefined);
+
 const isConditionFailure = (error: unknown): boolean =>
   (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 
@@ -60,47 +153,78 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
     readonly tableName: string,
   ) {}
 
-  async setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta): Promise<void> {
-    const names: Record<string, string> = {
-      '#org': 'organizationId',
-      '#user': 'userId',
-      '#scope': 'scope',
-      '#at': 'updatedAt',
-      '#by': 'updatedBy',
-      '#version': 'version',
-    };
-    const values: Record<string, unknown> = {
-      ':org': key.organizationId,
-      ':user': key.userId,
-      ':scope': scopeOf(key.documentId),
-      ':at': meta.updatedAt,
-      ':by': meta.updatedBy,
-      ':one': 1,
-    };
-    const sets = ['#org = :org', '#user = :user', '#scope = :scope', '#at = :at', '#by = :by'];
-    if (key.documentId !== null) {
-      names['#doc'] = 'documentId';
-      values[':doc'] = key.documentId;
-      sets.push('#doc = :doc');
+  async setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta, options: CallOptions = {}): Promise<void> {
+    await this.writeChannels(key, config, meta, false, options);
+  }
+
+  async resetChannels(
+    key: EntryKey,
+    channels: readonly Channel[],
+    meta: WriteMeta,
+    options: CallOptions = {},
+  ): Promise<void> {
+    const changes: ChannelChanges = Object.fromEntries(channels.map((channel) => [channel, null]));
+    const after = await this.writeChannels(key, changes, meta, true, options);
+    if (!after || hasChannel(after)) return;
+    // Left with no channel: deleted, unless a concurrent write has given it one meanwhile.
+    const names: Record<string, string> = { '#pk': 'pk' };
+    for (const channel of CHANNELS) names[`#${channel}`] = channel;
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: entryTableKey(key),
+          ConditionExpression: ['attribute_exists(#pk)', ...CHANNELS.map((c) => `attribute_not_exists(#${c})`)].join(
+            ' AND ',
+          ),
+          ExpressionAttributeNames: names,
+        }),
+        { abortSignal: options.signal },
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
     }
-    for (const channel of CHANNELS) {
-      const value = config[channel];
-      if (value === undefined) continue;
-      names[`#${channel}`] = channel;
-      values[`:${channel}`] = value;
-      sets.push(`#${channel} = :${channel}`);
-    }
-    // One UpdateItem per entry: DynamoDB applies it atomically, so concurrent requests that
-    // set different channels of the same entry both take effect.
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: entryTableKey(key),
-        UpdateExpression: `SET ${sets.join(', ')} ADD #version :one`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
+  }
+
+  /**
+   * Applies channel changes in one atomic UpdateItem (so concurrent writes of other channels
+   * are kept). When some channel is stamped newer (or, for a reset, the entry is missing), the
+   * channels are retried one by one, each on its own condition, so that the fresh ones still
+   * take effect. Returns the entry as last written, or undefined when nothing was written.
+   */
+  private async writeChannels(
+    key: EntryKey,
+    changes: ChannelChanges,
+    meta: WriteMeta,
+    mustExist: boolean,
+    { signal }: CallOptions,
+  ): Promise<Item | undefined> {
+    const update = async (write: ChannelWrite): Promise<Item | undefined> => {
+      try {
+        const output = await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: entryTableKey(key),
+            ...channelUpdate(write),
+            ReturnValues: mustExist ? 'ALL_NEW' : 'NONE',
+          }),
+          { abortSignal: signal },
+        );
+        return output.Attributes ?? {};
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
+        throw error;
+      }
+    };
+    const whole = await update({ key, changes, meta, entryTime: true, mustExist });
+    if (whole) return whole;
+    const named = CHANNELS.filter((channel) => changes[channel] !== undefined);
+    const one = await Promise.all(
+      named.map((channel) =>
+        update({ key, changes: { [channel]: changes[channel] }, meta, entryTime: false, mustExist }),
+      ),
     );
+    return one.filter((item) => item !== undefined).at(-1);
   }
 
   async getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]> {
@@ -132,6 +256,9 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
       ...(entry.documentId === null ? {} : { documentId: entry.documentId }),
       scope: scopeOf(entry.documentId),
       ...entry.config,
+      ...Object.fromEntries(
+        Object.entries(entry.channelAt ?? {}).map(([c, at]) => [channelTimeAttribute(c as Channel), at]),
+      ),
       updatedAt: entry.updatedAt,
       updatedBy: entry.updatedBy,
       version: entry.version,
@@ -183,21 +310,45 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
     }
   }
 
-  private async batchGet<T>(keys: readonly EntryKey[], map: (item: Item) => T): Promise<T[]> {
-    const entries: T[] = [];
-    for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
-      const chunk = keys.slice(start, start + BATCH_GET_LIMIT).map((key) => entryTableKey(key));
-      const unprocessed = await drainWithBackoff<KeysAndAttributes>(
-        { Keys: chunk, ConsistentRead: true },
-        async (request) => {
-          const output = await this.client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: request } }));
-          for (const item of output.Responses?.[this.tableName] ?? []) entries.push(map(item));
-          const rest = output.UnprocessedKeys?.[this.tableName] as KeysAndAttributes | undefined;
-          return rest?.Keys?.length ? rest : undefined;
-        },
-      );
-      if (unprocessed) throw new UnprocessedItemsError(`${unprocessed.Keys.length} keys left unread after retries`);
+  async getUserLayers(
+    organizationId: string,
+    documentId: string,
+    userIds: readonly string[],
+  ): Promise<Map<string, UserLayers>> {
+    const keys = userIds.flatMap((userId): EntryKey[] => [
+      { organizationId, userId, documentId },
+      { organizationId, userId, documentId: null },
+    ]);
+    const layers = new Map<string, UserLayers>(userIds.map((userId) => [userId, {}]));
+    for (const entry of await this.batchGet(keys, itemToEntry)) {
+      const user = layers.get(entry.userId);
+      if (user) user[entry.scope] = entry;
     }
-    return entries;
+    return layers;
+  }
+
+  /** BatchGetItem in chunks of its 100-key maximum, all chunks at once; throttled keys are retried. */
+  private async batchGet<T>(keys: readonly EntryKey[], map: (item: Item) => T): Promise<T[]> {
+    const chunks: Item[][] = [];
+    for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
+      chunks.push(keys.slice(start, start + BATCH_GET_LIMIT).map((key) => entryTableKey(key)));
+    }
+    const read = await Promise.all(
+      chunks.map(async (chunk) => {
+        const entries: T[] = [];
+        const unprocessed = await drainWithBackoff<KeysAndAttributes>(
+          { Keys: chunk, ConsistentRead: true },
+          async (request) => {
+            const output = await this.client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: request } }));
+            for (const item of output.Responses?.[this.tableName] ?? []) entries.push(map(item));
+            const rest = output.UnprocessedKeys?.[this.tableName] as KeysAndAttributes | undefined;
+            return rest?.Keys?.length ? rest : undefined;
+          },
+        );
+        if (unprocessed) throw new UnprocessedItemsError(`${unprocessed.Keys.length} keys left unread after retries`);
+        return entries;
+      }),
+    );
+    return read.flat();
   }
 }

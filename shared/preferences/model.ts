@@ -32,6 +32,12 @@ export interface StoredEntry extends EntryKey {
   updatedBy: string;
   /** Incremented on every write; conditional deletes compare it. */
   version: number;
+  /**
+   * Per channel, the time of the request that last wrote (set or reset) it: a write stamped
+   * older than this does not replace it (a late write never undoes a newer one). Absent for
+   * channels never written with a time (entries stored before these times existed).
+   */
+  channelAt?: Partial<Record<Channel, string>>;
 }
 
 export const scopeOf = (documentId: string | null): Scope => (documentId === null ? 'organization' : 'document');

@@ -1,8 +1,5 @@
-import pMap from 'p-map';
-import { ApiError } from '#shared/api/errors.js';
 import { distinct } from '#shared/api/identifiers.js';
-import { isTransientDependencyError } from '#shared/lambda/dependency-errors.js';
-import { logger } from '#shared/lambda/logger.js';
+import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
 import {
   CHANNELS,
   type Channel,
@@ -16,20 +13,11 @@ import {
 import type { GetConfigRequest, SetConfigRequest } from './schemas.js';
 import { entryId, type PreferenceStore } from './store.js';
 
-/** Writes in flight at once for one request: fast for 30,000 entries, gentle on the table. */
-export const WRITE_CONCURRENCY = 32;
+export type { UserSetResult, WriteOptions } from './entry-writes.js';
+export { WRITE_CONCURRENCY } from './entry-writes.js';
 
 export const SET_CONFIG_MESSAGE = 'User config set successfully.';
 export const GET_CONFIG_MESSAGE = 'User config retrieved successfully.';
-
-export interface UserSetResult {
-  success: boolean;
-  userId: string;
-  documentId: string | null;
-  documentIds?: string[];
-  scope: Scope;
-  message: string;
-}
 
 export interface SetConfigDeps {
   store: PreferenceStore;
@@ -39,63 +27,28 @@ export interface SetConfigDeps {
 
 /**
  * Contract 4.1: one entry per (user, document), or the organization-level entry per user
- * when no documents are named. Every entry is attempted; users with an entry that still fails
- * after the SDK's retries are reported, and the request answers 503 so that the caller
- * retries (writes are idempotent).
+ * when no documents are named; failures and the deadline as writeEntries says. Every write
+ * carries the request's start time, so a write that lands late cannot undo a newer one.
  */
 export const setConfig = async (
   { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY }: SetConfigDeps,
   request: SetConfigRequest,
   apiKey: string,
+  { signal }: WriteOptions = {},
 ): Promise<Record<string, UserSetResult>> => {
-  const userIds = distinct(request.userIds);
-  const documentIds: (string | null)[] = request.documentIds ? distinct(request.documentIds) : [null];
   const meta = { updatedAt: now().toISOString(), updatedBy: apiKey };
-  const failedUsers = new Set<string>();
-  // A failure that retrying cannot cure (a missing table, denied access) is a fault of the
-  // deployment, not an outage: it becomes INTERNAL rather than "503, safe to retry".
-  let fault: unknown;
-
-  const keys = userIds.flatMap((userId) =>
-    documentIds.map((documentId): EntryKey => ({ organizationId: request.organizationId, userId, documentId })),
-  );
-  await pMap(
-    keys,
-    async (key) => {
-      try {
-        await store.setChannels(key, request.config, meta);
-      } catch (error) {
-        failedUsers.add(key.userId);
-        if (!isTransientDependencyError(error)) fault ??= error;
-        logger.error('Config write failed', { error, organizationId: key.organizationId, userId: key.userId });
-      }
+  return writeEntries({
+    ...request,
+    concurrency,
+    signal,
+    write: (key) => store.setChannels(key, request.config, meta, { signal }),
+    messages: {
+      operation: 'set',
+      done: 'Config set.',
+      failed: 'Config could not be saved; retry the request.',
+      couldNot: 'could not be saved',
     },
-    { concurrency },
-  );
-
-  if (fault !== undefined) throw fault;
-
-  const results: Record<string, UserSetResult> = {};
-  for (const userId of userIds) {
-    const success = !failedUsers.has(userId);
-    const scope: Scope = documentIds[0] === null ? 'organization' : 'document';
-    results[userId] = {
-      success,
-      userId,
-      documentId: documentIds[0] ?? null,
-      ...(documentIds.length > 1 ? { documentIds: documentIds as string[] } : {}),
-      scope,
-      message: success ? 'Config set.' : 'Config could not be saved; retry the request.',
-    };
-  }
-  if (failedUsers.size > 0) {
-    throw new ApiError(
-      'UNAVAILABLE',
-      `Config could not be saved for ${failedUsers.size} of ${userIds.length} users; the request is safe to retry.`,
-      results,
-    );
-  }
-  return results;
+  });
 };
 
 export type ConfigSource = 'document' | 'organization' | 'default';

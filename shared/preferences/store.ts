@@ -1,8 +1,23 @@
-import type { ChannelConfig, EntryKey, StoredEntry } from './model.js';
+import type { Channel, ChannelConfig, EntryKey, StoredEntry } from './model.js';
 
 export interface WriteMeta {
+  /**
+   * The request's start time: it stamps every channel the write touches, and a channel whose
+   * stored stamp is newer is left alone. The entry's `updatedAt` only moves forward.
+   */
   updatedAt: string;
   updatedBy: string;
+}
+
+/** Per call: the request's abort signal (fired at its deadline). */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
+/** The two layers that resolve a user's config on one document. */
+export interface UserLayers {
+  document?: StoredEntry | undefined;
+  organization?: StoredEntry | undefined;
 }
 
 /**
@@ -14,10 +29,26 @@ export interface PreferenceStore {
    * Sets the given channels of one entry, creating it if needed, and leaves the other
    * channels as stored. Atomic per entry, so concurrent writes of other channels are kept.
    */
-  setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta): Promise<void>;
+  setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta, options?: CallOptions): Promise<void>;
+
+  /**
+   * Removes the given channels of one entry (never creating it); an entry left with no channel
+   * is deleted. Channels stamped newer than `meta.updatedAt` are kept.
+   */
+  resetChannels(key: EntryKey, channels: readonly Channel[], meta: WriteMeta, options?: CallOptions): Promise<void>;
 
   /** Reads entries by key; missing entries are absent from the result. */
   getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]>;
+
+  /**
+   * The document entry and the organization entry of each user (keyed by user id), read in
+   * batches of 100 keys issued concurrently.
+   */
+  getUserLayers(
+    organizationId: string,
+    documentId: string,
+    userIds: readonly string[],
+  ): Promise<Map<string, UserLayers>>;
 }
 
 export const entryId = ({ organizationId, userId, documentId }: EntryKey): string =>

@@ -38,6 +38,7 @@ describe('DynamoPreferenceStore against dynalite', () => {
       updatedAt: '2026-01-02T00:00:00.000Z',
       updatedBy: 'ak_2',
       version: 2,
+      channelAt: { inbox: '2026-01-01T00:00:00.000Z', email: '2026-01-02T00:00:00.000Z' },
     });
   });
 
@@ -70,6 +71,67 @@ describe('DynamoPreferenceStore against dynalite', () => {
         ['a%23b', 'c', 'NONE'],
       ].sort(),
     );
+  });
+
+  test('a late write, stamped older than the stored channel, does not replace it; its fresh channels are written', async () => {
+    const key = { organizationId: org, userId: 'u1', documentId: 'd' };
+    await store.setChannels(key, { inbox: 'NONE' }, { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak_new' });
+    // A request that started earlier, frozen past its deadline, lands now.
+    await store.setChannels(
+      key,
+      { inbox: 'ALL', email: 'ALL' },
+      { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_old' },
+    );
+    const [entry] = await store.getEntries([key]);
+    expect(entry?.config).toEqual({ inbox: 'NONE', email: 'ALL' });
+    // The entry's time only moves forward: it stays the time of its newest change.
+    expect(entry?.updatedAt).toBe('2026-01-02T00:00:00.000Z');
+    expect(entry?.channelAt).toEqual({ inbox: '2026-01-02T00:00:00.000Z', email: '2026-01-01T00:00:00.000Z' });
+
+    // Wholly stale: nothing changes, not even the version.
+    await store.setChannels(key, { inbox: 'MINE' }, { updatedAt: '2026-01-01T12:00:00.000Z', updatedBy: 'ak_old' });
+    const [after] = await store.getEntries([key]);
+    expect(after).toEqual(entry);
+  });
+
+  test('concurrent writes of different channels stamped at different times all take effect', async () => {
+    const key = { organizationId: org, userId: 'u2', documentId: null };
+    await Promise.all([
+      store.setChannels(key, { inbox: 'NONE' }, { updatedAt: '2026-01-01T00:00:01.000Z', updatedBy: 'a' }),
+      store.setChannels(key, { email: 'ALL' }, { updatedAt: '2026-01-01T00:00:03.000Z', updatedBy: 'b' }),
+      store.setChannels(key, { slack: 'MINE' }, { updatedAt: '2026-01-01T00:00:02.000Z', updatedBy: 'c' }),
+    ]);
+    const [entry] = await store.getEntries([key]);
+    expect(entry?.config).toEqual({ inbox: 'NONE', email: 'ALL', slack: 'MINE' });
+    expect(entry?.updatedAt).toBe('2026-01-01T00:00:03.000Z');
+  });
+
+  test('reset removes the named channels, keeps the others, and deletes an entry left with none', async () => {
+    const key = { organizationId: org, userId: 'u3', documentId: 'd' };
+    const meta = (day: number) => ({ updatedAt: `2026-01-0${day}T00:00:00.000Z`, updatedBy: 'ak' });
+    await store.setChannels(key, { inbox: 'NONE', email: 'ALL', slack: 'MINE' }, meta(1));
+    await store.resetChannels(key, ['inbox', 'slack'], meta(2));
+    const [entry] = await store.getEntries([key]);
+    expect(entry?.config).toEqual({ email: 'ALL' });
+    expect(entry?.updatedAt).toBe(meta(2).updatedAt);
+
+    await store.resetChannels(key, ['email'], meta(3));
+    expect(await store.getEntries([key])).toEqual([]);
+    // Resetting what is not stored succeeds and creates nothing.
+    await store.resetChannels(key, ['inbox', 'email', 'slack'], meta(4));
+    expect(await store.getEntries([key])).toEqual([]);
+  });
+
+  test('a late reset does not remove a value set by a newer request', async () => {
+    const key = { organizationId: org, userId: 'u4', documentId: null };
+    await store.setChannels(key, { inbox: 'NONE' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak' });
+    await store.setChannels(key, { email: 'ALL' }, { updatedAt: '2026-01-03T00:00:00.000Z', updatedBy: 'ak' });
+    await store.resetChannels(key, ['inbox', 'email'], { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak' });
+    const [entry] = await store.getEntries([key]);
+    expect(entry?.config).toEqual({ email: 'ALL' });
+    // A set older than the reset cannot bring the reset channel back while the entry exists.
+    await store.setChannels(key, { inbox: 'MINE' }, { updatedAt: '2026-01-01T12:00:00.000Z', updatedBy: 'ak' });
+    expect((await store.getEntries([key]))[0]?.config).toEqual({ email: 'ALL' });
   });
 
   test('set then get resolves document, organization and default layers', async () => {

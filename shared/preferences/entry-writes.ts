@@ -1,0 +1,123 @@
+import pMap from 'p-map';
+import { ApiError } from '#shared/api/errors.js';
+import { distinct } from '#shared/api/identifiers.js';
+import { isTransientDependencyError } from '#shared/lambda/dependency-errors.js';
+import { logger } from '#shared/lambda/logger.js';
+import type { EntryKey, Scope } from './model.js';
+import { userMap } from './user-map.js';
+
+/** Writes in flight at once for one request: fast for 30,000 entries, gentle on the table. */
+export const WRITE_CONCURRENCY = 32;
+
+/** The per-user answer of config/set and config/reset. */
+export interface UserSetResult {
+  success: boolean;
+  userId: string;
+  documentId: string | null;
+  documentIds?: string[];
+  scope: Scope;
+  message: string;
+}
+
+export interface WriteOptions {
+  /** Fires at the request's deadline: no write starts after it, and those in flight are cancelled. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface EntryWrites {
+  organizationId: string;
+  userIds: readonly string[];
+  documentIds?: readonly string[] | undefined;
+  concurrency: number;
+  signal?: AbortSignal | undefined;
+  /** Writes one entry. */
+  write: (key: EntryKey) => Promise<void>;
+  /** What the per-user messages and the 503 say. */
+  messages: WriteMessages;
+}
+
+export interface WriteMessages {
+  /** Logged: "set", "reset". */
+  operation: string;
+  done: string;
+  failed: string;
+  /** "could not be saved" in "Config could not be saved for 2 of 3 users; ...". */
+  couldNot: string;
+}
+
+/**
+ * One write per (user, document), or per user at the organization level when no documents
+ * are named. Every entry is attempted; users with an entry that still fails after the SDK's
+ * retries, or that was not written when the deadline's signal fired, are reported and the
+ * request answers 503 so that the caller retries (writes are idempotent).
+ */
+export const writeEntries = async ({
+  organizationId,
+  userIds: requestedUserIds,
+  documentIds: requestedDocumentIds,
+  concurrency,
+  signal,
+  write,
+  messages,
+}: EntryWrites): Promise<Record<string, UserSetResult>> => {
+  const userIds = distinct(requestedUserIds);
+  const documentIds: (string | null)[] = requestedDocumentIds ? distinct(requestedDocumentIds) : [null];
+  // Entries not yet written, per user: a user succeeds when this reaches 0.
+  const pending = new Map(userIds.map((userId) => [userId, documentIds.length]));
+  // A failure that retrying cannot cure (a missing table, denied access) is a fault of the
+  // deployment, not an outage: it becomes INTERNAL rather than "503, safe to retry".
+  let fault: unknown;
+
+  const keys = userIds.flatMap((userId) =>
+    documentIds.map((documentId): EntryKey => ({ organizationId, userId, documentId })),
+  );
+  try {
+    await pMap(
+      keys,
+      async (key) => {
+        if (signal?.aborted) return;
+        try {
+          await write(key);
+          pending.set(key.userId, (pending.get(key.userId) ?? 1) - 1);
+        } catch (error) {
+          // A write cancelled by the deadline is reported as not written, not as a fault.
+          if (!signal?.aborted && !isTransientDependencyError(error)) fault ??= error;
+          logger.error(`Config ${messages.operation} failed`, { error, organizationId, userId: key.userId });
+        }
+      },
+      { concurrency, signal },
+    );
+  } catch (error) {
+    if (!signal?.aborted) throw error;
+    logger.warn(`Config ${messages.operation} stopped at the deadline`, { organizationId });
+  }
+  if (fault !== undefined) throw fault;
+
+  // Taken now: a write still settling after the deadline is reported as not done (safe to retry).
+  const failed = new Set(userIds.filter((userId) => (pending.get(userId) ?? 0) > 0));
+  const scope: Scope = documentIds[0] === null ? 'organization' : 'document';
+  const results = userMap(
+    userIds.map((userId): [string, UserSetResult] => {
+      const success = !failed.has(userId);
+      return [
+        userId,
+        {
+          success,
+          userId,
+          documentId: documentIds[0] ?? null,
+          ...(documentIds.length > 1 ? { documentIds: documentIds as string[] } : {}),
+          scope,
+          message: success ? messages.done : messages.failed,
+        },
+      ];
+    }),
+  );
+  if (failed.size > 0) {
+    throw new ApiError(
+      'UNAVAILABLE',
+      `Config ${messages.couldNot} for ${failed.size} of ${userIds.length} users; the request is safe to retry.`,
+      results,
+    );
+  }
+  return results;
+};

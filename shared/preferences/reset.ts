@@ -1,0 +1,40 @@
+import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
+import { CHANNELS } from './model.js';
+import type { ResetConfigRequest } from './schemas.js';
+import type { PreferenceStore } from './store.js';
+
+export const RESET_CONFIG_MESSAGE = 'User config reset successfully.';
+
+export interface ResetConfigDeps {
+  store: PreferenceStore;
+  now?: () => Date;
+  concurrency?: number;
+}
+
+/**
+ * Removes the named channels (all three by default) from each named entry, so that config/get
+ * answers them from the next layer; an entry left with no channel is deleted. Resetting what
+ * is not stored succeeds. Same per-user answer, 503 rule and deadline handling as config/set,
+ * and the same time stamp: a late reset cannot remove a value set by a newer request.
+ */
+export const resetConfig = async (
+  { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY }: ResetConfigDeps,
+  request: ResetConfigRequest,
+  apiKey: string,
+  { signal }: WriteOptions = {},
+): Promise<Record<string, UserSetResult>> => {
+  const meta = { updatedAt: now().toISOString(), updatedBy: apiKey };
+  const channels = request.channels ?? CHANNELS;
+  return writeEntries({
+    ...request,
+    concurrency,
+    signal,
+    write: (key) => store.resetChannels(key, channels, meta, { signal }),
+    messages: {
+      operation: 'reset',
+      done: 'Config reset.',
+      failed: 'Config could not be reset; retry the request.',
+      couldNot: 'could not be reset',
+    },
+  });
+};

@@ -1,16 +1,18 @@
-import type { z } from 'zod';
-import type { GetConfigResult, MigrateResult, MigrationStatusResult, SetConfigResult } from '#shared/api/responses.js';
-import { ROUTES, type RouteId } from '#shared/deployment/functions.js';
-import type { migrateRequest, migrationStatusRequest } from '#shared/migration/schemas.js';
-import type { getConfigRequest, setConfigRequest } from '#shared/preferences/schemas.js';
+import type { OperationId, OperationInput, OperationResult } from '#shared/api/operations.js';
 import { isErrorStatus, ServiceError, statusForHttp, TransportError } from './errors.js';
+import { OPERATION_PATHS } from './operations.js';
 
-// Types only: the client runs on `fetch` alone (a test bundles it and checks that zod is absent).
-export type SetConfigInput = z.input<typeof setConfigRequest>;
-export type GetConfigInput = z.input<typeof getConfigRequest>;
-export type MigrateInput = z.input<typeof migrateRequest>;
-export type MigrationStatusInput = z.input<typeof migrationStatusRequest>;
-export type { GetConfigResult, MigrateResult, MigrationStatusResult, SetConfigResult };
+// Types only from the operations table: at run time the client needs nothing but `fetch` and
+// the generated paths (a test bundles it and checks that zod is absent).
+export type { OperationId, OperationInput, OperationResult };
+export type SetConfigInput = OperationInput<'setConfig'>;
+export type SetConfigResult = OperationResult<'setConfig'>;
+export type GetConfigInput = OperationInput<'getConfig'>;
+export type GetConfigResult = OperationResult<'getConfig'>;
+export type MigrateInput = OperationInput<'migrateDocument'>;
+export type MigrateResult = OperationResult<'migrateDocument'>;
+export type MigrationStatusInput = OperationInput<'getMigrationStatus'>;
+export type MigrationStatusResult = OperationResult<'getMigrationStatus'>;
 
 export interface ClientOptions {
   /** Where the API lives, e.g. http://127.0.0.1:3000 or the stack's ApiUrl output. */
@@ -27,17 +29,9 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export interface ServiceClient {
-  setConfig(data: SetConfigInput, options?: CallOptions): Promise<SetConfigResult>;
-  getConfig(data: GetConfigInput, options?: CallOptions): Promise<GetConfigResult>;
-  migrateDocument(data: MigrateInput, options?: CallOptions): Promise<MigrateResult>;
-  getMigrationStatus(data: MigrationStatusInput, options?: CallOptions): Promise<MigrationStatusResult>;
-}
-
-const pathOf = (id: RouteId): string => {
-  const route = ROUTES.find((candidate) => candidate.id === id);
-  if (!route) throw new Error(`Unknown route ${id}`);
-  return route.path;
+/** One method per operation, named by its operationId: `data` in, `result.data` out. */
+export type ServiceClient = {
+  [Id in OperationId]: (data: OperationInput<Id>, options?: CallOptions) => Promise<OperationResult<Id>>;
 };
 
 const snippet = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
@@ -81,15 +75,15 @@ const readAnswer = (httpStatus: number, text: string, url: string): unknown => {
 };
 
 /**
- * A typed client for the four operations. Answers come back as their `result.data`; every
+ * A typed client with one method per operation of the API. Answers come back as their `result.data`; every
  * refusal is a ServiceError, every failure to get an answer a TransportError.
  */
 export const createClient = ({ baseUrl, apiKey, token, fetch: fetchImpl, timeoutMs }: ClientOptions): ServiceClient => {
   const base = baseUrl.replace(/\/+$/, '');
   const doFetch = fetchImpl ?? globalThis.fetch;
 
-  const call = async <T>(id: RouteId, data: unknown, options: CallOptions = {}): Promise<T> => {
-    const url = `${base}${pathOf(id)}`;
+  const call = async (path: string, data: unknown, options: CallOptions = {}): Promise<unknown> => {
+    const url = `${base}${path}`;
     const signals = [options.signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter(
       (signal): signal is AbortSignal => signal !== undefined,
     );
@@ -113,13 +107,13 @@ export const createClient = ({ baseUrl, apiKey, token, fetch: fetchImpl, timeout
       const reason = error instanceof Error ? error.message : String(error);
       throw new TransportError('network', `POST ${url} failed: ${reason}`, undefined, { cause: error });
     }
-    return readAnswer(httpStatus, text, url) as T;
+    return readAnswer(httpStatus, text, url);
   };
 
-  return {
-    setConfig: (data, options) => call<SetConfigResult>('ConfigSet', data, options),
-    getConfig: (data, options) => call<GetConfigResult>('ConfigGet', data, options),
-    migrateDocument: (data, options) => call<MigrateResult>('Migrate', data, options),
-    getMigrationStatus: (data, options) => call<MigrationStatusResult>('MigrateStatus', data, options),
-  };
+  return Object.fromEntries(
+    Object.entries(OPERATION_PATHS).map(([id, path]) => [
+      id,
+      (data: unknown, options?: CallOptions) => call(path, data, options),
+    ]),
+  ) as ServiceClient;
 };

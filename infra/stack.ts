@@ -7,57 +7,36 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { isProductionStage, type ServiceConfig } from '#infra/stage-settings.js';
-import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES, type RouteId } from '#shared/deployment/functions.js';
+import { functionSpecOf, OPERATIONS, type OperationId } from '#shared/api/operations.js';
+import {
+  type FunctionSetting,
+  type FunctionSpec,
+  MIGRATION_CONSUMER_FUNCTION,
+  MIGRATION_MAX_RECEIVE_COUNT,
+  MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
+  NOT_FOUND_FUNCTION,
+  type QueueName,
+} from '#shared/deployment/functions.js';
+import type { TableName } from '#shared/deployment/tables.js';
 import { ENV } from '#shared/lambda/environment.js';
 import { ServiceAlarms } from './constructs/service-alarms.js';
-import { type BoundQueue, ServiceFunction, type TableAction } from './constructs/service-function.js';
+import { type BoundQueue, ServiceFunction } from './constructs/service-function.js';
 import { createServiceTables } from './tables.js';
 
 export const SERVICE_NAME = 'notification-preferences';
-
-/** Lambda retries a migration message this many times before it goes to the dead-letter queue. */
-export const MIGRATION_MAX_RECEIVE_COUNT = 5;
-export const CONSUMER_TIMEOUT = Duration.minutes(1);
-/** AWS's advice for an SQS event source: at least six times the function timeout. */
-export const MIGRATION_VISIBILITY_TIMEOUT = Duration.seconds(6 * CONSUMER_TIMEOUT.toSeconds());
-
-/**
- * The largest config/set (1000 users x 30 documents) is 30,000 writes: it gets all the time an
- * HTTP API integration allows (30 s, less a second) instead of the 10 s default.
- */
-export const CONFIG_SET_TIMEOUT = Duration.seconds(29);
-
-// DynamoDB item actions per use: what the code behind each function calls, nothing more
-// (test/infra/permissions.test.ts derives the same from the sources). CDK's grantReadData/
-// grantReadWriteData are not used: they add Scan, ConditionCheckItem, DescribeTable and
-// batch writes that no function performs.
-/** Authenticator: DynamoCredentialStore.get. */
-const CREDENTIAL_LOOKUP: TableAction[] = ['GetItem'];
-/** setConfig: DynamoPreferenceStore.setChannels (a partial update, so no lost update). */
-const CONFIG_SET: TableAction[] = ['UpdateItem'];
-/** getConfig: DynamoPreferenceStore.getEntries (batched reads). */
-const CONFIG_GET: TableAction[] = ['BatchGetItem'];
-/** startMigration: create the record and the document locks, read them, fail, release locks. */
-const MIGRATION_START: TableAction[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'];
-/** getMigrationView: read the record. */
-const MIGRATION_STATUS: TableAction[] = ['GetItem'];
-/** runMigration: lease, progress, complete or fail (updates), read the record, release locks. */
-const MIGRATION_RUN: TableAction[] = ['GetItem', 'UpdateItem', 'DeleteItem'];
-/** runMigration: list source entries, read targets, conditional copy and delete. */
-const CONFIG_MIGRATION: TableAction[] = ['Query', 'BatchGetItem', 'PutItem', 'DeleteItem'];
 
 export interface ServiceStackProps extends StackProps {
   config: ServiceConfig;
 }
 
 /**
- * The whole service: the HTTP API with one function per operation (shared/deployment/functions.ts) and a
+ * The whole service: the HTTP API with one function per operation (shared/api/operations.ts) and a
  * NOT_FOUND catch-all, the migration queue and its consumer, the three tables, and alarms.
  */
 export class ServiceStack extends Stack {
   readonly api: HttpApi;
   readonly stage: HttpStage;
-  readonly functions: Record<RouteId | 'NotFound' | 'MigrationConsumer', ServiceFunction>;
+  readonly functions: Record<OperationId | 'NotFound' | 'MigrationConsumer', ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -78,80 +57,52 @@ export class ServiceStack extends Stack {
     const queue = new Queue(this, 'MigrationQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      visibilityTimeout: MIGRATION_VISIBILITY_TIMEOUT,
+      visibilityTimeout: Duration.seconds(MIGRATION_VISIBILITY_TIMEOUT_SECONDS),
       deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MIGRATION_MAX_RECEIVE_COUNT },
     });
     const migrationQueue: BoundQueue = { queue, env: ENV.migrationQueueUrl };
 
-    const newFunction = (
-      id: string,
-      entry: string,
-      description: string,
-      extra: { environment?: Record<string, string>; timeout?: Duration } = {},
-    ) =>
-      new ServiceFunction(this, id, {
-        entry,
-        description,
-        logRetention: config.logRetentionDays,
-        removalPolicy,
-        environment: {
-          POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-          POWERTOOLS_LOG_LEVEL: config.logLevel,
-          ...extra.environment,
-        },
-        ...(extra.timeout ? { timeout: extra.timeout } : {}),
-      });
-
-    // Every operation authenticates against the credentials table first.
-    const httpEnvironment = { [ENV.credentialCacheSeconds]: String(config.credentialCacheSeconds) };
-    const access: Record<
-      RouteId,
-      { environment?: Record<string, string>; timeout?: Duration; bind: (fn: ServiceFunction) => void }
-    > = {
-      ConfigSet: { timeout: CONFIG_SET_TIMEOUT, bind: (fn) => fn.grantTable(tables.config, CONFIG_SET) },
-      ConfigGet: {
-        environment: {
-          [ENV.defaultInbox]: config.defaultInbox,
-          [ENV.defaultEmail]: config.defaultEmail,
-          [ENV.defaultSlack]: config.defaultSlack,
-        },
-        bind: (fn) => fn.grantTable(tables.config, CONFIG_GET),
+    const queues: Record<QueueName, BoundQueue> = { migrations: migrationQueue };
+    // The environment each deployment setting a function reads becomes.
+    const settings: Record<FunctionSetting, Record<string, string>> = {
+      deliveryDefaults: {
+        [ENV.defaultInbox]: config.defaultInbox,
+        [ENV.defaultEmail]: config.defaultEmail,
+        [ENV.defaultSlack]: config.defaultSlack,
       },
-      Migrate: {
-        bind: (fn) => fn.grantTable(tables.migrations, MIGRATION_START).grantQueue(migrationQueue, ['SendMessage']),
-      },
-      MigrateStatus: { bind: (fn) => fn.grantTable(tables.migrations, MIGRATION_STATUS) },
+      credentialCache: { [ENV.credentialCacheSeconds]: String(config.credentialCacheSeconds) },
+      migrationMaxReceiveCount: { [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT) },
     };
 
+    /** One function from its spec: settings, grants and the variables naming what it may touch. */
+    const deploy = (id: string, spec: FunctionSpec): ServiceFunction => {
+      const fn = new ServiceFunction(this, id, {
+        spec,
+        logRetention: config.logRetentionDays,
+        removalPolicy,
+        environment: Object.assign(
+          { POWERTOOLS_SERVICE_NAME: SERVICE_NAME, POWERTOOLS_LOG_LEVEL: config.logLevel },
+          ...(spec.settings ?? []).map((setting) => settings[setting]),
+        ),
+      });
+      for (const [table, actions] of Object.entries(spec.tables ?? {})) {
+        fn.grantTable(tables[table as TableName], actions);
+      }
+      for (const [queue, actions] of Object.entries(spec.queues ?? {})) {
+        fn.grantQueue(queues[queue as QueueName], actions);
+      }
+      return fn;
+    };
+    const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
+
     const routeFunctions = Object.fromEntries(
-      ROUTES.map((route) => {
-        const fn = newFunction(`${route.id}Function`, route.entry, `POST ${route.path}`, {
-          environment: { ...httpEnvironment, ...access[route.id].environment },
-          ...(access[route.id].timeout ? { timeout: access[route.id].timeout } : {}),
-        });
-        fn.grantTable(tables.credentials, CREDENTIAL_LOOKUP);
-        access[route.id].bind(fn);
-        return [route.id, fn];
-      }),
-    ) as Record<RouteId, ServiceFunction>;
-
-    // No table access: it answers NOT_FOUND without looking at the request.
-    const notFound = newFunction('NotFoundFunction', NOT_FOUND_ENTRY, 'Any unknown route: NOT_FOUND');
-
-    const consumer = newFunction(
-      'MigrationConsumerFunction',
-      MIGRATION_CONSUMER_ENTRY,
-      'Performs document migrations',
-      {
-        timeout: CONSUMER_TIMEOUT,
-        environment: { [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT) },
-      },
-    );
-    consumer
-      .grantTable(tables.config, CONFIG_MIGRATION)
-      .grantTable(tables.migrations, MIGRATION_RUN)
-      // Continuations of a long migration go back on its own queue.
-      .grantQueue(migrationQueue, ['SendMessage']);
+      OPERATIONS.map((operation) => [
+        operation.operationId,
+        deploy(`${pascal(operation.operationId)}Function`, functionSpecOf(operation)),
+      ]),
+    ) as Record<OperationId, ServiceFunction>;
+    const notFound = deploy('NotFoundFunction', NOT_FOUND_FUNCTION);
+    const consumer = deploy('MigrationConsumerFunction', MIGRATION_CONSUMER_FUNCTION);
     // Also grants what the event source mapping needs to receive and delete messages.
     consumer.function.addEventSource(
       new SqsEventSource(queue, {
@@ -170,13 +121,16 @@ export class ServiceStack extends Stack {
       // Unknown paths reach a function that answers NOT_FOUND in the JSON envelope.
       defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', notFound.function),
     });
-    for (const route of ROUTES) {
+    for (const operation of OPERATIONS) {
       // ANY, not POST: the handler itself answers other methods with INVALID_ARGUMENT in the
       // envelope, where API Gateway would send its own non-JSON 404.
       const [httpRoute] = this.api.addRoutes({
-        path: route.path,
+        path: operation.path,
         methods: [HttpMethod.ANY],
-        integration: new HttpLambdaIntegration(`${route.id}Integration`, routeFunctions[route.id].function),
+        integration: new HttpLambdaIntegration(
+          `${pascal(operation.operationId)}Integration`,
+          routeFunctions[operation.operationId].function,
+        ),
       });
       if (httpRoute) acknowledgeLambdaLevelAuth(httpRoute);
     }

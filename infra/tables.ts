@@ -1,10 +1,8 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { TABLES, type TableDefinition } from '#shared/deployment/tables.js';
+import { TABLES, type TableDefinition, type TableName } from '#shared/deployment/tables.js';
 import type { BoundTable } from './constructs/service-function.js';
-
-export type TableName = keyof typeof TABLES;
 
 /**
  * Creates the three tables of shared/deployment/tables.ts in `scope`: on-demand capacity, point-in-time

@@ -1,7 +1,15 @@
 import { basename } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#shared/deployment/functions.js';
+import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
+import {
+  type FunctionSpec,
+  MIGRATION_CONSUMER_FUNCTION,
+  MIGRATION_MAX_RECEIVE_COUNT,
+  memoryOf,
+  NOT_FOUND_FUNCTION,
+  timeoutSecondsOf,
+} from '#shared/deployment/functions.js';
 import { TABLES } from '#shared/deployment/tables.js';
 import { ENV } from '#shared/lambda/environment.js';
 import {
@@ -47,7 +55,7 @@ export interface LocalRuntimeOptions {
   };
   /** Replaces the migration consumer (functions/migration-consumer.ts), e.g. with a test double. */
   consumer?: QueueConsumer;
-  /** The HTTP functions' timeout (their contexts count down from it). */
+  /** Replaces every HTTP function's deployed timeout (their contexts count down from it). */
   handlerTimeoutMs?: number;
   /** Extra environment for the functions, set before they are loaded. */
   env?: Record<string, string>;
@@ -82,7 +90,7 @@ export interface LocalRuntime {
 let firstPorts: { dynamo: number; sqs: number } | undefined;
 let running = false;
 
-/** `functions/config-set.ts` -> `#functions/config-set.js` (resolves under tsx and Jest alike). */
+/** `functions/set-config.ts` -> `#functions/set-config.js` (resolves under tsx and Jest alike). */
 const specifierOf = (entry: string) => `#functions/${basename(entry, '.ts')}.js`;
 
 const loadHandler = async <T>(entry: string): Promise<T> => {
@@ -202,18 +210,18 @@ const start = async (
     token: options.token,
   });
 
+  const localFunction = async (name: string, spec: FunctionSpec): Promise<LocalFunction> => ({
+    name: `${FUNCTION_PREFIX}-${name}`,
+    handler: await loadHandler<ApiHandler>(spec.entry),
+    timeoutMs: timeoutSecondsOf(spec) * 1000,
+    memoryMb: memoryOf(spec),
+  });
   const routes = new Map<string, LocalFunction>();
-  for (const route of ROUTES) {
-    routes.set(route.path, {
-      name: `${FUNCTION_PREFIX}-${route.id}`,
-      handler: await loadHandler<ApiHandler>(route.entry),
-    });
+  for (const operation of OPERATIONS) {
+    routes.set(operation.path, await localFunction(operation.operationId, functionSpecOf(operation)));
   }
-  const fallback: LocalFunction = {
-    name: `${FUNCTION_PREFIX}-NotFound`,
-    handler: await loadHandler<ApiHandler>(NOT_FOUND_ENTRY),
-  };
-  const consumer = options.consumer ?? (await loadHandler<QueueConsumer>(MIGRATION_CONSUMER_ENTRY));
+  const fallback = await localFunction('NotFound', NOT_FOUND_FUNCTION);
+  const consumer = options.consumer ?? (await loadHandler<QueueConsumer>(MIGRATION_CONSUMER_FUNCTION.entry));
   queue.attach({
     handler: consumer,
     functionName: `${FUNCTION_PREFIX}-MigrationConsumer`,
@@ -225,7 +233,7 @@ const start = async (
   const api = createApiServer({
     routes,
     fallback,
-    timeoutMs: options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS,
+    ...(options.handlerTimeoutMs === undefined ? {} : { timeoutOverrideMs: options.handlerTimeoutMs }),
     // Imported here, after the environment is set: the schemas' modules load the logger,
     // which reads its settings once, on import.
     pages: (await import('#tools/openapi/routes.js')).openApiRoutes(),

@@ -21,6 +21,9 @@ export interface LocalFunction {
   /** Function name in the Lambda context and the logs. */
   name: string;
   handler: ApiHandler;
+  /** The deployed function's timeout and memory (shared/deployment/functions.ts): its context counts down from it. */
+  timeoutMs: number;
+  memoryMb: number;
 }
 
 export interface ApiServerOptions {
@@ -28,8 +31,8 @@ export interface ApiServerOptions {
   routes: Map<string, LocalFunction>;
   /** The `$default` route: every other path. */
   fallback: LocalFunction;
-  /** The functions' timeout; the context counts down from it. */
-  timeoutMs?: number;
+  /** Replaces every function's own timeout (a test or a bench that must not be cut short). */
+  timeoutOverrideMs?: number;
   /** Static pages served on GET (the API description); not part of the deployed API. */
   pages?: { path: string; contentType: string; body: string }[];
   log?: (line: string) => void;
@@ -180,7 +183,7 @@ export interface ApiServer {
 export const createApiServer = ({
   routes,
   fallback,
-  timeoutMs,
+  timeoutOverrideMs,
   pages = [],
   log = () => {},
 }: ApiServerOptions): ApiServer => {
@@ -226,7 +229,11 @@ export const createApiServer = ({
           routeKey: route ? `ANY ${rawPath}` : '$default',
         });
         requestId = event.requestContext.requestId;
-        const context = lambdaContext({ functionName: fn.name, ...(timeoutMs ? { timeoutMs } : {}) });
+        const context = lambdaContext({
+          functionName: fn.name,
+          timeoutMs: timeoutOverrideMs ?? fn.timeoutMs,
+          memoryLimitInMB: fn.memoryMb,
+        });
         result = toHttpResponse(await fn.handler(event, context));
       } catch (error) {
         // A crash outside the handler's own error handling: never show internals.

@@ -8,28 +8,19 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import {
+  type FunctionSpec,
+  memoryOf,
+  type QueueAction,
+  type TableAction,
+  timeoutSecondsOf,
+} from '#shared/deployment/functions.js';
 import type { EnvName } from '#shared/lambda/environment.js';
 
 /** Repository root: handler entries in shared/deployment/functions.ts are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/**
- * The DynamoDB item actions a function may be given. Deliberately a closed list: no Scan,
- * no table-management actions, no wildcard. CDK's grantReadData/grantWriteData are not used
- * because they add actions no handler here performs (Scan, DescribeTable, ConditionCheckItem…).
- */
-export type TableAction =
-  | 'GetItem'
-  | 'BatchGetItem'
-  | 'Query'
-  | 'PutItem'
-  | 'UpdateItem'
-  | 'DeleteItem'
-  | 'BatchWriteItem'
-  | 'ConditionCheckItem';
-
-/** SQS actions a function may be given to produce messages (consuming goes through the event source). */
-export type QueueAction = 'SendMessage';
+export type { QueueAction, TableAction } from '#shared/deployment/functions.js';
 
 /** A table and the environment variable that carries its name to the functions. */
 export interface BoundTable {
@@ -44,18 +35,13 @@ export interface BoundQueue {
 }
 
 export interface ServiceFunctionProps {
-  /** Handler file relative to the repository root (see shared/deployment/functions.ts). */
-  entry: string;
-  description: string;
+  /** What the function is: handler file, memory, timeout (shared/deployment/functions.ts). */
+  spec: FunctionSpec;
   /** Powertools settings and the function's own variables; table/queue variables come from grantTable/grantQueue. */
   environment: Record<string, string>;
   logRetention: RetentionDays;
   /** For the function's log group. */
   removalPolicy: RemovalPolicy;
-  /** @default 512 MB: more memory also means more CPU for cold starts. */
-  memorySize?: number;
-  /** @default 10 s: the HTTP API waits at most 30 s for an integration. */
-  timeout?: Duration;
 }
 
 /**
@@ -80,21 +66,21 @@ export class ServiceFunction extends Construct {
     });
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Runs ${props.entry}`,
+      description: `Runs ${props.spec.entry}`,
     });
     // Instead of AWSLambdaBasicExecutionRole (logs on every log group): this log group only.
     this.logGroup.grantWrite(this.role);
 
     this.function = new NodejsFunction(this, 'Function', {
-      entry: join(PROJECT_ROOT, props.entry),
+      entry: join(PROJECT_ROOT, props.spec.entry),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       handler: 'handler',
-      description: props.description,
+      description: props.spec.description,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(10),
+      memorySize: memoryOf(props.spec),
+      timeout: Duration.seconds(timeoutSecondsOf(props.spec)),
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,

@@ -6,8 +6,9 @@ import { parseCallableBody } from '#shared/lambda/parse-body.js';
 import { migrateRequest } from '#shared/migration/schemas.js';
 import { deliverySetting } from '#shared/preferences/model.js';
 import { channelConfig } from '#shared/preferences/schemas.js';
+import { responsesOf, unknownRouteResponse } from './documented-responses.js';
 import { errorEnvelope, errorStatus, gatewayError } from './envelopes.js';
-import { OPERATIONS, type Operation, responsesOf, unknownRouteResponse } from './operations.js';
+import { OPERATIONS, type Operation } from './operations.js';
 import { configView, migrationState, userSetResult } from './responses.js';
 
 /**

@@ -1,19 +1,21 @@
 import type { z } from 'zod';
-import { ERROR_HTTP_STATUS, type ErrorStatus, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
+import { type ErrorStatus, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
-import { ROUTES, type RouteId } from '#shared/deployment/functions.js';
+import { type FunctionSpec, HTTP_FUNCTION_BASE, MAX_HTTP_TIMEOUT_SECONDS } from '#shared/deployment/functions.js';
 import type { ErrorBody } from '#shared/lambda/responses.js';
 import { MIGRATE_MESSAGE, NOT_FOUND_MESSAGE, STATUS_MESSAGE } from '#shared/migration/model.js';
 import { migrateRequest, migrationStatusRequest } from '#shared/migration/schemas.js';
 import { getConfigRequest, setConfigRequest } from '#shared/preferences/schemas.js';
 import { GET_CONFIG_MESSAGE, SET_CONFIG_MESSAGE } from '#shared/preferences/service.js';
-import { errorEnvelope, gatewayError, statusesForHttp, successEnvelope } from './envelopes.js';
 import { getConfigResult, migrateResult, migrationStatusResult, setConfigResult } from './responses.js';
 
 /**
- * The one table the OpenAPI document, the response validator and the examples' tests are built
- * from. Paths come from infra/routes.ts (which the stack and the local server use), request
- * schemas are the handlers' own.
+ * The API's operations: the one table everything else is derived from. Each entry's
+ * `operationId` names it everywhere: its handler file (functions/<kebab-case id>.ts), its
+ * Lambda function in the stack and the twin, its OpenAPI operation and components, and its
+ * typed client method. The stack builds routes, grants and function settings from `function`;
+ * the local twin builds its routes and per-function timeouts from the same; the handler wiring
+ * (shared/lambda/http-handler.ts) takes the request schema and message from here.
  */
 
 export interface ErrorCase {
@@ -26,12 +28,20 @@ export interface NamedExample<T> {
   value: T;
 }
 
-export interface Operation<Req extends z.core.$ZodType = z.core.$ZodType, Res extends z.ZodType = z.ZodType> {
-  id: RouteId;
-  operationId: string;
+/** What an operation's function is and may touch; its handler file is derived from the operationId. */
+export type OperationFunction = Omit<FunctionSpec, 'entry' | 'description'>;
+
+export interface Operation<
+  Req extends z.core.$ZodType = z.core.$ZodType,
+  Res extends z.core.$ZodType = z.core.$ZodType,
+  Id extends string = string,
+> {
+  operationId: Id;
   /** Component names: `<name>Request`, `<name>RequestBody`, `<name>Result`, `<name>Response`. */
   name: string;
   path: string;
+  /** The Lambda function behind the route: settings and least-privilege access. */
+  function: OperationFunction;
   /** Groups operations in the document. */
   tag: string;
   summary: string;
@@ -52,11 +62,20 @@ export interface Operation<Req extends z.core.$ZodType = z.core.$ZodType, Res ex
   errorExamples?: Record<string, NamedExample<ErrorBody>>;
 }
 
-const pathOf = (id: RouteId): string => {
-  const route = ROUTES.find((candidate) => candidate.id === id);
-  if (!route) throw new Error(`No route ${id} in infra/routes.ts`);
-  return route.path;
-};
+const kebab = (id: string) => id.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+/** The handler file of an operation: `setConfig` -> `functions/set-config.ts`. */
+export const handlerEntryOf = (operation: Pick<Operation, 'operationId'>): string =>
+  `functions/${kebab(operation.operationId)}.ts`;
+
+/** The full function spec of an operation: its own settings plus what every HTTP function needs. */
+export const functionSpecOf = (operation: Operation): FunctionSpec => ({
+  ...operation.function,
+  entry: handlerEntryOf(operation),
+  description: `POST ${operation.path}`,
+  tables: { ...operation.function.tables, ...HTTP_FUNCTION_BASE.tables },
+  settings: [...HTTP_FUNCTION_BASE.settings, ...(operation.function.settings ?? [])],
+});
 
 const IDENTIFIER_RULE =
   `Identifiers are 1 to ${MAX_IDENTIFIER_LENGTH} characters (UTF-16 code units), without control characters ` +
@@ -91,12 +110,17 @@ export const COMMON_ERRORS: ErrorCase[] = [
   },
 ];
 
-const setConfig: Operation<typeof setConfigRequest, typeof setConfigResult> = {
-  id: 'ConfigSet',
+const setConfig: Operation<typeof setConfigRequest, typeof setConfigResult, 'setConfig'> = {
   operationId: 'setConfig',
   tag: 'Notification config',
   name: 'SetConfig',
-  path: pathOf('ConfigSet'),
+  path: '/v2/notifications/config/set',
+  function: {
+    // The largest set (1000 users x 30 documents) is 30,000 writes: all the time the HTTP API allows.
+    timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
+    // A partial update per entry, so concurrent writes of different channels both take effect.
+    tables: { config: ['UpdateItem'] },
+  },
   summary: 'Set notification config for users',
   description: [
     'Sets the delivery setting of one or more channels (inbox, email, slack: ALL, MINE or NONE) for each user, on each',
@@ -160,12 +184,12 @@ const setConfig: Operation<typeof setConfigRequest, typeof setConfigResult> = {
   },
 };
 
-const getConfig: Operation<typeof getConfigRequest, typeof getConfigResult> = {
-  id: 'ConfigGet',
+const getConfig: Operation<typeof getConfigRequest, typeof getConfigResult, 'getConfig'> = {
   operationId: 'getConfig',
   tag: 'Notification config',
   name: 'GetConfig',
-  path: pathOf('ConfigGet'),
+  path: '/v2/notifications/config/get',
+  function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults'] },
   summary: "Read a user's stored and effective notification config",
   description: [
     'Answers one item per requested document, or the organization-level item when `documentIds` is omitted.',
@@ -218,12 +242,16 @@ const getConfig: Operation<typeof getConfigRequest, typeof getConfigResult> = {
 
 const EXAMPLE_MIGRATION_ID = '01KAR3V6ZQ8W5N4V7T2K9M1C0X';
 
-const migrate: Operation<typeof migrateRequest, typeof migrateResult> = {
-  id: 'Migrate',
+const migrateDocument: Operation<typeof migrateRequest, typeof migrateResult, 'migrateDocument'> = {
   operationId: 'migrateDocument',
   tag: 'Document migration',
   name: 'Migrate',
-  path: pathOf('Migrate'),
+  path: '/v2/organizations/documents/migrate',
+  function: {
+    // Create the record and the document locks, read them, fail, release locks; then queue it.
+    tables: { migrations: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    queues: { migrations: ['SendMessage'] },
+  },
   summary: "Start moving a document's config entries to a new document id",
   description: [
     'Records a migration (status `pending`), queues it, and answers its `migrationId` at once: the answer means',
@@ -274,151 +302,80 @@ const migrate: Operation<typeof migrateRequest, typeof migrateResult> = {
   },
 };
 
-const migrationStatus: Operation<typeof migrationStatusRequest, typeof migrationStatusResult> = {
-  id: 'MigrateStatus',
-  operationId: 'getMigrationStatus',
-  tag: 'Document migration',
-  name: 'MigrationStatus',
-  path: pathOf('MigrateStatus'),
-  summary: 'Read the state and progress of a migration',
-  description: [
-    '`status` goes pending → in_progress → completed or failed (`error` says why). `moved` and `skipped` count',
-    'source entries written to the target and source entries left because the target was newer; they grow while',
-    'the migration runs. An unknown id and an id of another organization both answer 404 NOT_FOUND.',
-    '',
-    `${IDENTIFIER_RULE} ${BODY_RULE}`,
-  ].join('\n'),
-  request: migrationStatusRequest,
-  result: migrationStatusResult,
-  message: STATUS_MESSAGE,
-  errors: [
-    ...COMMON_ERRORS.filter(
-      (error) => error.status !== 'RESOURCE_EXHAUSTED' && error.status !== 'INTERNAL' && error.status !== 'UNAVAILABLE',
-    ),
-    { status: 'NOT_FOUND', when: 'No migration with this id in this organization.' },
-    ...COMMON_ERRORS.filter(
-      (error) => error.status === 'RESOURCE_EXHAUSTED' || error.status === 'INTERNAL' || error.status === 'UNAVAILABLE',
-    ),
-  ],
-  examples: {
-    status: {
-      summary: 'A completed migration',
-      value: { organizationId: 'acme', migrationId: EXAMPLE_MIGRATION_ID },
-      result: {
-        migrationId: EXAMPLE_MIGRATION_ID,
-        organizationId: 'acme',
-        documentId: 'doc-1',
-        newDocumentId: 'doc-1-v2',
-        status: 'completed',
-        moved: 2,
-        skipped: 0,
-        createdAt: '2026-11-22T09:00:00.000Z',
-        updatedAt: '2026-11-22T09:00:01.250Z',
-        completedAt: '2026-11-22T09:00:01.250Z',
+const getMigrationStatus: Operation<typeof migrationStatusRequest, typeof migrationStatusResult, 'getMigrationStatus'> =
+  {
+    operationId: 'getMigrationStatus',
+    tag: 'Document migration',
+    name: 'MigrationStatus',
+    path: '/v2/organizations/documents/migrate/status',
+    function: { tables: { migrations: ['GetItem'] } },
+    summary: 'Read the state and progress of a migration',
+    description: [
+      '`status` goes pending → in_progress → completed or failed (`error` says why). `moved` and `skipped` count',
+      'source entries written to the target and source entries left because the target was newer; they grow while',
+      'the migration runs. An unknown id and an id of another organization both answer 404 NOT_FOUND.',
+      '',
+      `${IDENTIFIER_RULE} ${BODY_RULE}`,
+    ].join('\n'),
+    request: migrationStatusRequest,
+    result: migrationStatusResult,
+    message: STATUS_MESSAGE,
+    errors: [
+      ...COMMON_ERRORS.filter(
+        (error) =>
+          error.status !== 'RESOURCE_EXHAUSTED' && error.status !== 'INTERNAL' && error.status !== 'UNAVAILABLE',
+      ),
+      { status: 'NOT_FOUND', when: 'No migration with this id in this organization.' },
+      ...COMMON_ERRORS.filter(
+        (error) =>
+          error.status === 'RESOURCE_EXHAUSTED' || error.status === 'INTERNAL' || error.status === 'UNAVAILABLE',
+      ),
+    ],
+    examples: {
+      status: {
+        summary: 'A completed migration',
+        value: { organizationId: 'acme', migrationId: EXAMPLE_MIGRATION_ID },
+        result: {
+          migrationId: EXAMPLE_MIGRATION_ID,
+          organizationId: 'acme',
+          documentId: 'doc-1',
+          newDocumentId: 'doc-1-v2',
+          status: 'completed',
+          moved: 2,
+          skipped: 0,
+          createdAt: '2026-11-22T09:00:00.000Z',
+          updatedAt: '2026-11-22T09:00:01.250Z',
+          completedAt: '2026-11-22T09:00:01.250Z',
+        },
       },
     },
-  },
-  invalidExample: {
-    summary: 'Missing migrationId',
-    value: { organizationId: 'acme' },
-  },
-  errorExamples: {
-    unknown: {
-      summary: 'Unknown id, or an id of another organization',
-      value: { error: { message: NOT_FOUND_MESSAGE, status: 'NOT_FOUND' } },
+    invalidExample: {
+      summary: 'Missing migrationId',
+      value: { organizationId: 'acme' },
     },
-  },
-};
+    errorExamples: {
+      unknown: {
+        summary: 'Unknown id, or an id of another organization',
+        value: { error: { message: NOT_FOUND_MESSAGE, status: 'NOT_FOUND' } },
+      },
+    },
+  };
 
-export const OPERATIONS: readonly Operation[] = [setConfig, getConfig, migrate, migrationStatus];
+/** Every operation, in the order the documentation lists them. */
+export const OPERATIONS = [setConfig, getConfig, migrateDocument, getMigrationStatus] as const;
+
+export type OperationId = (typeof OPERATIONS)[number]['operationId'];
+
+type OperationById<Id extends OperationId> = Extract<(typeof OPERATIONS)[number], { operationId: Id }>;
+/** `data` a client sends to an operation. */
+export type OperationInput<Id extends OperationId> =
+  OperationById<Id> extends Operation<infer Req, z.core.$ZodType, Id> ? z.input<Req> : never;
+/** `result.data` an operation answers. */
+export type OperationResult<Id extends OperationId> =
+  OperationById<Id> extends Operation<z.core.$ZodType, infer Res, Id> ? z.output<Res> : never;
+
+export const operationById = <Id extends OperationId>(id: Id): OperationById<Id> =>
+  OPERATIONS.find((operation) => operation.operationId === id) as OperationById<Id>;
 
 export const operationForPath = (path: string): Operation | undefined =>
-  OPERATIONS.find((operation) => operation.path === path);
-
-/** The `$default` route: any other path answers this. */
-export const UNKNOWN_ROUTE_STATUS: ErrorStatus = 'NOT_FOUND';
-
-// Statuses API Gateway may answer with its own `{message}` body instead of the envelope.
-const GATEWAY_HTTP_STATUSES = new Set([429, 500, 503]);
-
-export interface ResponseSpec {
-  httpStatus: number;
-  /** Component name of the schema. */
-  name: string;
-  description: string;
-  schema: z.ZodType;
-  /** For errors: the statuses this HTTP code carries on this route. */
-  statuses?: ErrorStatus[];
-}
-
-const pascal = (status: string) =>
-  status
-    .toLowerCase()
-    .split('_')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join('');
-
-// One schema instance per status set, so every route refers to the same component.
-const errorSchemas = new Map<string, { name: string; schema: z.ZodType }>();
-
-/** The error envelope schema for a set of statuses (one HTTP code), plus API Gateway's body where it applies. */
-export const errorSchemaFor = (statuses: ErrorStatus[], httpStatus: number) => {
-  const gateway = GATEWAY_HTTP_STATUSES.has(httpStatus);
-  const key = `${statuses.join(',')}|${gateway}`;
-  let entry = errorSchemas.get(key);
-  if (!entry) {
-    const base = `${statuses.map(pascal).join('Or')}Error`;
-    const envelope = errorEnvelope(statuses);
-    entry = gateway
-      ? { name: `${statuses.map(pascal).join('Or')}OrGatewayError`, schema: envelope.or(gatewayError) }
-      : { name: base, schema: envelope };
-    errorSchemas.set(key, entry);
-  }
-  return entry;
-};
-
-const successSchemas = new Map<Operation, z.ZodType>();
-export const successSchemaFor = (operation: Operation): z.ZodType => {
-  let schema = successSchemas.get(operation);
-  if (!schema) {
-    schema = successEnvelope(operation.result);
-    successSchemas.set(operation, schema);
-  }
-  return schema;
-};
-
-/** Every response of an operation: 200 and one per HTTP code of its error statuses. */
-export const responsesOf = (operation: Operation): ResponseSpec[] => {
-  const codes = [...new Set(operation.errors.map((error) => ERROR_HTTP_STATUS[error.status]))].sort((a, b) => a - b);
-  const listed = operation.errors.map((error) => error.status);
-  return [
-    {
-      httpStatus: 200,
-      name: `${operation.name}Response`,
-      description: `Success; \`result.message\` is "${operation.message}".`,
-      schema: successSchemaFor(operation),
-    },
-    ...codes.map((httpStatus) => {
-      const statuses = statusesForHttp(httpStatus, listed);
-      const { name, schema } = errorSchemaFor(statuses, httpStatus);
-      const description = operation.errors
-        .filter((error) => statuses.includes(error.status))
-        .map((error) => `${error.status}: ${error.when}`)
-        .join('\n');
-      return { httpStatus, name, description, schema, statuses };
-    }),
-  ];
-};
-
-/** What the `$default` route answers for any other path or method-less route. */
-export const unknownRouteResponse = (): ResponseSpec => {
-  const statuses = [UNKNOWN_ROUTE_STATUS];
-  const { name, schema } = errorSchemaFor(statuses, ERROR_HTTP_STATUS[UNKNOWN_ROUTE_STATUS]);
-  return {
-    httpStatus: ERROR_HTTP_STATUS[UNKNOWN_ROUTE_STATUS],
-    name,
-    description: 'Any path that is not one of the operations (the `$default` route), whatever the method.',
-    schema,
-    statuses,
-  };
-};
+  (OPERATIONS as readonly Operation[]).find((operation) => operation.path === path);

@@ -1,5 +1,6 @@
 import { formatPath } from '#shared/lambda/parse-body.js';
-import { operationForPath, type ResponseSpec, responsesOf, unknownRouteResponse } from './operations.js';
+import { type ResponseSpec, responsesOf, unknownRouteResponse } from './documented-responses.js';
+import { operationForPath } from './operations.js';
 
 export interface OpenApiCheck {
   valid: boolean;

@@ -1,18 +1,89 @@
+import type { TableName } from './tables.js';
+
 /**
- * The API's operations: path, handler entry and the name of its function. The CDK stack
- * and the local server both build their routes from this list, so they cannot drift.
+ * What a Lambda function of the service is, in terms free of CDK: its handler file, its
+ * memory and timeout, and exactly what it may touch. The stack (infra/) deploys each spec and
+ * the local twin (local/) runs each one with the same timeout, so the twin cannot drift from
+ * the deployment. HTTP functions are described by their operation (shared/api/operations.ts);
+ * the others are below.
  */
-export const ROUTES = [
-  { id: 'ConfigSet', path: '/v2/notifications/config/set', entry: 'functions/config-set.ts' },
-  { id: 'ConfigGet', path: '/v2/notifications/config/get', entry: 'functions/config-get.ts' },
-  { id: 'Migrate', path: '/v2/organizations/documents/migrate', entry: 'functions/migrate.ts' },
-  { id: 'MigrateStatus', path: '/v2/organizations/documents/migrate/status', entry: 'functions/migrate-status.ts' },
-] as const;
 
-export type RouteId = (typeof ROUTES)[number]['id'];
+/**
+ * DynamoDB item actions a function may be given. A closed list: no Scan, no table management,
+ * no wildcard (CDK's grantReadData/grantWriteData add actions no handler performs).
+ */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
 
-/** Answers every other path with NOT_FOUND in the envelope. */
-export const NOT_FOUND_ENTRY = 'functions/not-found.ts';
+/** SQS actions a function may be given to produce messages (consuming goes through the event source). */
+export type QueueAction = 'SendMessage';
 
-/** The SQS consumer that performs migrations. */
-export const MIGRATION_CONSUMER_ENTRY = 'functions/migration-consumer.ts';
+export type QueueName = 'migrations';
+
+/** Deployment settings a function reads from its environment (the stack sets them from CDK context). */
+export type FunctionSetting = 'deliveryDefaults' | 'credentialCache' | 'migrationMaxReceiveCount';
+
+export interface FunctionSpec {
+  /** Handler file relative to the repository root; it exports `handler`. */
+  entry: string;
+  description: string;
+  /** @default DEFAULT_MEMORY_MB */
+  memoryMb?: number;
+  /** @default DEFAULT_TIMEOUT_SECONDS */
+  timeoutSeconds?: number;
+  /** Item actions per table: what the code behind the function calls, nothing more. */
+  tables?: Partial<Record<TableName, readonly TableAction[]>>;
+  queues?: Partial<Record<QueueName, readonly QueueAction[]>>;
+  settings?: readonly FunctionSetting[];
+}
+
+/** 512 MB: about 0.29 vCPU (Lambda gives 1 vCPU at 1,769 MB). */
+export const DEFAULT_MEMORY_MB = 512;
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/** API Gateway's HTTP API gives up on an integration after 30 s: an HTTP function gets less. */
+export const MAX_HTTP_TIMEOUT_SECONDS = 29;
+
+export const memoryOf = (spec: Pick<FunctionSpec, 'memoryMb'>): number => spec.memoryMb ?? DEFAULT_MEMORY_MB;
+export const timeoutSecondsOf = (spec: Pick<FunctionSpec, 'timeoutSeconds'>): number => spec.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+
+/** Every HTTP function authenticates against the credentials table first. */
+export const HTTP_FUNCTION_BASE = {
+  tables: { credentials: ['GetItem'] },
+  settings: ['credentialCache'],
+} as const satisfies Pick<FunctionSpec, 'tables' | 'settings'>;
+
+/** The queue of migrations: the consumer receives a message this many times before it is dead-lettered. */
+export const MIGRATION_MAX_RECEIVE_COUNT = 5;
+
+/** The API's `$default` route: answers NOT_FOUND in the envelope and touches no data. */
+export const NOT_FOUND_FUNCTION: FunctionSpec = {
+  entry: 'functions/not-found.ts',
+  description: 'Any unknown route: NOT_FOUND',
+};
+
+/** The SQS consumer that performs migrations (shared/migration/consumer.ts). */
+export const MIGRATION_CONSUMER_FUNCTION = {
+  entry: 'functions/migration-consumer.ts',
+  description: 'Performs document migrations',
+  timeoutSeconds: 60,
+  tables: {
+    // List source entries, read targets, conditional copy and delete.
+    config: ['Query', 'BatchGetItem', 'PutItem', 'DeleteItem'],
+    // Lease, progress, complete or fail (updates), read the record, release locks.
+    migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
+  },
+  // Continuations of a long migration go back on its own queue.
+  queues: { migrations: ['SendMessage'] },
+  settings: ['migrationMaxReceiveCount'],
+} as const satisfies FunctionSpec;
+
+/** AWS's advice for an SQS event source: a visibility timeout of at least six times the function timeout. */
+export const MIGRATION_VISIBILITY_TIMEOUT_SECONDS = 6 * MIGRATION_CONSUMER_FUNCTION.timeoutSeconds;

@@ -29,4 +29,6 @@ export const TABLES = {
   credentials: { id: 'CredentialsTable', localName: 'credentials', env: ENV.credentialsTable, partitionKey: 'apiKey' },
 } as const satisfies Record<string, TableDefinition>;
 
+export type TableName = keyof typeof TABLES;
+
 export const TABLE_LIST: TableDefinition[] = Object.values(TABLES);

@@ -13,11 +13,14 @@ import { parseCallableBody } from './parse-body.js';
 export interface RouteInput<T> {
   data: T;
   credential: Credential;
+  /** Aborted at the route's deadline (Middy's early timeout): stop issuing writes then. */
+  signal: AbortSignal;
 }
 
-export interface RouteOptions<S extends z.core.$ZodType<{ organizationId: string }>> {
-  schema: S;
-  authenticator: Authenticator;
+/** What the wiring needs of an operation (shared/api/operations.ts): its request schema and message. */
+export interface RoutedOperation<S extends z.core.$ZodType<{ organizationId: string }>> {
+  request: S;
+  message: string;
 }
 
 export type HttpHandler = (
@@ -26,12 +29,14 @@ export type HttpHandler = (
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /**
- * Builds a route handler: the shared middleware chain around a domain call. The route only
- * says which schema its `data` has and what to do with it.
+ * Builds an operation's handler: the shared middleware chain around its domain call. The
+ * operation gives the request schema and the success message; the route only computes
+ * `result.data`.
  */
 export const httpHandler = <S extends z.core.$ZodType<{ organizationId: string }>>(
-  { schema, authenticator }: RouteOptions<S>,
-  route: (input: RouteInput<z.infer<S>>) => Promise<CallableResult>,
+  operation: RoutedOperation<S>,
+  authenticator: Authenticator,
+  route: (input: RouteInput<z.infer<S>>) => Promise<unknown>,
 ): HttpHandler => {
   // Middy's default early timeout (5 ms before the deadline) leaves no time to send the 503:
   // the route keeps the same margin as the authentication step.
@@ -44,11 +49,11 @@ export const httpHandler = <S extends z.core.$ZodType<{ organizationId: string }
     .use(callableApi({ authenticator }))
     // Content type: callableApi checks it (any parameters); the parser's own check is stricter.
     .use(httpJsonBodyParser({ disableContentTypeCheck: true }))
-    .handler(async (event, context) => {
-      const data = parseCallableBody(schema, event.body);
+    .handler(async (event, context, { signal }): Promise<CallableResult> => {
+      const data = parseCallableBody(operation.request, event.body);
       const credential = context.credential as Credential;
       if (!grantsOrganization(credential, data.organizationId)) throw permissionDenied(data.organizationId);
-      return route({ data, credential });
+      return { message: operation.message, data: await route({ data, credential, signal }) };
     });
   return handler as unknown as HttpHandler;
 };

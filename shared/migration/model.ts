@@ -1,3 +1,4 @@
+import type { MigrationStatusResult } from '#shared/api/responses.js';
 /** The lifecycle of a migration: pending -> in_progress -> completed | failed. */
 export const MIGRATION_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
 export type MigrationStatus = (typeof MIGRATION_STATUSES)[number];
@@ -40,20 +41,8 @@ export interface MigrationLock {
   createdAt: string;
 }
 
-/** What the status route returns (contract 5.2). */
-export interface MigrationView {
-  migrationId: string;
-  organizationId: string;
-  documentId: string;
-  newDocumentId: string;
-  status: MigrationStatus;
-  moved: number;
-  skipped: number;
-  createdAt: string;
-  updatedAt: string;
-  completedAt?: string;
-  error?: string;
-}
+/** What the status route returns: its type is the route's result schema's. */
+export type MigrationView = MigrationStatusResult;
 
 export const MIGRATE_MESSAGE = 'Document migration started successfully.';
 export const STATUS_MESSAGE = 'Document migration status retrieved successfully.';

@@ -8,7 +8,8 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { build } from 'esbuild';
 import { PROJECT_ROOT, ServiceFunction } from '#infra/constructs/service-function.js';
 import { createServiceApp } from '#infra/service-app.js';
-import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#shared/deployment/functions.js';
+import { handlerEntryOf, OPERATIONS } from '#shared/api/operations.js';
+import { MIGRATION_CONSUMER_FUNCTION, NOT_FOUND_FUNCTION } from '#shared/deployment/functions.js';
 import { goal, type Section, section } from './report.js';
 import { fmtBytes, fmtMs, fmtRatio, median, percentile, ratio } from './stats.js';
 
@@ -87,9 +88,9 @@ const synthBundles = async (outdir: string): Promise<{ functions: Bundle[]; base
   const assembly = app.synth();
   const template = assembly.getStackByName(stack.stackName).template as Json;
   const entries: Record<string, string> = {
-    ...Object.fromEntries(ROUTES.map((r) => [r.id, r.entry])),
-    NotFound: NOT_FOUND_ENTRY,
-    MigrationConsumer: MIGRATION_CONSUMER_ENTRY,
+    ...Object.fromEntries(OPERATIONS.map((operation) => [operation.operationId, handlerEntryOf(operation)])),
+    NotFound: NOT_FOUND_FUNCTION.entry,
+    MigrationConsumer: MIGRATION_CONSUMER_FUNCTION.entry,
   };
   const functions = await bundlesOf(
     join(outdir, 'service'),
@@ -101,8 +102,7 @@ const synthBundles = async (outdir: string): Promise<{ functions: Bundle[]; base
   const baselineApp = new App({ outdir: join(outdir, 'baseline') });
   const baselineStack = new Stack(baselineApp, 'BenchBaseline');
   const baselineFn = new ServiceFunction(baselineStack, 'Baseline', {
-    entry: BASELINE_ENTRY,
-    description: 'Cold-start baseline: only the AWS SDK clients',
+    spec: { entry: BASELINE_ENTRY, description: 'Cold-start baseline: only the AWS SDK clients' },
     // The same service-wide variables every function gets; no table names (the clients read none).
     environment: { POWERTOOLS_SERVICE_NAME: 'notification-preferences', POWERTOOLS_LOG_LEVEL: 'INFO' },
     logRetention: RetentionDays.ONE_WEEK,

@@ -1,7 +1,8 @@
 import type { Context, SQSEvent } from 'aws-lambda';
-import { CONFIG_SET_TIMEOUT } from '#infra/stack.js';
 import { startLocalRuntime } from '#local/runtime.js';
 import type { QueueConsumer } from '#local/sqs.js';
+import { operationById } from '#shared/api/operations.js';
+import { timeoutSecondsOf } from '#shared/deployment/functions.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
 import { CallCounter, type CallSummary } from './counting.js';
 import { goal, type Section, section } from './report.js';
@@ -10,7 +11,7 @@ import { fmtBytes, fmtMs, fmtNum, sampleRss } from './stats.js';
 const ORG = 'bench-org';
 const LARGEST_TIMEOUT_MS = 600_000;
 /** The deployed config/set function's timeout. */
-const DEPLOYED_TIMEOUT_MS = CONFIG_SET_TIMEOUT.toMilliseconds();
+const DEPLOYED_TIMEOUT_MS = timeoutSecondsOf(operationById('setConfig').function) * 1000;
 const SET = '/v2/notifications/config/set';
 const GET = '/v2/notifications/config/get';
 const MIGRATE = '/v2/organizations/documents/migrate';

@@ -16,6 +16,8 @@ let answer: (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyResultV2>;
 
 const recording = (name: string) => ({
   name,
+  timeoutMs: 10_000,
+  memoryMb: 512,
   handler: async (event: APIGatewayProxyEventV2, context: Context) => {
     seen.push({ event, context, remaining: context.getRemainingTimeInMillis?.() });
     return answer(event);
@@ -26,7 +28,6 @@ beforeAll(async () => {
   api = createApiServer({
     routes: new Map([['/v2/things/do', recording('DoThings')]]),
     fallback: recording('NotFound'),
-    timeoutMs: 10_000,
     log: (line) => logs.push(line),
   });
   baseUrl = await api.listen(0, '127.0.0.1');

@@ -121,7 +121,7 @@ describe('grants match what the code calls', () => {
 
   test('every operation reads credentials the way the authenticator does, and only that', () => {
     expect(authentication()).toEqual(['dynamodb:GetItem']);
-    for (const key of ['ConfigSet', 'ConfigGet', 'Migrate', 'MigrateStatus'] as const) {
+    for (const key of ['setConfig', 'getConfig', 'migrateDocument', 'getMigrationStatus'] as const) {
       expect(granted(key, 'CredentialsTable')).toEqual(authentication());
     }
     for (const key of ['NotFound', 'MigrationConsumer'] as const) expect(granted(key, 'CredentialsTable')).toEqual([]);
@@ -131,20 +131,22 @@ describe('grants match what the code calls', () => {
     const set = calledOn(exported('shared/preferences/service.ts', 'setConfig'), 'store');
     const get = calledOn(exported('shared/preferences/service.ts', 'getConfig'), 'store');
     expect(set.length * get.length).toBeGreaterThan(0);
-    expect(granted('ConfigSet', 'ConfigTable')).toEqual(actionsOf(preferences(), set));
-    expect(granted('ConfigGet', 'ConfigTable')).toEqual(actionsOf(preferences(), get));
+    expect(granted('setConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), set));
+    expect(granted('getConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), get));
   });
 
   test('migrate and migrate status', () => {
     const start = source('shared/migration/start.ts');
-    expect(granted('Migrate', 'MigrationsTable')).toEqual(actionsOf(migrations(), calledOn(start, 'repository')));
-    expect(granted('Migrate', 'MigrationQueue')).toEqual(actionsOf(queue(), calledOn(start, 'queue')));
-    expect(granted('Migrate', 'ConfigTable')).toEqual([]);
+    expect(granted('migrateDocument', 'MigrationsTable')).toEqual(
+      actionsOf(migrations(), calledOn(start, 'repository')),
+    );
+    expect(granted('migrateDocument', 'MigrationQueue')).toEqual(actionsOf(queue(), calledOn(start, 'queue')));
+    expect(granted('migrateDocument', 'ConfigTable')).toEqual([]);
     const status = source('shared/migration/status.ts');
-    expect(granted('MigrateStatus', 'MigrationsTable')).toEqual(
+    expect(granted('getMigrationStatus', 'MigrationsTable')).toEqual(
       actionsOf(migrations(), calledOn(status, 'repository')),
     );
-    expect(granted('MigrateStatus', 'MigrationQueue')).toEqual([]);
+    expect(granted('getMigrationStatus', 'MigrationQueue')).toEqual([]);
   });
 
   test('the migration consumer', () => {

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { ACCESS_LOG_FIELDS, CONSUMER_TIMEOUT, MIGRATION_MAX_RECEIVE_COUNT } from '#infra/stack.js';
-import { ROUTES } from '#shared/deployment/functions.js';
+import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
+import { OPERATIONS } from '#shared/api/operations.js';
+import { MIGRATION_CONSUMER_FUNCTION, MIGRATION_MAX_RECEIVE_COUNT } from '#shared/deployment/functions.js';
 import { TABLES } from '#shared/deployment/tables.js';
 import { ENV } from '#shared/lambda/environment.js';
 import {
@@ -45,7 +46,7 @@ beforeAll(() => {
 afterAll(() => s?.cleanup());
 
 type FunctionKey = keyof Synthesized['stack']['functions'];
-const FUNCTION_KEYS: FunctionKey[] = [...ROUTES.map((r) => r.id), 'NotFound', 'MigrationConsumer'];
+const FUNCTION_KEYS: FunctionKey[] = [...OPERATIONS.map((o) => o.operationId), 'NotFound', 'MigrationConsumer'];
 
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const fnId = (key: FunctionKey) => s.logicalId(s.stack.functions[key].function);
@@ -141,7 +142,7 @@ describe('cdk-nag AwsSolutions', () => {
 
 describe('functions', () => {
   test('one per route, the NOT_FOUND catch-all and the consumer, all with the shared defaults', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + 2);
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(OPERATIONS.length + 2);
     for (const key of FUNCTION_KEYS) {
       const props = fnProps(key);
       expect(props).toMatchObject({
@@ -162,16 +163,16 @@ describe('functions', () => {
       expect(logGroup.Properties.RetentionInDays).toBe(14);
     }
     // The largest set needs up to the HTTP API's 30 s integration limit; the others do not.
-    expect(fnProps('ConfigSet').Timeout).toBe(29);
-    expect(fnProps('ConfigGet').Timeout).toBe(10);
-    expect(fnProps('MigrationConsumer').Timeout).toBe(CONSUMER_TIMEOUT.toSeconds());
+    expect(fnProps('setConfig').Timeout).toBe(29);
+    expect(fnProps('getConfig').Timeout).toBe(10);
+    expect(fnProps('MigrationConsumer').Timeout).toBe(MIGRATION_CONSUMER_FUNCTION.timeoutSeconds);
   });
 
   const assetDir = (key: FunctionKey) =>
     join(s.outdir, `asset.${(fnProps(key).Code.S3Key as string).replace(/\.zip$/, '')}`);
 
   test('bundles are minified ESM with the createRequire banner and a source map', () => {
-    for (const key of ['ConfigGet', 'NotFound'] as const) {
+    for (const key of ['getConfig', 'NotFound'] as const) {
       const code = readFileSync(join(assetDir(key), 'index.mjs'), 'utf8');
       expect(code.startsWith("import { createRequire } from 'node:module';const require = createRequire(")).toBe(true);
       expect(existsSync(join(assetDir(key), 'index.mjs.map'))).toBe(true);
@@ -205,7 +206,7 @@ describe('functions', () => {
     expect(notFound.statusCode).toBe(404);
     expect(JSON.parse(notFound.body).error.status).toBe('NOT_FOUND');
     // No credential headers: refused before any AWS call.
-    const unauthenticated = invokeBundle('ConfigGet', {
+    const unauthenticated = invokeBundle('getConfig', {
       rawPath: '/v2/notifications/config/get',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ data: {} }),
@@ -222,20 +223,20 @@ describe('functions', () => {
       return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? v : refId(v)]));
     };
     const http = { [ENV.credentialsTable]: tableId('credentials'), [ENV.credentialCacheSeconds]: '42' };
-    expect(variables('ConfigSet')).toEqual({ ...http, [ENV.configTable]: tableId('config') });
-    expect(variables('ConfigGet')).toEqual({
+    expect(variables('setConfig')).toEqual({ ...http, [ENV.configTable]: tableId('config') });
+    expect(variables('getConfig')).toEqual({
       ...http,
       [ENV.configTable]: tableId('config'),
       [ENV.defaultInbox]: 'NONE',
       [ENV.defaultEmail]: 'ALL',
       [ENV.defaultSlack]: 'NONE',
     });
-    expect(variables('Migrate')).toEqual({
+    expect(variables('migrateDocument')).toEqual({
       ...http,
       [ENV.migrationsTable]: tableId('migrations'),
       [ENV.migrationQueueUrl]: queueId('MigrationQueue'),
     });
-    expect(variables('MigrateStatus')).toEqual({ ...http, [ENV.migrationsTable]: tableId('migrations') });
+    expect(variables('getMigrationStatus')).toEqual({ ...http, [ENV.migrationsTable]: tableId('migrations') });
     expect(variables('NotFound')).toEqual({});
     expect(variables('MigrationConsumer')).toEqual({
       [ENV.configTable]: tableId('config'),
@@ -257,17 +258,17 @@ describe('least-privilege IAM', () => {
 
   test('each function holds exactly the table and queue actions it uses', () => {
     const credentials = { [tableId('credentials')]: ['dynamodb:GetItem'] };
-    expect(dataAccess('ConfigSet')).toEqual({ ...credentials, [tableId('config')]: ['dynamodb:UpdateItem'] });
-    expect(dataAccess('ConfigGet')).toEqual({
+    expect(dataAccess('setConfig')).toEqual({ ...credentials, [tableId('config')]: ['dynamodb:UpdateItem'] });
+    expect(dataAccess('getConfig')).toEqual({
       ...credentials,
       [tableId('config')]: ['dynamodb:BatchGetItem'],
     });
-    expect(dataAccess('Migrate')).toEqual({
+    expect(dataAccess('migrateDocument')).toEqual({
       ...credentials,
       [tableId('migrations')]: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       [queueId('MigrationQueue')]: ['sqs:SendMessage'],
     });
-    expect(dataAccess('MigrateStatus')).toEqual({ ...credentials, [tableId('migrations')]: ['dynamodb:GetItem'] });
+    expect(dataAccess('getMigrationStatus')).toEqual({ ...credentials, [tableId('migrations')]: ['dynamodb:GetItem'] });
     expect(dataAccess('NotFound')).toEqual({});
     expect(dataAccess('MigrationConsumer')).toEqual({
       [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:Query'],
@@ -279,7 +280,7 @@ describe('least-privilege IAM', () => {
   test('config/get cannot write, and no function can touch the dead-letter queue or scan', () => {
     const writes = /dynamodb:(Put|Update|Delete|BatchWrite)/;
     expect(
-      Object.values(dataAccess('ConfigGet'))
+      Object.values(dataAccess('getConfig'))
         .flat()
         .filter((a) => writes.test(a)),
     ).toEqual([]);
@@ -310,8 +311,9 @@ describe('HTTP API', () => {
   };
 
   test('each operation path takes any method to its function; $default goes to NOT_FOUND', () => {
-    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 1);
-    for (const route of ROUTES) expect(integrationFunction(`ANY ${route.path}`)).toBe(fnId(route.id));
+    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(OPERATIONS.length + 1);
+    for (const operation of OPERATIONS)
+      expect(integrationFunction(`ANY ${operation.path}`)).toBe(fnId(operation.operationId));
     expect(integrationFunction('$default')).toBe(fnId('NotFound'));
   });
 

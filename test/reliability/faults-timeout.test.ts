@@ -37,7 +37,7 @@ beforeAll(async () => {
       Item: { apiKey, tokenHash: hashToken(token), organizationIds: ['org-1'], createdAt: new Date().toISOString() },
     }),
   );
-  set = (await import('#functions/config-set.js')).handler;
+  set = (await import('#functions/set-config.js')).handler;
 });
 afterAll(async () => {
   await proxy?.close();

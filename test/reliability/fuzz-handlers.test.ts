@@ -37,10 +37,10 @@ beforeAll(async () => {
       Item: { apiKey, tokenHash: hashToken(token), organizationIds: ['org-1'], createdAt: new Date().toISOString() },
     }),
   );
-  handlers.set = (await import('#functions/config-set.js')).handler;
-  handlers.get = (await import('#functions/config-get.js')).handler;
-  handlers.migrate = (await import('#functions/migrate.js')).handler;
-  handlers.status = (await import('#functions/migrate-status.js')).handler;
+  handlers.set = (await import('#functions/set-config.js')).handler;
+  handlers.get = (await import('#functions/get-config.js')).handler;
+  handlers.migrate = (await import('#functions/migrate-document.js')).handler;
+  handlers.status = (await import('#functions/get-migration-status.js')).handler;
 });
 afterAll(async () => {
   sqs.restore();

@@ -16,7 +16,7 @@ let handler: HttpHandler;
 let apiKeyCounter = 0;
 
 beforeAll(async () => {
-  ({ handler } = await import('#functions/config-get.js'));
+  ({ handler } = await import('#functions/get-config.js'));
 });
 
 let apiKey: string;
@@ -249,7 +249,7 @@ describe('envelope (contract section 1)', () => {
 describe('config set handler', () => {
   let setHandler: HttpHandler;
   beforeAll(async () => {
-    ({ handler: setHandler } = await import('#functions/config-set.js'));
+    ({ handler: setHandler } = await import('#functions/set-config.js'));
   });
   const callSet = async (data: unknown) =>
     parseResponse(

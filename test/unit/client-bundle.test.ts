@@ -22,8 +22,8 @@ test('the client bundles without zod or any other package, and runs on plain Nod
     'client/client.ts',
     'client/errors.ts',
     'client/index.ts',
+    'client/operations.ts',
     'shared/api/errors.ts',
-    'shared/deployment/functions.ts',
   ]);
   const code = result.outputFiles[0]?.text ?? '';
   expect(code).not.toMatch(/zod|node_modules|from ["']/);

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@jest/globals';
 import { build } from 'esbuild';
-import { MIGRATION_CONSUMER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '#shared/deployment/functions.js';
+import { handlerEntryOf, OPERATIONS } from '#shared/api/operations.js';
+import { MIGRATION_CONSUMER_FUNCTION, NOT_FOUND_FUNCTION } from '#shared/deployment/functions.js';
 import { PROJECT_ROOT, subpathImports } from '../support/bundle.js';
 
-const ENTRIES = [...ROUTES.map((route) => route.entry), NOT_FOUND_ENTRY, MIGRATION_CONSUMER_ENTRY];
+const ENTRIES = [...OPERATIONS.map(handlerEntryOf), NOT_FOUND_FUNCTION.entry, MIGRATION_CONSUMER_FUNCTION.entry];
 // Only zod is in question: every other runtime dependency (and its subpaths) stays out, to keep
 // the build fast. Derived from package.json, so a new dependency needs no change here.
 const { dependencies } = JSON.parse(readFileSync(`${PROJECT_ROOT}package.json`, 'utf8')) as {

@@ -21,8 +21,8 @@ let apiKeyCounter = 0;
 let apiKey: string;
 
 beforeAll(async () => {
-  ({ handler: migrate } = await import('#functions/migrate.js'));
-  ({ handler: status } = await import('#functions/migrate-status.js'));
+  ({ handler: migrate } = await import('#functions/migrate-document.js'));
+  ({ handler: status } = await import('#functions/get-migration-status.js'));
 });
 
 beforeEach(() => {

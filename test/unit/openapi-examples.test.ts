@@ -1,10 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { buildOpenApiDocument, type OpenApiDocument } from '#shared/api/openapi.js';
-import { OPERATIONS } from '#shared/api/operations.js';
+import { OPERATIONS, type OperationId } from '#shared/api/operations.js';
 import { assertMatchesOpenApi } from '#shared/api/validate.js';
 import { hashToken } from '#shared/auth/credential.js';
-import type { RouteId } from '#shared/deployment/functions.js';
 import { ENV } from '#shared/lambda/environment.js';
 import type { HttpHandler } from '#shared/lambda/http-handler.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
@@ -18,7 +17,7 @@ const apiKey = 'ak_examples';
 const token = 'st_examples-token';
 const auth = { 'x-service-api-key': apiKey, 'x-service-auth-token': token };
 let dynamo: TestDynamo;
-const handlers: Partial<Record<RouteId, HttpHandler>> = {};
+const handlers: Partial<Record<OperationId, HttpHandler>> = {};
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
@@ -39,8 +38,8 @@ beforeAll(async () => {
       Item: { apiKey, tokenHash: hashToken(token), organizationIds: ['acme'], createdAt: new Date().toISOString() },
     }),
   );
-  handlers.ConfigSet = (await import('#functions/config-set.js')).handler;
-  handlers.ConfigGet = (await import('#functions/config-get.js')).handler;
+  handlers.setConfig = (await import('#functions/set-config.js')).handler;
+  handlers.getConfig = (await import('#functions/get-config.js')).handler;
 });
 afterAll(async () => {
   await dynamo?.close();
@@ -48,7 +47,7 @@ afterAll(async () => {
 
 const call = async (path: string, body: unknown, headers: Record<string, string> = auth) => {
   const operation = OPERATIONS.find((candidate) => candidate.path === path);
-  const handler = operation && handlers[operation.id];
+  const handler = operation && handlers[operation.operationId];
   if (!handler) throw new Error(`No handler loaded for ${path}`);
   const response = await handler(apiEvent(path, { headers, body }), lambdaContext());
   return { statusCode: response.statusCode ?? 0, body: JSON.parse(response.body ?? 'null') };
@@ -57,7 +56,9 @@ const call = async (path: string, body: unknown, headers: Record<string, string>
 const examplesOf = (content: OpenApiDocument): [string, unknown][] =>
   Object.entries(content.examples ?? {}).map(([name, example]) => [name, (example as OpenApiDocument).value]);
 
-const runnable = OPERATIONS.filter((operation) => operation.id === 'ConfigSet' || operation.id === 'ConfigGet');
+const runnable = OPERATIONS.filter(
+  (operation) => operation.operationId === 'setConfig' || operation.operationId === 'getConfig',
+);
 
 describe.each(runnable.map((operation) => [operation.operationId, operation.path] as const))('%s', (_name, path) => {
   const post = doc.paths[path].post as OpenApiDocument;

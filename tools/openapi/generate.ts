@@ -1,15 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { buildOpenApiDocument } from '#shared/api/openapi.js';
-import { OPENAPI_FILE, openApiFilePath } from './document-file.js';
+import { absolutePath, GENERATED_FILES } from './generated-files.js';
 
 /**
- * Writes docs/openapi.json from the zod schemas (`npm run openapi`), formatted the way the
- * linter wants it. test/unit/openapi-document.test.ts fails when the committed file is stale.
+ * Writes the files derived from the operations table (`npm run generate`), formatted the way
+ * the linter wants them. test/unit/generated-files.test.ts fails when a committed one is stale.
  */
-const path = openApiFilePath();
-writeFileSync(path, `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
 const biome = createRequire(import.meta.url).resolve('@biomejs/biome/bin/biome');
-execFileSync(process.execPath, [biome, 'format', '--write', path], { stdio: ['ignore', 'ignore', 'inherit'] });
-console.log(`Wrote ${OPENAPI_FILE}`);
+for (const file of GENERATED_FILES) {
+  const path = absolutePath(file);
+  writeFileSync(path, file.contents());
+  execFileSync(process.execPath, [biome, 'format', '--write', path], { stdio: ['ignore', 'ignore', 'inherit'] });
+  console.log(`Wrote ${file.path}`);
+}

@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { hashToken } from '#shared/auth/credential.js';
-import { type LocalService, startLocalService } from '../support/local-service.js';
+import { type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
 import { addCredential, callAs, gatedConsumer, PATHS, type TestCredential, waitForMigration } from './support.js';
 
 // Over HTTP against the local server: who may call what, and that no organization reaches
@@ -204,5 +204,77 @@ describe('credential records', () => {
       expect(item.tokenHash).toBe(hashToken(tokens[index] as string));
       expect(Object.keys(item).filter((k) => /token/i.test(k))).toEqual(['tokenHash']);
     }
+  });
+});
+
+describe('hostile input over HTTP', () => {
+  const send = (
+    headers: [string, string][],
+    body: string | Buffer = JSON.stringify({ data: { organizationId: 'org-a', userId: 'u1' } }),
+  ) =>
+    rawRequest(`${service.baseUrl}${PATHS.get}`, { headers: [['content-type', 'application/json'], ...headers], body });
+  const as = (apiKey: string, token: string): [string, string][] => [
+    ['x-service-api-key', apiKey],
+    ['x-service-auth-token', token],
+  ];
+
+  // Header values as they travel: Node writes (and reads) a header as latin-1 bytes, so
+  // non-ASCII text arrives as bytes 0x80-0xFF. Lengths up to Node's header limit (16 KiB).
+  test.each([
+    ['a key over DynamoDB key limit (2,048 bytes)', () => as(`ak_${'x'.repeat(3000)}`, creds.a.token)],
+    ['a key of 12,000 characters', () => as('k'.repeat(12_000), creds.a.token)],
+    ['a key of UTF-8 bytes', () => as(Buffer.from('ak_ключ_😀').toString('latin1'), creds.a.token)],
+    ['a key of bytes that are not UTF-8', () => as('ak_\xff\xfe\x80', creds.a.token)],
+    ['a key with a space and a tab inside', () => as('ak_org a\tb', creds.a.token)],
+    [
+      'a key repeated (joined with a comma)',
+      () => [...as(creds.a.apiKey, creds.a.token), ['x-service-api-key', creds.a.apiKey]] as [string, string][],
+    ],
+    ['a token of 12,000 characters', () => as(creds.a.apiKey, 't'.repeat(12_000))],
+    ['a token of bytes that are not UTF-8', () => as(creds.a.apiKey, `${creds.a.token}\xff`)],
+  ])('%s: 401 with the unknown-key message, never 5xx', async (_why, headers) => {
+    const response = await send(headers());
+    expect({ status: response.status, body: JSON.parse(response.text) }).toEqual({
+      status: 401,
+      body: { error: { status: 'UNAUTHENTICATED', message: UNAUTHENTICATED_MESSAGE } },
+    });
+  });
+
+  test('a body that is not valid UTF-8 is 400 INVALID_ARGUMENT: its bytes are never replaced, so never stored', async () => {
+    const setUser = (userId: Buffer) =>
+      rawRequest(`${service.baseUrl}${PATHS.set}`, {
+        headers: [['content-type', 'application/json'], ...as(creds.a.apiKey, creds.a.token)],
+        body: Buffer.concat([
+          Buffer.from('{"data":{"organizationId":"org-a","userIds":["'),
+          userId,
+          Buffer.from('"],"documentIds":["utf8"],"config":{"inbox":"NONE"}}}'),
+        ]),
+      });
+    // Two different byte strings that both used to become "u\uFFFD": one entry for two ids.
+    for (const userId of [Buffer.from([0x75, 0xff]), Buffer.from([0x75, 0xfe])]) {
+      const response = await setUser(userId);
+      expect({ status: response.status, body: JSON.parse(response.text) }).toEqual({
+        status: 400,
+        body: { error: { status: 'INVALID_ARGUMENT', message: 'Request body must be valid UTF-8.' } },
+      });
+    }
+    const stored = await callAs(service, creds.a, PATHS.get, {
+      organizationId: 'org-a',
+      userId: 'u\uFFFD',
+      documentIds: ['utf8'],
+    });
+    expect(stored.body.result?.data).toMatchObject([{ config: {} }]);
+  });
+
+  test.each([
+    'application/json ; charset=utf-8',
+    'Application/JSON;Charset=UTF-8',
+    'application/json ;charset="utf-8"',
+  ])('content type %s is accepted', async (contentType) => {
+    const response = await rawRequest(`${service.baseUrl}${PATHS.get}`, {
+      headers: [['content-type', contentType], ...as(creds.a.apiKey, creds.a.token)],
+      body: JSON.stringify({ data: { organizationId: 'org-a', userId: 'u1' } }),
+    });
+    expect(response.status).toBe(200);
   });
 });

@@ -137,13 +137,30 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
   },
 ];
 
+/**
+ * Header values a client can put on the wire (Node sends them as latin-1 bytes): tab, space,
+ * visible ASCII and the bytes 0x80-0xFF (non-ASCII text arrives as these), from empty to well
+ * past DynamoDB's 2,048-byte key limit. As a credential header every one is 401, never a 5xx.
+ */
+export const hostileHeaderValue = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({
+    unit: fc
+      .integer({ min: 0x09, max: 0xff })
+      .filter((c) => c === 0x09 || (c >= 0x20 && c !== 0x7f))
+      .map((c) => String.fromCharCode(c)),
+    maxLength: 200,
+  }),
+  fc.integer({ min: 129, max: 8000 }).map((length) => 'k'.repeat(length)),
+);
+
 export const authVariants = (apiKey: string, token: string) =>
   fc.oneof(
     { weight: 4, arbitrary: fc.constant({ 'x-service-api-key': apiKey, 'x-service-auth-token': token }) },
     fc.constant({}),
     fc.constant({ 'x-service-api-key': apiKey }),
-    fc.record({ 'x-service-api-key': fc.constant(apiKey), 'x-service-auth-token': fc.string({ maxLength: 30 }) }),
-    fc.record({ 'x-service-api-key': fc.string({ maxLength: 30 }), 'x-service-auth-token': fc.constant(token) }),
+    fc.record({ 'x-service-api-key': fc.constant(apiKey), 'x-service-auth-token': hostileHeaderValue }),
+    fc.record({ 'x-service-api-key': hostileHeaderValue, 'x-service-auth-token': fc.constant(token) }),
   );
 
 /**

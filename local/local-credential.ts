@@ -1,7 +1,17 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { type Credential, hashToken, isActive, newApiKey, newToken } from '#shared/auth/credential.js';
+import {
+  type Credential,
+  hashToken,
+  isActive,
+  isWellFormedApiKey,
+  isWellFormedToken,
+  MAX_API_KEY_LENGTH,
+  MAX_TOKEN_LENGTH,
+  newApiKey,
+  newToken,
+} from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
 
 export interface LocalCredential {
@@ -56,6 +66,12 @@ export const ensureLocalCredential = async ({
   }
   const apiKey = fixedKey || generated.apiKey;
   const token = fixedToken || generated.token;
+  // The functions refuse any other key or token without a lookup: a fixed pair would never work.
+  if (!isWellFormedApiKey(apiKey) || !isWellFormedToken(token)) {
+    throw new Error(
+      `LOCAL_API_KEY must be 1 to ${MAX_API_KEY_LENGTH} and LOCAL_AUTH_TOKEN 1 to ${MAX_TOKEN_LENGTH} visible ASCII characters (no spaces).`,
+    );
+  }
 
   const store = new DynamoCredentialStore(client, tableName);
   const existing = await store.get(apiKey);

@@ -2,6 +2,7 @@ import { BatchGetCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/li
 import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
+import { ensureLocalCredential } from '#local/local-credential.js';
 import { toApiGatewayEvent } from '#local/server.js';
 import { UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { identifier, MAX_IDENTIFIER_LENGTH } from '#shared/api/identifiers.js';
@@ -105,6 +106,17 @@ describe('credential headers of any length and content', () => {
       .resolves({ Item: credentialRecord({ apiKey, tokenHash: hashToken(token) }) });
     const response = await call({ headers: authHeaders(apiKey, token) });
     expect(response.statusCode).toBe(200);
+  });
+  test.each([
+    ['a key with a space', { apiKey: 'my key', token: 'st_ok' }],
+    ['a key over the length cap', { apiKey: 'k'.repeat(129), token: 'st_ok' }],
+    ['a token with non-ASCII text', { apiKey: 'ak_ok', token: 'st_ключ' }],
+  ])('a fixed local credential with %s is refused at start, not left to fail every call', async (_why, pair) => {
+    const client = { send: jest.fn() } as unknown as DynamoDBDocumentClient;
+    await expect(ensureLocalCredential({ client, tableName: 'credentials', ...pair })).rejects.toThrow(
+      /LOCAL_API_KEY must be 1 to 128 and LOCAL_AUTH_TOKEN 1 to 256 visible ASCII characters/,
+    );
+    expect(client.send).not.toHaveBeenCalled();
   });
 });
 

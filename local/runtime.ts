@@ -24,14 +24,14 @@ import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo
 import { LOCAL_REGION } from './lambda-context.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
 import { type ApiHandler, createApiServer, type LocalFunction } from './server.js';
-import { type LocalQueue, type LocalSqs, type QueueConsumer, startLocalSqs } from './sqs.js';
+import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
+import type { LocalQueue, QueueConsumer } from './queue/queue.js';
 
-/** The same values as the deployed stack (infra/stack.ts), which this file does not import (CDK is slow to load). */
 export const MIGRATION_QUEUE_NAME = 'migrations';
 export const MIGRATION_DLQ_NAME = 'migrations-dlq';
-export const DEFAULT_MAX_RECEIVE_COUNT = 5;
-export const DEFAULT_CONSUMER_TIMEOUT_MS = 60_000;
-export const DEFAULT_HANDLER_TIMEOUT_MS = 10_000;
+/** Function and queue settings are the deployed ones (shared/deployment/functions.ts), which the stack reads too. */
+export const DEFAULT_MAX_RECEIVE_COUNT = MIGRATION_MAX_RECEIVE_COUNT;
+export const DEFAULT_CONSUMER_TIMEOUT_MS = timeoutSecondsOf(MIGRATION_CONSUMER_FUNCTION) * 1000;
 /** Locally a failed message is retried after 2 s instead of the deployed visibility timeout (6 min). */
 export const DEFAULT_RETRY_DELAY_MS = 2_000;
 const FUNCTION_PREFIX = 'notification-preferences-local';
@@ -78,6 +78,8 @@ export interface LocalRuntime {
   deadLetterQueue: LocalQueue;
   /** Messages found in the queue snapshot at start. */
   restoredMessages: number;
+  /** The HTTP functions by route path: name, and the deployed timeout and memory they run with. */
+  functions: ReadonlyMap<string, Omit<LocalFunction, 'handler'>>;
   dynamo: DynamoDBClient;
   doc: DynamoDBDocumentClient;
   tables: Record<keyof typeof TABLES, string>;
@@ -267,6 +269,7 @@ const start = async (
     queue,
     deadLetterQueue,
     restoredMessages,
+    functions: new Map([...routes].map(([path, { handler: _handler, ...fn }]) => [path, fn])),
     dynamo,
     doc,
     tables,

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { SQSEvent } from 'aws-lambda';
 import { dataPaths, readRunningServer } from '#local/data-dir.js';
 import { startEmbeddedDynamo } from '#local/dynamo.js';
+import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
+import { memoryOf, timeoutSecondsOf } from '#shared/deployment/functions.js';
 import { ENV } from '#shared/lambda/environment.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
@@ -155,4 +157,17 @@ test('the API description is served: /openapi.json is the committed document, /d
   // Only GET serves them: any other method is the API's own NOT_FOUND.
   const post = await fetch(`${service.baseUrl}/docs`, { method: 'POST' });
   expect(post.status).toBe(404);
+});
+
+test('each HTTP function runs with its deployed timeout and memory (config/set: 29 s, not a twin-wide 10 s)', async () => {
+  service ??= await start();
+  for (const operation of OPERATIONS) {
+    const spec = functionSpecOf(operation);
+    expect(service.functions.get(operation.path)).toEqual({
+      name: expect.stringContaining(operation.operationId),
+      timeoutMs: timeoutSecondsOf(spec) * 1000,
+      memoryMb: memoryOf(spec),
+    });
+  }
+  expect(service.functions.get('/v2/notifications/config/set')?.timeoutMs).toBe(29_000);
 });

@@ -6,8 +6,15 @@ import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
-import { OPERATIONS } from '#shared/api/operations.js';
-import { MIGRATION_CONSUMER_FUNCTION, MIGRATION_MAX_RECEIVE_COUNT } from '#shared/deployment/functions.js';
+import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
+import {
+  type FunctionSpec,
+  MIGRATION_CONSUMER_FUNCTION,
+  MIGRATION_MAX_RECEIVE_COUNT,
+  memoryOf,
+  NOT_FOUND_FUNCTION,
+  timeoutSecondsOf,
+} from '#shared/deployment/functions.js';
 import { TABLES } from '#shared/deployment/tables.js';
 import { ENV } from '#shared/lambda/environment.js';
 import {
@@ -163,6 +170,19 @@ describe('functions', () => {
       expect(logGroup.Properties.RetentionInDays).toBe(14);
     }
     // The largest set needs up to the HTTP API's 30 s integration limit; the others do not.
+    // Every function's settings are its spec's, the one the local twin runs with too.
+    const specs = [
+      ...OPERATIONS.map((operation) => [operation.operationId, functionSpecOf(operation)] as const),
+      ['NotFound', NOT_FOUND_FUNCTION] as const,
+      ['MigrationConsumer', MIGRATION_CONSUMER_FUNCTION as FunctionSpec] as const,
+    ];
+    for (const [key, spec] of specs) {
+      expect({ key, timeout: fnProps(key).Timeout, memory: fnProps(key).MemorySize }).toEqual({
+        key,
+        timeout: timeoutSecondsOf(spec),
+        memory: memoryOf(spec),
+      });
+    }
     expect(fnProps('setConfig').Timeout).toBe(29);
     expect(fnProps('getConfig').Timeout).toBe(10);
     expect(fnProps('MigrationConsumer').Timeout).toBe(MIGRATION_CONSUMER_FUNCTION.timeoutSeconds);

@@ -1,0 +1,102 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import type { ApiError } from '#shared/api/errors.js';
+import { logger } from '#shared/lambda/logger.js';
+import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { resetConfig } from '#shared/preferences/reset.js';
+import { setConfig } from '#shared/preferences/service.js';
+import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+
+// At the deadline the route answers 503; the writes it has not made must not go on (on Lambda
+// a frozen write resumes in a later invocation and could undo a newer setting).
+
+let dynamo: TestDynamo;
+let store: DynamoPreferenceStore;
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+});
+afterAll(async () => {
+  await dynamo.close();
+});
+beforeEach(async () => {
+  const tables = await dynamo.createTables();
+  store = new DynamoPreferenceStore(dynamo.doc, tables.config);
+});
+
+const org = 'org#deadline';
+const userIds = Array.from({ length: 10 }, (_, i) => `u${i}`);
+
+/** Counts UpdateItem calls; the deadline fires as the `abortAt`-th one is issued. */
+const deadlineAt = (abortAt: number) => {
+  const controller = new AbortController();
+  const counts = { updates: 0, afterAbort: 0 };
+  const send = dynamo.doc.send.bind(dynamo.doc) as (...args: unknown[]) => Promise<unknown>;
+  const spy = jest.spyOn(dynamo.doc, 'send').mockImplementation(((command: unknown, ...rest: unknown[]) => {
+    if (command instanceof UpdateCommand) {
+      if (controller.signal.aborted) counts.afterAbort += 1;
+      counts.updates += 1;
+      if (counts.updates === abortAt) controller.abort(new Error('deadline'));
+    }
+    return send(command, ...rest);
+  }) as never);
+  return { signal: controller.signal, counts, restore: () => spy.mockRestore() };
+};
+
+const storedUsers = async () =>
+  (await store.getEntries(userIds.map((userId) => ({ organizationId: org, userId, documentId: null })))).map(
+    (e) => e.userId,
+  );
+
+describe('the deadline stops a request’s writes', () => {
+  beforeEach(() => {
+    jest.spyOn(logger, 'error').mockImplementation(() => undefined);
+    jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  test('an aborted set issues no further writes and reports the unwritten users as failed (503)', async () => {
+    const deadline = deadlineAt(3);
+    const error = (await setConfig(
+      { store, concurrency: 1 },
+      { organizationId: org, userIds, config: { inbox: 'NONE' } },
+      'ak',
+      { signal: deadline.signal },
+    )
+      .catch((e: unknown) => e)
+      .finally(deadline.restore)) as ApiError;
+
+    expect(deadline.counts).toEqual({ updates: 3, afterAbort: 0 });
+    expect(error.status).toBe('UNAVAILABLE');
+    const details = error.details as Record<string, { success: boolean }>;
+    expect(userIds.filter((userId) => details[userId]?.success)).toEqual(['u0', 'u1']);
+    // The write under way at the deadline was cancelled, and nothing after it was issued.
+    expect((await storedUsers()).sort()).toEqual(['u0', 'u1']);
+  });
+
+  test('an aborted reset issues no further writes either', async () => {
+    await setConfig({ store }, { organizationId: org, userIds, config: { inbox: 'NONE' } }, 'ak');
+    const deadline = deadlineAt(2);
+    const error = (await resetConfig({ store, concurrency: 1 }, { organizationId: org, userIds }, 'ak', {
+      signal: deadline.signal,
+    })
+      .catch((e: unknown) => e)
+      .finally(deadline.restore)) as ApiError;
+
+    expect(deadline.counts).toEqual({ updates: 2, afterAbort: 0 });
+    expect(error.status).toBe('UNAVAILABLE');
+    expect(Object.values(error.details as Record<string, { success: boolean }>).filter((r) => r.success)).toHaveLength(
+      1,
+    );
+    expect((await storedUsers()).sort()).toEqual(userIds.slice(1));
+  });
+
+  test('a signal already fired: nothing is written, every user fails', async () => {
+    const error = (await setConfig({ store }, { organizationId: org, userIds, config: { inbox: 'NONE' } }, 'ak', {
+      signal: AbortSignal.abort(),
+    }).catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe('UNAVAILABLE');
+    expect(Object.values(error.details as Record<string, { success: boolean }>).some((r) => r.success)).toBe(false);
+    expect(await storedUsers()).toEqual([]);
+  });
+});

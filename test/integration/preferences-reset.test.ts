@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { ApiError } from '#shared/api/errors.js';
+import { logger } from '#shared/lambda/logger.js';
+import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { BUILT_IN_DEFAULTS } from '#shared/preferences/model.js';
+import { RESET_CONFIG_MESSAGE, resetConfig } from '#shared/preferences/reset.js';
+import { resetConfigResult } from '#shared/preferences/results.js';
+import { getConfig, setConfig } from '#shared/preferences/service.js';
+import type { PreferenceStore } from '#shared/preferences/store.js';
+import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+
+let dynamo: TestDynamo;
+let store: DynamoPreferenceStore;
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+});
+afterAll(async () => {
+  await dynamo.close();
+});
+beforeEach(async () => {
+  const tables = await dynamo.createTables();
+  store = new DynamoPreferenceStore(dynamo.doc, tables.config);
+});
+
+/** An own property (`x.__proto__` would read the prototype). */
+const own = (object: object, key: string) => Object.getOwnPropertyDescriptor(object, key)?.value;
+
+const org = 'org#reset';
+const get = (userId: string, documentIds?: string[]) =>
+  getConfig(
+    { store, defaults: BUILT_IN_DEFAULTS },
+    { organizationId: org, userId, ...(documentIds ? { documentIds } : {}) },
+  );
+const throttled = () => Object.assign(new Error('throttled'), { name: 'ProvisionedThroughputExceededException' });
+
+describe('config reset', () => {
+  test('named channels of document entries fall back to the organization layer, then the default', async () => {
+    await setConfig({ store }, { organizationId: org, userIds: ['u1'], config: { email: 'NONE' } }, 'ak');
+    await setConfig(
+      { store },
+      {
+        organizationId: org,
+        userIds: ['u1', 'u2'],
+        documentIds: ['d1', 'd2'],
+        config: { inbox: 'NONE', email: 'ALL' },
+      },
+      'ak',
+    );
+    const result = await resetConfig(
+      { store },
+      { organizationId: org, userIds: ['u1', 'u2', 'u1'], documentIds: ['d1', 'd2'], channels: ['email'] },
+      'ak_reset',
+    );
+    expect(resetConfigResult.parse(result)).toEqual(result);
+    expect(result).toEqual({
+      u1: {
+        success: true,
+        userId: 'u1',
+        documentId: 'd1',
+        documentIds: ['d1', 'd2'],
+        scope: 'document',
+        message: 'Config reset.',
+      },
+      u2: {
+        success: true,
+        userId: 'u2',
+        documentId: 'd1',
+        documentIds: ['d1', 'd2'],
+        scope: 'document',
+        message: 'Config reset.',
+      },
+    });
+    const [d1] = await get('u1', ['d1']);
+    expect(d1).toMatchObject({
+      config: { inbox: 'NONE' },
+      effective: { inbox: 'NONE', email: 'NONE' },
+      source: { inbox: 'document', email: 'organization' },
+    });
+    const [u2] = await get('u2', ['d2']);
+    expect(u2).toMatchObject({ config: { inbox: 'NONE' }, effective: { email: 'MINE' }, source: { email: 'default' } });
+    expect(RESET_CONFIG_MESSAGE).toBe('User config reset successfully.');
+  });
+
+  test('without channels every channel is reset; the emptied entry is deleted; a repeat succeeds', async () => {
+    await setConfig({ store }, { organizationId: org, userIds: ['u1'], config: { inbox: 'NONE', slack: 'ALL' } }, 'ak');
+    const request = { organizationId: org, userIds: ['u1'] };
+    expect(await resetConfig({ store }, request, 'ak')).toEqual({
+      u1: { success: true, userId: 'u1', documentId: null, scope: 'organization', message: 'Config reset.' },
+    });
+    expect(await store.getEntries([{ organizationId: org, userId: 'u1', documentId: null }])).toEqual([]);
+    const [view] = await get('u1');
+    expect(view?.source).toEqual({ inbox: 'default', email: 'default', slack: 'default' });
+    // Safe to retry: nothing stored, still a success, and nothing created.
+    expect((await resetConfig({ store }, request, 'ak')).u1?.success).toBe(true);
+    expect(await store.getEntries([{ organizationId: org, userId: 'u1', documentId: null }])).toEqual([]);
+  });
+
+  test('a reset that still fails for some users answers 503 with the per-user map, __proto__ included', async () => {
+    const errorSpy = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const failing: PreferenceStore = {
+      getEntries: store.getEntries.bind(store),
+      getUserLayers: store.getUserLayers.bind(store),
+      setChannels: store.setChannels.bind(store),
+      resetChannels: async (key, ...rest) => {
+        if (key.userId === '__proto__') throw throttled();
+        return store.resetChannels(key, ...rest);
+      },
+    };
+    try {
+      const error = await resetConfig(
+        { store: failing },
+        { organizationId: org, userIds: ['ok', '__proto__'] },
+        'ak',
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe('UNAVAILABLE');
+      expect((error as ApiError).message).toBe(
+        'Config could not be reset for 1 of 2 users; the request is safe to retry.',
+      );
+      expect(JSON.parse(JSON.stringify((error as ApiError).details))).toEqual(
+        JSON.parse(
+          JSON.stringify(
+            Object.fromEntries([
+              [
+                'ok',
+                { success: true, userId: 'ok', documentId: null, scope: 'organization', message: 'Config reset.' },
+              ],
+              [
+                '__proto__',
+                {
+                  success: false,
+                  userId: '__proto__',
+                  documentId: null,
+                  scope: 'organization',
+                  message: 'Config could not be reset; retry the request.',
+                },
+              ],
+            ]),
+          ),
+        ),
+      );
+      expect(Object.keys(JSON.parse(JSON.stringify((error as ApiError).details)))).toEqual(['ok', '__proto__']);
+    } finally {
+      errorSpy.mockRestore();
+    }
+  });
+});
+
+describe('user ids such as __proto__ in every response map', () => {
+  test('config set and config reset answer an entry for __proto__ and constructor', async () => {
+    const userIds = ['__proto__', 'constructor', 'u'];
+    const set = JSON.parse(
+      JSON.stringify(await setConfig({ store }, { organizationId: org, userIds, config: { inbox: 'NONE' } }, 'ak')),
+    );
+    expect(Object.keys(set)).toEqual(userIds);
+    expect(own(set, '__proto__')).toEqual({
+      success: true,
+      userId: '__proto__',
+      documentId: null,
+      scope: 'organization',
+      message: 'Config set.',
+    });
+    const reset = JSON.parse(JSON.stringify(await resetConfig({ store }, { organizationId: org, userIds }, 'ak')));
+    expect(Object.keys(reset)).toEqual(userIds);
+    expect(own(reset, '__proto__').userId).toBe('__proto__');
+  });
+
+  test('the 503 details of config set hold a failed __proto__ user', async () => {
+    const errorSpy = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const failing: PreferenceStore = {
+      getEntries: store.getEntries.bind(store),
+      getUserLayers: store.getUserLayers.bind(store),
+      resetChannels: store.resetChannels.bind(store),
+      setChannels: async () => {
+        throw throttled();
+      },
+    };
+    try {
+      const error = (await setConfig(
+        { store: failing },
+        { organizationId: org, userIds: ['__proto__'], config: { inbox: 'NONE' } },
+        'ak',
+      ).catch((e: unknown) => e)) as ApiError;
+      expect(error.status).toBe('UNAVAILABLE');
+      const details = JSON.parse(JSON.stringify(error.details));
+      expect(Object.keys(details)).toEqual(['__proto__']);
+      expect(own(details, '__proto__').success).toBe(false);
+    } finally {
+      errorSpy.mockRestore();
+    }
+  });
+});

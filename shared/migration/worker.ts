@@ -36,8 +36,8 @@ export interface WorkerDeps {
 
 /**
  * Performs (part of) one migration for one queue delivery: the I/O around the delivery policy
- * (delivery-policy.ts) and the move step (move-page.ts, move-decision.ts). The README's "How the
- * consumer works" has the full design; in short:
+ * (delivery-policy.ts) and the move step (move-page.ts, move-decision.ts). docs/design.md ("One
+ * delivery of the consumer") has the full design; in short:
  *
  * 1. Lease: a conditional update on the record makes this delivery the only one working.
  * 2. Pages: the first PAGE_SIZE source entries (always from the start: processed entries are

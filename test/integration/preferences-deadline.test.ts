@@ -53,7 +53,9 @@ describe('the deadline stops a request’s writes', () => {
     jest.spyOn(logger, 'error').mockImplementation(() => undefined);
     jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
   });
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
 
   test('an aborted set issues no further writes and reports the unwritten users as failed (503)', async () => {
     const deadline = deadlineAt(3);

@@ -1,8 +1,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { errorAnswer } from '#shared/api/envelope.js';
 import { logger } from '#shared/lambda/logger.js';
-import { errorResponse } from '#shared/lambda/responses.js';
 
 /**
  * The API's `$default` route: any path that is not one of the operations answers NOT_FOUND
@@ -12,5 +12,5 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredRe
   // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: its headers may hold a token.
   .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
   .handler(async (event) =>
-    errorResponse('NOT_FOUND', `No route for ${event.requestContext?.http?.method ?? 'POST'} ${event.rawPath ?? '/'}.`),
+    errorAnswer('NOT_FOUND', `No route for ${event.requestContext?.http?.method ?? 'POST'} ${event.rawPath ?? '/'}.`),
   );

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/api/errors.js';
+import { errorAnswer, INTERNAL_MESSAGE, internalErrorBody } from '#shared/api/envelope.js';
 import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
 
 /**
@@ -153,12 +153,6 @@ export const toHttpResponse = (
   };
 };
 
-const envelope = (status: ErrorStatus, message: string, details?: unknown) => ({
-  statusCode: ERROR_HTTP_STATUS[status],
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ error: { message, status, ...(details === undefined ? {} : { details }) } }),
-});
-
 class BodyTooLarge extends Error {}
 
 /** Reads the whole body; past the limit it keeps draining (so the client can read the answer) but keeps nothing. */
@@ -213,7 +207,7 @@ export const createApiServer = ({
       }
     }
     if (body === undefined) {
-      result = envelope(
+      result = errorAnswer(
         'INVALID_ARGUMENT',
         `Request body must be at most 1 MiB (1048576 bytes); this one exceeds even the ${MAX_REQUEST_BYTES}-byte invocation limit.`,
       );
@@ -239,7 +233,7 @@ export const createApiServer = ({
         // A crash outside the handler's own error handling: never show internals.
         requestId ||= randomUUID();
         log(`local server error (request ${requestId}): ${error instanceof Error ? error.stack : String(error)}`);
-        result = envelope('INTERNAL', 'Internal error.', { requestId });
+        result = errorAnswer('INTERNAL', INTERNAL_MESSAGE, { requestId });
       }
     }
     if (!response.headersSent) {
@@ -258,11 +252,7 @@ export const createApiServer = ({
     respond(request, response).catch((error) => {
       log(`local server error: ${error instanceof Error ? error.stack : String(error)}`);
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          error: { message: 'Internal error.', status: 'INTERNAL', details: { requestId: randomUUID() } },
-        }),
-      );
+      response.end(JSON.stringify(internalErrorBody(randomUUID())));
     });
   });
   // Requests are short; keep-alive sockets must not hold up a shutdown.

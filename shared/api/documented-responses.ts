@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { errorEnvelope, gatewayError, statusesForHttp, successEnvelope } from './envelopes.js';
+import { errorEnvelope, gatewayError, statusesForHttp, successEnvelope } from './envelope-schemas.js';
 import { ERROR_HTTP_STATUS, type ErrorStatus } from './errors.js';
 import type { Operation } from './operations.js';
 

@@ -7,7 +7,8 @@ import { migrateRequest } from '#shared/migration/schemas.js';
 import { deliverySetting } from '#shared/preferences/model.js';
 import { channelConfig } from '#shared/preferences/schemas.js';
 import { responsesOf, unknownRouteResponse } from './documented-responses.js';
-import { errorEnvelope, errorStatus, gatewayError } from './envelopes.js';
+import { errorBody, internalErrorBody } from './envelope.js';
+import { errorEnvelope, errorStatus, gatewayError } from './envelope-schemas.js';
 import { OPERATIONS, type Operation } from './operations.js';
 import { configView, migrationState, userSetResult } from './responses.js';
 
@@ -65,13 +66,7 @@ const ref = (name: string) => ({ $ref: `${COMPONENT_PREFIX}${name}` });
 /** The envelope the handlers parse: `{data}` and nothing else. */
 export const requestBodySchema = <S extends z.core.$ZodType>(request: S) => z.strictObject({ data: request });
 
-const errorExample = (error: ApiError) => ({
-  error: {
-    message: error.message,
-    status: error.status,
-    ...(error.details === undefined ? {} : { details: error.details }),
-  },
-});
+const errorExample = (error: ApiError) => errorBody(error.status, error.message, error.details);
 
 const EXAMPLE_REQUEST_ID = '5f0c8f7e-2a4b-4d51-9c1e-7b9d2f3a6e10';
 
@@ -101,7 +96,7 @@ const errorExamples = (operation: Operation, httpStatus: number) => {
   if (httpStatus === 500) {
     examples.internal = {
       summary: 'Unexpected failure',
-      value: { error: { message: 'Internal error.', status: 'INTERNAL', details: { requestId: EXAMPLE_REQUEST_ID } } },
+      value: internalErrorBody(EXAMPLE_REQUEST_ID),
     };
   }
   for (const [name, example] of Object.entries(operation.errorExamples ?? {})) {
@@ -235,7 +230,7 @@ export const buildOpenApiDocument = (): OpenApiDocument => {
           content: {
             'application/json': {
               schema: ref(unknownRoute.name),
-              example: { error: { message: 'No route for POST /v2/unknown.', status: 'NOT_FOUND' } },
+              example: errorBody('NOT_FOUND', 'No route for POST /v2/unknown.'),
             },
           },
         },

@@ -2,11 +2,11 @@ import type { z } from 'zod';
 import { type ErrorStatus, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { type FunctionSpec, HTTP_FUNCTION_BASE, MAX_HTTP_TIMEOUT_SECONDS } from '#shared/deployment/functions.js';
-import type { ErrorBody } from '#shared/lambda/responses.js';
 import { MIGRATE_MESSAGE, NOT_FOUND_MESSAGE, STATUS_MESSAGE } from '#shared/migration/model.js';
 import { migrateRequest, migrationStatusRequest } from '#shared/migration/schemas.js';
 import { getConfigRequest, setConfigRequest } from '#shared/preferences/schemas.js';
 import { GET_CONFIG_MESSAGE, SET_CONFIG_MESSAGE } from '#shared/preferences/service.js';
+import type { ErrorBody } from './envelope.js';
 import { getConfigResult, migrateResult, migrationStatusResult, setConfigResult } from './responses.js';
 
 /**

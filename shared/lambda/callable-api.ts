@@ -1,12 +1,12 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { errorAnswer, INTERNAL_MESSAGE, successAnswer } from '#shared/api/envelope.js';
 import { isApiError } from '#shared/api/errors.js';
 import type { Authenticator } from '#shared/auth/authenticator.js';
 import type { Credential } from '#shared/auth/credential.js';
 import { isTransientDependencyError } from '#shared/lambda/dependency-errors.js';
 import { logger } from '#shared/lambda/logger.js';
 import { assertCallableRequest } from './request-checks.js';
-import { errorResponse, successResponse } from './responses.js';
 
 export interface ApiContext extends Context {
   credential?: Credential;
@@ -87,28 +87,28 @@ export const callableApi = ({
   },
   after: async (request: ApiRequest) => {
     const response = request.response;
-    if (isCallableResult(response)) request.response = successResponse(response.message, response.data);
+    if (isCallableResult(response)) request.response = successAnswer(response.message, response.data);
   },
   onError: async (request: ApiRequest) => {
     const { error } = request;
     if (isApiError(error)) {
-      request.response = errorResponse(error.status, error.message, error.details);
+      request.response = errorAnswer(error.status, error.message, error.details);
       if (error.httpStatus >= 500) logger.warn('Request failed', { status: error.status, message: error.message });
       return;
     }
     if (isMiddyClientError(error)) {
-      request.response = errorResponse('INVALID_ARGUMENT', `Request body must be valid JSON: ${error.message}.`);
+      request.response = errorAnswer('INVALID_ARGUMENT', `Request body must be valid JSON: ${error.message}.`);
       return;
     }
     const requestId = request.context.awsRequestId;
     if (isTransientDependencyError(error)) {
       logger.error('Dependency unavailable', { error });
-      request.response = errorResponse('UNAVAILABLE', 'A dependency is unavailable; the request is safe to retry.', {
+      request.response = errorAnswer('UNAVAILABLE', 'A dependency is unavailable; the request is safe to retry.', {
         requestId,
       });
       return;
     }
     logger.error('Unexpected error', { error });
-    request.response = errorResponse('INTERNAL', 'Internal error.', { requestId });
+    request.response = errorAnswer('INTERNAL', INTERNAL_MESSAGE, { requestId });
   },
 });

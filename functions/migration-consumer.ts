@@ -5,7 +5,7 @@ import { SqsMigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 
-/** SQS consumer of the migration queue (contract 5.3); see shared/migration/worker.ts. */
+/** SQS consumer of the migration queue (docs/design.md, One delivery of the consumer); see shared/migration/worker.ts. */
 export const handler = createConsumerHandler({
   deps: {
     entries: new DynamoPreferenceStore(documentClient, requireEnv(ENV.configTable)),

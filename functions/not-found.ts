@@ -6,7 +6,7 @@ import { logger } from '#shared/lambda/logger.js';
 
 /**
  * The API's `$default` route: any path that is not one of the operations answers NOT_FOUND
- * in the contract's envelope (API Gateway's own 404 body is not).
+ * in the API's envelope (API Gateway's own 404 body is not).
  */
 export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
   // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: its headers may hold a token.

@@ -196,5 +196,5 @@ const acknowledgeLambdaLevelAuth = (route: Construct) =>
       'validation): x-service-api-key and x-service-auth-token are checked against the ' +
       'credentials table, which also decides the organizations the caller may use. The ' +
       '$default route answers NOT_FOUND and touches no data. A gateway authorizer would ' +
-      "answer 401/403 outside the contract's JSON envelope.",
+      "answer 401/403 outside the API's JSON envelope.",
   });

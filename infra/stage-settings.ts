@@ -28,7 +28,7 @@ export const serviceConfigSchema = z.object({
       .regex(/^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and dashes, starting with a letter, at most 20')
       .default('dev'),
   ),
-  /** Notification defaults that config/get reports for channels nobody set (contract 4.2). */
+  /** Notification defaults that config/get reports for channels nobody set (docs/api.md, config/get). */
   defaultInbox: z.preprocess(unsetIfEmpty, z._default(deliverySetting, BUILT_IN_DEFAULTS.inbox)),
   defaultEmail: z.preprocess(unsetIfEmpty, z._default(deliverySetting, BUILT_IN_DEFAULTS.email)),
   defaultSlack: z.preprocess(unsetIfEmpty, z._default(deliverySetting, BUILT_IN_DEFAULTS.slack)),

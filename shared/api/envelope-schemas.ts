@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERROR_HTTP_STATUS, ERROR_STATUSES, type ErrorStatus } from '#shared/api/errors.js';
 
-/** `{result:{status:'success', message, data}}` around a route's data (contract section 1). */
+/** `{result:{status:'success', message, data}}` around a route's data (docs/api.md, Wire protocol). */
 export const successEnvelope = <S extends z.core.$ZodType>(data: S) =>
   z.strictObject({
     result: z.strictObject({

@@ -1,6 +1,6 @@
 /**
  * The error catalogue of the API: every status a client can see and its HTTP code
- * (Firebase callable protocol, contract section 1). Nothing else defines these.
+ * (Firebase callable protocol; docs/api.md, Errors). Nothing else defines these.
  */
 export const ERROR_HTTP_STATUS = {
   INVALID_ARGUMENT: 400,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** Contract section 3: every identifier is 1 to 256 characters, no control characters. */
+/** docs/api.md, Identifiers and limits: every identifier is 1 to 256 characters, no control characters. */
 export const MAX_IDENTIFIER_LENGTH = 256;
 export const MAX_USER_IDS = 1000;
 export const MAX_DOCUMENT_IDS = 30;

@@ -82,7 +82,7 @@ const IDENTIFIER_RULE =
   '(Unicode Cc) and well-formed Unicode; any other character round-trips exactly.';
 const BODY_RULE = `The body is at most ${MAX_BODY_BYTES} bytes (1 MiB).`;
 
-/** Errors every route can answer (contract sections 1 and 2). */
+/** Errors every route can answer (docs/api.md, Wire protocol and Authentication). */
 export const COMMON_ERRORS: ErrorCase[] = [
   {
     status: 'INVALID_ARGUMENT',

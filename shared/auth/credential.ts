@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 
-/** Contract section 2. The token itself is never stored: only its SHA-256. */
+/** docs/api.md, Authentication. The token itself is never stored: only its SHA-256. */
 export interface Credential {
   apiKey: string;
   tokenHash: string;

@@ -63,7 +63,7 @@ const beforeDeadline = async <T>(context: Context, work: Promise<T>): Promise<T>
 };
 
 /**
- * The one middleware every HTTP route shares (contract sections 1 and 2):
+ * The one middleware every HTTP route shares (docs/api.md, Wire protocol and Authentication):
  * - before: authenticates the two headers (before anything about the body is checked),
  *   then checks method, content type and size;
  * - after: wraps the route's `{message, data}` in the `{result}` envelope;

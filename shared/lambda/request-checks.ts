@@ -25,7 +25,7 @@ const bodyTooLarge = () =>
   new ApiError('INVALID_ARGUMENT', `Request body must be at most 1 MiB (${MAX_BODY_BYTES} bytes).`);
 
 /**
- * Contract section 1, checked after authentication and before the body is parsed. A body
+ * docs/api.md, Wire protocol; checked after authentication and before the body is parsed. A body
  * API Gateway passed base64-encoded (bytes it does not pass as text) is decoded here, strictly,
  * and handed on as text.
  */

@@ -37,7 +37,7 @@ const conflict = (request: MigrateRequest): ApiError =>
   );
 
 /**
- * Contract 5.1. Records the migration (pending), takes a lock on the source and on the target
+ * docs/api.md, documents/migrate. Records the migration (pending), takes a lock on the source and on the target
  * document with conditional writes (DynamoDB transactions are avoided: each step is undone on
  * failure instead), queues the first message, and marks the record queued.
  *

@@ -2,7 +2,7 @@ import { ApiError } from '#shared/api/errors.js';
 import { type MigrationView, NOT_FOUND_MESSAGE, toView } from './model.js';
 import type { MigrationRepository } from './repository.js';
 
-/** Contract 5.2: unknown ids and ids of other organizations look the same. */
+/** docs/api.md, documents/migrate/status: unknown ids and ids of other organizations look the same. */
 export const getMigrationView = async (
   { repository, now = () => new Date() }: { repository: MigrationRepository; now?: () => Date },
   organizationId: string,

@@ -42,7 +42,7 @@ export interface StoredEntry extends EntryKey {
 
 export const scopeOf = (documentId: string | null): Scope => (documentId === null ? 'organization' : 'document');
 
-/** Deployment defaults (contract 4.2), overridable per deployment through the environment. */
+/** Deployment defaults (docs/api.md, config/get), overridable per deployment through the environment. */
 export const BUILT_IN_DEFAULTS: FullChannelConfig = { inbox: 'ALL', email: 'MINE', slack: 'NONE' };
 
 const defaultFromEnv = (name: EnvName, fallback: DeliverySetting, env: NodeJS.ProcessEnv): DeliverySetting =>

@@ -26,7 +26,7 @@ export interface SetConfigDeps {
 }
 
 /**
- * Contract 4.1: one entry per (user, document), or the organization-level entry per user
+ * docs/api.md, config/set: one entry per (user, document), or the organization-level entry per user
  * when no documents are named; failures and the deadline as writeEntries says. Every write
  * carries the request's start time, so a write that lands late cannot undo a newer one.
  */
@@ -91,7 +91,7 @@ export interface GetConfigDeps {
   defaults: FullChannelConfig;
 }
 
-/** Contract 4.2: one item per requested document, or the organization-level item. One batched read. */
+/** docs/api.md, config/get: one item per requested document, or the organization-level item. One batched read. */
 export const getConfig = async (
   { store, defaults }: GetConfigDeps,
   request: GetConfigRequest,

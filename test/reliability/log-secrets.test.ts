@@ -4,7 +4,7 @@ import { hashToken } from '#shared/auth/credential.js';
 import type { LocalService } from '../support/local-service.js';
 import { addCredential, callAs, PATHS, type TestCredential, waitForMigration } from './support.js';
 
-// Tokens never appear in logs (contract section 2), at the most verbose settings an operator
+// Tokens never appear in logs (docs/api.md, Authentication), at the most verbose settings an operator
 // can choose: DEBUG level and Powertools' POWERTOOLS_LOGGER_LOG_EVENT, which logs each
 // incoming event. Everything the process writes to stdout and stderr is captured, and so is
 // the local server's own request log.

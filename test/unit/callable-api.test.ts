@@ -49,7 +49,7 @@ const expectError = (response: Awaited<ReturnType<typeof call>>, httpStatus: num
   expect(typeof response.body.error?.message).toBe('string');
 };
 
-describe('authentication (contract section 2)', () => {
+describe('authentication', () => {
   test.each([
     ['no headers', {}],
     ['no token', { 'x-service-api-key': 'ak_1' }],
@@ -109,7 +109,7 @@ describe('authentication (contract section 2)', () => {
   });
 });
 
-describe('envelope (contract section 1)', () => {
+describe('envelope', () => {
   test('success is {result:{status, message, data}} with a JSON content type', async () => {
     const response = await call();
     expect(response.statusCode).toBe(200);

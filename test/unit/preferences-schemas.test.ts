@@ -1,0 +1,80 @@
+import { describe, expect, test } from '@jest/globals';
+import * as z from 'zod/mini';
+import { resetConfigRequest, resolveConfigRequest } from '#shared/preferences/schemas.js';
+import { userMap } from '#shared/preferences/user-map.js';
+
+const messages = (schema: z.ZodMiniType, data: unknown): string[] => {
+  const result = z.safeParse(schema, data);
+  return result.success ? [] : result.error.issues.map((issue) => issue.message);
+};
+const ids = (count: number) => Array.from({ length: count }, (_, i) => `u${i}`);
+
+describe('config resolve request', () => {
+  const valid = { organizationId: 'o', documentId: 'd', userIds: ['a'] };
+
+  test('accepts the required fields, with or without an activity', () => {
+    expect(messages(resolveConfigRequest, valid)).toEqual([]);
+    expect(messages(resolveConfigRequest, { ...valid, activity: {} })).toEqual([]);
+    expect(
+      messages(resolveConfigRequest, { ...valid, userIds: ids(1000), activity: { involvedUserIds: ids(1000) } }),
+    ).toEqual([]);
+    expect(messages(resolveConfigRequest, { ...valid, activity: { involvedUserIds: [] } })).toEqual([]);
+  });
+
+  test('names each broken rule', () => {
+    expect(messages(resolveConfigRequest, { organizationId: 'o', userIds: ['a'] })).toEqual(['documentId is required']);
+    expect(messages(resolveConfigRequest, { ...valid, userIds: [] })).toEqual(['userIds must have at least 1 entry']);
+    expect(messages(resolveConfigRequest, { ...valid, userIds: ids(1001) })).toEqual([
+      'userIds must have at most 1000 entries',
+    ]);
+    expect(messages(resolveConfigRequest, { ...valid, activity: { involvedUserIds: ids(1001) } })).toEqual([
+      'activity.involvedUserIds must have at most 1000 entries',
+    ]);
+    expect(messages(resolveConfigRequest, { ...valid, activity: { involvedUserIds: [''] } })).toEqual([
+      'involvedUserId must not be empty',
+    ]);
+    expect(messages(resolveConfigRequest, { ...valid, activity: 'x' })).toEqual(['activity must be an object']);
+    expect(messages(resolveConfigRequest, { ...valid, activity: { kind: 'mention' } })).toHaveLength(1);
+    expect(messages(resolveConfigRequest, { ...valid, extra: 1 })).toHaveLength(1);
+  });
+});
+
+describe('config reset request', () => {
+  const valid = { organizationId: 'o', userIds: ['a'] };
+
+  test('documents and channels are optional', () => {
+    expect(messages(resetConfigRequest, valid)).toEqual([]);
+    expect(messages(resetConfigRequest, { ...valid, documentIds: ['d'], channels: ['inbox', 'slack'] })).toEqual([]);
+  });
+
+  test('channels: a non-empty list of distinct channel names', () => {
+    expect(messages(resetConfigRequest, { ...valid, channels: [] })).toEqual([
+      'channels must name at least 1 of inbox, email, slack when present',
+    ]);
+    expect(messages(resetConfigRequest, { ...valid, channels: ['inbox', 'inbox'] })).toEqual([
+      'channels must not repeat a channel',
+    ]);
+    expect(messages(resetConfigRequest, { ...valid, channels: ['sms'] })).toEqual([
+      'channels entries must be one of inbox, email, slack',
+    ]);
+    expect(messages(resetConfigRequest, { ...valid, documentIds: [] })).toEqual([
+      'documentIds must have between 1 and 30 entries when present',
+    ]);
+  });
+});
+
+describe('response maps keyed by user id', () => {
+  test('hold __proto__ and constructor as own keys that JSON keeps', () => {
+    const map = userMap([
+      ['__proto__', 1],
+      ['constructor', 2],
+    ]);
+    expect(JSON.parse(JSON.stringify(map))).toEqual(JSON.parse('{"__proto__":1,"constructor":2}'));
+    expect(Object.keys(JSON.parse(JSON.stringify(map)))).toEqual(['__proto__', 'constructor']);
+    // What a plain assignment does instead: no own key, the user is lost.
+    const plain: Record<string, number> = {};
+    const key = '__proto__';
+    plain[key] = 1;
+    expect(JSON.stringify(plain)).toBe('{}');
+  });
+});

@@ -92,7 +92,8 @@ describe('config reset of the source document during a migration', () => {
   // (or after the source entry was moved) must reach the target too. The reset leaves what the
   // consumer needs while the entry remains (a per-channel stamp on each reset channel), but
   // the consumer merges its own earlier copy with the source by value, and an emptied source
-  // is deleted: both need a change to the consumer (see the preferences domain's notes).
+  // is deleted: both need a change to the consumer (merge channel by channel by stamp, and keep
+  // an emptied source entry as a stamped, channel-less entry while its document is migrated).
   test.todo('a partial reset between the copy and the source delete removes those channels at the target');
   test.todo('a reset that empties the source after its copy removes the entry at the target');
 });

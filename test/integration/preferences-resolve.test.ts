@@ -127,8 +127,10 @@ describe('config resolve against dynalite', () => {
     );
     let inFlight = 0;
     let maxInFlight = 0;
+    const calls: unknown[] = [];
     const send = dynamo.doc.send.bind(dynamo.doc);
     const spy = jest.spyOn(dynamo.doc, 'send').mockImplementation((async (command: unknown, ...rest: unknown[]) => {
+      calls.push(command);
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       try {
@@ -146,7 +148,7 @@ describe('config resolve against dynalite', () => {
     } finally {
       spy.mockRestore();
     }
-    const calls = spy.mock.calls.map(([command]) => command);
+    expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((command) => command instanceof BatchGetCommand)).toBe(true);
     expect(calls.length).toBeLessThanOrEqual(20);
     // Concurrent, not one after another.

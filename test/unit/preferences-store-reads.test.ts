@@ -1,0 +1,52 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { expect, test } from '@jest/globals';
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { entryTableKey } from '#shared/preferences/keys.js';
+
+type Key = { pk: string; sk: string };
+const TABLE = 'config-table';
+
+test('keys left unprocessed by a throttled batch read are read again; every user gets both layers', async () => {
+  const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }));
+  const ddb = mockClient(doc);
+  const seen = new Set<string>();
+  // Answers every key as an entry; on its first sight of a key in the second half, leaves it unprocessed.
+  ddb.on(BatchGetCommand).callsFake((input: { RequestItems: Record<string, { Keys: Key[] }> }) => {
+    const keys = input.RequestItems[TABLE]?.Keys ?? [];
+    const later = keys.filter((key) => key.sk >= 'u5' && !seen.has(key.pk + key.sk));
+    for (const key of later) seen.add(key.pk + key.sk);
+    const answered = keys.filter((key) => !later.includes(key));
+    return {
+      Responses: {
+        [TABLE]: answered.map((key) => ({
+          ...key,
+          organizationId: 'o',
+          userId: key.sk,
+          ...(key.pk.startsWith('DOC#') ? { documentId: 'd', inbox: 'NONE' } : { email: 'ALL' }),
+          updatedAt: '2026-01-01T00:00:00.000Z',
+          updatedBy: 'ak',
+          version: 1,
+        })),
+      },
+      ...(later.length ? { UnprocessedKeys: { [TABLE]: { Keys: later, ConsistentRead: true } } } : {}),
+    };
+  });
+  const store = new DynamoPreferenceStore(doc, TABLE);
+  const userIds = Array.from({ length: 100 }, (_, i) => `u${i}`);
+  const layers = await store.getUserLayers('o', 'd', userIds);
+
+  expect([...layers.keys()]).toEqual(userIds);
+  for (const userId of userIds) {
+    expect(layers.get(userId)?.document?.config).toEqual({ inbox: 'NONE' });
+    expect(layers.get(userId)?.organization?.config).toEqual({ email: 'ALL' });
+  }
+  const requests = ddb
+    .commandCalls(BatchGetCommand)
+    .map((call) => call.args[0].input.RequestItems?.[TABLE]?.Keys ?? []);
+  // 200 keys: two chunks of 100, then only the unprocessed keys again.
+  expect(requests.slice(0, 2).map((keys) => keys.length)).toEqual([100, 100]);
+  expect(requests.length).toBeGreaterThan(2);
+  expect(requests[0]).toContainEqual(entryTableKey({ organizationId: 'o', userId: 'u0', documentId: 'd' }));
+});

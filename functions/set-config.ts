@@ -8,6 +8,6 @@ import { setConfig } from '#shared/preferences/service.js';
 
 const store = new DynamoPreferenceStore(documentClient, requireEnv(ENV.configTable));
 
-export const handler = httpHandler(operationById('setConfig'), createAuthenticator(), ({ data, credential }) =>
-  setConfig({ store }, data, credential.apiKey),
+export const handler = httpHandler(operationById('setConfig'), createAuthenticator(), ({ data, credential, signal }) =>
+  setConfig({ store }, data, credential.apiKey, { signal }),
 );

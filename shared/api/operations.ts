@@ -4,7 +4,15 @@ import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS }
 import { type FunctionSpec, HTTP_FUNCTION_BASE, MAX_HTTP_TIMEOUT_SECONDS } from '#shared/deployment/functions.js';
 import { MIGRATE_MESSAGE, NOT_FOUND_MESSAGE, STATUS_MESSAGE } from '#shared/migration/model.js';
 import { migrateRequest, migrationStatusRequest } from '#shared/migration/schemas.js';
-import { getConfigRequest, setConfigRequest } from '#shared/preferences/schemas.js';
+import { RESET_CONFIG_MESSAGE } from '#shared/preferences/reset.js';
+import { RESOLVE_CONFIG_MESSAGE } from '#shared/preferences/resolve.js';
+import { resetConfigResult, resolveConfigResult } from '#shared/preferences/results.js';
+import {
+  getConfigRequest,
+  resetConfigRequest,
+  resolveConfigRequest,
+  setConfigRequest,
+} from '#shared/preferences/schemas.js';
 import { GET_CONFIG_MESSAGE, SET_CONFIG_MESSAGE } from '#shared/preferences/service.js';
 import type { ErrorBody } from './envelope.js';
 import { getConfigResult, migrateResult, migrationStatusResult, setConfigResult } from './responses.js';
@@ -240,6 +248,139 @@ const getConfig: Operation<typeof getConfigRequest, typeof getConfigResult, 'get
   },
 };
 
+const resolveConfig: Operation<typeof resolveConfigRequest, typeof resolveConfigResult, 'resolveConfig'> = {
+  operationId: 'resolveConfig',
+  tag: 'Notification config',
+  name: 'ResolveConfig',
+  path: '/v2/notifications/config/resolve',
+  // Reads only: every user's document and organization entries, 100 keys per batched read.
+  function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults'] },
+  summary: 'Who receives an activity on a document, on which channel',
+  description: [
+    'What a notification dispatcher calls when an activity happens on a document. For each distinct user of',
+    '`userIds`, `users` holds the effective setting of every channel and the layer that gave it, exactly as',
+    'config/get answers for that user and document. With an `activity`, each user also gets `deliver` (ALL: true;',
+    'MINE: true when the user is in `activity.involvedUserIds`, e.g. mentioned or replied to; NONE: false) and',
+    '`recipients` lists the delivering user ids per channel, in the order of `userIds`. Without an activity there is',
+    'no `deliver` and no `recipients`. Reads only: at most ceil(2N/100) batched reads for N users, issued together.',
+    '',
+    `Limits: \`userIds\` 1 to ${MAX_USER_IDS} entries (duplicates collapsed), \`activity.involvedUserIds\` 0 to`,
+    `${MAX_USER_IDS} entries. ${IDENTIFIER_RULE} ${BODY_RULE}`,
+  ].join('\n'),
+  request: resolveConfigRequest,
+  result: resolveConfigResult,
+  message: RESOLVE_CONFIG_MESSAGE,
+  errors: COMMON_ERRORS,
+  examples: {
+    activity: {
+      summary: 'A comment that mentions bob, on doc-1',
+      value: {
+        organizationId: 'acme',
+        documentId: 'doc-1',
+        userIds: ['alice', 'bob', 'carol'],
+        activity: { involvedUserIds: ['bob'] },
+      },
+      result: {
+        documentId: 'doc-1',
+        users: {
+          alice: {
+            userId: 'alice',
+            effective: { inbox: 'MINE', email: 'MINE', slack: 'NONE' },
+            source: { inbox: 'organization', email: 'document', slack: 'document' },
+            deliver: { inbox: false, email: false, slack: false },
+          },
+          bob: {
+            userId: 'bob',
+            effective: { inbox: 'ALL', email: 'MINE', slack: 'NONE' },
+            source: { inbox: 'default', email: 'document', slack: 'document' },
+            deliver: { inbox: true, email: true, slack: false },
+          },
+          carol: {
+            userId: 'carol',
+            effective: { inbox: 'ALL', email: 'MINE', slack: 'NONE' },
+            source: { inbox: 'default', email: 'default', slack: 'default' },
+            deliver: { inbox: true, email: false, slack: false },
+          },
+        },
+        recipients: { inbox: ['bob', 'carol'], email: ['bob'], slack: [] },
+      },
+    },
+    settingsOnly: {
+      summary: 'Effective settings only (no activity)',
+      value: { organizationId: 'acme', documentId: 'doc-2', userIds: ['alice'] },
+      result: {
+        documentId: 'doc-2',
+        users: {
+          alice: {
+            userId: 'alice',
+            effective: { inbox: 'NONE', email: 'MINE', slack: 'NONE' },
+            source: { inbox: 'document', email: 'default', slack: 'default' },
+          },
+        },
+      },
+    },
+  },
+  invalidExample: {
+    summary: 'No document and an involved user list that is not a list',
+    value: { organizationId: 'acme', userIds: ['alice'], activity: { involvedUserIds: 'bob' } },
+  },
+};
+
+const resetConfig: Operation<typeof resetConfigRequest, typeof resetConfigResult, 'resetConfig'> = {
+  operationId: 'resetConfig',
+  tag: 'Notification config',
+  name: 'ResetConfig',
+  path: '/v2/notifications/config/reset',
+  function: {
+    // As many writes as the largest set: all the time the HTTP API allows.
+    timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
+    // Remove channels from an entry, then delete it only if no channel is left.
+    tables: { config: ['UpdateItem', 'DeleteItem'] },
+  },
+  summary: 'Reset notification config to the next layer',
+  description: [
+    "Removes the stored value of the named channels (all three when `channels` is omitted) from each user's entry",
+    'on each named document, or from the organization-level entry when `documentIds` is omitted; an entry left',
+    'with no channel is deleted. config/get then answers those channels from the next layer (organization, then',
+    'the deployment default). Resetting what is not stored succeeds (safe to retry). Same per-user answer and',
+    'partial-failure rule as config/set; a reset of a document under migration follows the rule for writes.',
+    '',
+    `Limits: \`userIds\` 1 to ${MAX_USER_IDS} entries, \`documentIds\` 1 to ${MAX_DOCUMENT_IDS} entries when present`,
+    '(duplicates collapsed), `channels` a non-empty list of distinct channel names when present.',
+    `${IDENTIFIER_RULE} ${BODY_RULE}`,
+  ].join('\n'),
+  request: resetConfigRequest,
+  result: resetConfigResult,
+  message: RESET_CONFIG_MESSAGE,
+  errors: [
+    ...COMMON_ERRORS.filter((error) => error.status !== 'UNAVAILABLE'),
+    {
+      status: 'UNAVAILABLE',
+      when: 'Some writes failed after retries: `details` is the per-user map, failed users with `success: false`. Safe to retry.',
+    },
+  ],
+  examples: {
+    oneChannel: {
+      summary: "Back to alice's organization default for inbox on doc-2",
+      value: { organizationId: 'acme', userIds: ['alice'], documentIds: ['doc-2'], channels: ['inbox'] },
+      result: {
+        alice: { success: true, userId: 'alice', documentId: 'doc-2', scope: 'document', message: 'Config reset.' },
+      },
+    },
+    organization: {
+      summary: 'Every channel of the organization-level entry (documentIds and channels omitted)',
+      value: { organizationId: 'acme', userIds: ['carol'] },
+      result: {
+        carol: { success: true, userId: 'carol', documentId: null, scope: 'organization', message: 'Config reset.' },
+      },
+    },
+  },
+  invalidExample: {
+    summary: 'An unknown channel and a repeated one',
+    value: { organizationId: 'acme', userIds: ['alice'], channels: ['inbox', 'sms'] },
+  },
+};
+
 const EXAMPLE_MIGRATION_ID = '01KAR3V6ZQ8W5N4V7T2K9M1C0X';
 
 const migrateDocument: Operation<typeof migrateRequest, typeof migrateResult, 'migrateDocument'> = {
@@ -362,7 +503,14 @@ const getMigrationStatus: Operation<typeof migrationStatusRequest, typeof migrat
   };
 
 /** Every operation, in the order the documentation lists them. */
-export const OPERATIONS = [setConfig, getConfig, migrateDocument, getMigrationStatus] as const;
+export const OPERATIONS = [
+  setConfig,
+  getConfig,
+  resolveConfig,
+  resetConfig,
+  migrateDocument,
+  getMigrationStatus,
+] as const;
 
 export type OperationId = (typeof OPERATIONS)[number]['operationId'];
 

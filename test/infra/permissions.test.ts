@@ -121,7 +121,14 @@ describe('grants match what the code calls', () => {
 
   test('every operation reads credentials the way the authenticator does, and only that', () => {
     expect(authentication()).toEqual(['dynamodb:GetItem']);
-    for (const key of ['setConfig', 'getConfig', 'migrateDocument', 'getMigrationStatus'] as const) {
+    for (const key of [
+      'setConfig',
+      'getConfig',
+      'resolveConfig',
+      'resetConfig',
+      'migrateDocument',
+      'getMigrationStatus',
+    ] as const) {
       expect(granted(key, 'CredentialsTable')).toEqual(authentication());
     }
     for (const key of ['NotFound', 'MigrationConsumer'] as const) expect(granted(key, 'CredentialsTable')).toEqual([]);
@@ -133,6 +140,20 @@ describe('grants match what the code calls', () => {
     expect(set.length * get.length).toBeGreaterThan(0);
     expect(granted('setConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), set));
     expect(granted('getConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), get));
+  });
+
+  test('config resolve reads only, config reset updates and deletes only', () => {
+    const resolve = calledOn(exported('shared/preferences/resolve.ts', 'resolveConfig'), 'store');
+    const reset = calledOn(exported('shared/preferences/reset.ts', 'resetConfig'), 'store');
+    expect(resolve.length * reset.length).toBeGreaterThan(0);
+    expect(granted('resolveConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), resolve));
+    expect(granted('resolveConfig', 'ConfigTable')).toEqual(['dynamodb:BatchGetItem']);
+    expect(granted('resetConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), reset));
+    expect(granted('resetConfig', 'ConfigTable')).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
+    for (const key of ['resolveConfig', 'resetConfig'] as const) {
+      expect(granted(key, 'MigrationsTable')).toEqual([]);
+      expect(granted(key, 'MigrationQueue')).toEqual([]);
+    }
   });
 
   test('migrate and migrate status', () => {

@@ -185,6 +185,7 @@ describe('functions', () => {
     }
     expect(fnProps('setConfig').Timeout).toBe(29);
     expect(fnProps('getConfig').Timeout).toBe(10);
+    expect(fnProps('resetConfig').Timeout).toBe(29);
     expect(fnProps('MigrationConsumer').Timeout).toBe(MIGRATION_CONSUMER_FUNCTION.timeoutSeconds);
   });
 
@@ -251,6 +252,8 @@ describe('functions', () => {
       [ENV.defaultEmail]: 'ALL',
       [ENV.defaultSlack]: 'NONE',
     });
+    expect(variables('resolveConfig')).toEqual(variables('getConfig'));
+    expect(variables('resetConfig')).toEqual({ ...http, [ENV.configTable]: tableId('config') });
     expect(variables('migrateDocument')).toEqual({
       ...http,
       [ENV.migrationsTable]: tableId('migrations'),
@@ -282,6 +285,14 @@ describe('least-privilege IAM', () => {
     expect(dataAccess('getConfig')).toEqual({
       ...credentials,
       [tableId('config')]: ['dynamodb:BatchGetItem'],
+    });
+    expect(dataAccess('resolveConfig')).toEqual({
+      ...credentials,
+      [tableId('config')]: ['dynamodb:BatchGetItem'],
+    });
+    expect(dataAccess('resetConfig')).toEqual({
+      ...credentials,
+      [tableId('config')]: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
     });
     expect(dataAccess('migrateDocument')).toEqual({
       ...credentials,

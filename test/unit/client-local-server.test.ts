@@ -79,6 +79,8 @@ describe('documented examples, in order', () => {
   test.each([
     ['setConfig', 'setConfig'],
     ['getConfig', 'getConfig'],
+    ['resolveConfig', 'resolveConfig'],
+    ['resetConfig', 'resetConfig'],
   ] as const)('%s request examples answer the documented data', async (operationId, method) => {
     const path = pathOf(operationId);
     const requests = exampleValues(post(path).requestBody.content['application/json']);
@@ -129,12 +131,7 @@ describe('errors through the client', () => {
       const documented = exampleValues(
         post(operation.path).responses['400'].content['application/json'],
       ).schemaViolation;
-      const method = {
-        setConfig: client.setConfig,
-        getConfig: client.getConfig,
-        migrateDocument: client.migrateDocument,
-        getMigrationStatus: client.getMigrationStatus,
-      }[operation.operationId] as (data: unknown) => Promise<unknown>;
+      const method = client[operation.operationId] as (data: unknown) => Promise<unknown>;
       const error = await caught(method(operation.invalidExample.value));
       expect(error).toBeInstanceOf(ServiceError);
       expect(error).toMatchObject({ httpStatus: 400, ...documented?.error });

@@ -47,7 +47,14 @@ describe('operations', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(OPERATIONS.map((operation) => operation.path).sort());
     for (const item of Object.values(doc.paths as Record<string, object>)) expect(Object.keys(item)).toEqual(['post']);
     const operationIds = Object.values(doc.paths).map((item) => (item as OpenApiDocument).post.operationId);
-    expect(operationIds).toEqual(['setConfig', 'getConfig', 'migrateDocument', 'getMigrationStatus']);
+    expect(operationIds).toEqual([
+      'setConfig',
+      'getConfig',
+      'resolveConfig',
+      'resetConfig',
+      'migrateDocument',
+      'getMigrationStatus',
+    ]);
   });
 
   test('route-specific errors: 409 only on migrate, 404 only on status', () => {

@@ -1,23 +1,18 @@
 import pMap from 'p-map';
+import type * as z from 'zod/mini';
 import { ApiError } from '#shared/api/errors.js';
 import { distinct } from '#shared/api/identifiers.js';
 import { isTransientDependencyError } from '#shared/lambda/dependency-errors.js';
 import { logger } from '#shared/lambda/logger.js';
 import type { EntryKey, Scope } from './model.js';
+import type { userWriteResult } from './results.js';
 import { userMap } from './user-map.js';
 
 /** Writes in flight at once for one request: fast for 30,000 entries, gentle on the table. */
 export const WRITE_CONCURRENCY = 32;
 
-/** The per-user answer of config/set and config/reset. */
-export interface UserSetResult {
-  success: boolean;
-  userId: string;
-  documentId: string | null;
-  documentIds?: string[];
-  scope: Scope;
-  message: string;
-}
+/** The per-user answer of config/set and config/reset, as its schema describes it. */
+export type UserSetResult = z.output<typeof userWriteResult>;
 
 export interface WriteOptions {
   /** Fires at the request's deadline: no write starts after it, and those in flight are cancelled. */

@@ -1,5 +1,6 @@
-import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
+import { WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
 import { CHANNELS } from './model.js';
+import type { ResetConfigResult } from './results.js';
 import type { ResetConfigRequest } from './schemas.js';
 import type { PreferenceStore } from './store.js';
 
@@ -22,7 +23,7 @@ export const resetConfig = async (
   request: ResetConfigRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
-): Promise<Record<string, UserSetResult>> => {
+): Promise<ResetConfigResult> => {
   const meta = { updatedAt: now().toISOString(), updatedBy: apiKey };
   const channels = request.channels ?? CHANNELS;
   return writeEntries({

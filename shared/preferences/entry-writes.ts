@@ -76,7 +76,8 @@ export const writeEntries = async ({
           pending.set(key.userId, (pending.get(key.userId) ?? 1) - 1);
         } catch (error) {
           // A write cancelled by the deadline is reported as not written, not as a fault.
-          if (!signal?.aborted && !isTransientDependencyError(error)) fault ??= error;
+          if (signal?.aborted) return;
+          if (!isTransientDependencyError(error)) fault ??= error;
           logger.error(`Config ${messages.operation} failed`, { error, organizationId, userId: key.userId });
         }
       },

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,6 +24,37 @@ const run = async (args: string[], now?: Date) => {
     ...(now ? { now: () => now } : {}),
   });
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+};
+
+/** Runs `body` with an AWS profile of `config` and no region or credentials in the environment. */
+const withAwsProfile = async <T>(config: string, env: Record<string, string>, body: () => Promise<T>): Promise<T> => {
+  const files = await mkdtemp(join(tmpdir(), 'aws-profile-'));
+  const saved = { ...process.env };
+  try {
+    await writeFile(join(files, 'config'), config);
+    await writeFile(
+      join(files, 'credentials'),
+      '[default]\naws_access_key_id = local\naws_secret_access_key = local\n',
+    );
+    for (const name of [
+      'AWS_REGION',
+      'AWS_DEFAULT_REGION',
+      'AWS_PROFILE',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+    ]) {
+      delete process.env[name];
+    }
+    Object.assign(process.env, {
+      AWS_CONFIG_FILE: join(files, 'config'),
+      AWS_SHARED_CREDENTIALS_FILE: join(files, 'credentials'),
+      ...env,
+    });
+    return await body();
+  } finally {
+    process.env = saved;
+    await rm(files, { recursive: true, force: true });
+  }
 };
 
 const createJson = async (args: string[], now?: Date) => {
@@ -164,9 +195,27 @@ describe('command line errors', () => {
     [['list', '--table', 'Credentials'], /--region/],
     [['list', '--bogus'], /Unknown option '--bogus'/],
   ])('%j: exit code 2 and a clear message', async (args, message) => {
-    const result = await run(args);
+    // No region anywhere (the local server of earlier tests set AWS_REGION in this process).
+    const result = await withAwsProfile('', {}, () => run(args));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
+  });
+
+  test('--table without --region takes the region from the AWS profile, as the AWS CLI does', async () => {
+    // The "deployed" table is a local DynamoDB's: only the region must come from the profile.
+    const dynamo = await startEmbeddedDynamo({});
+    try {
+      const result = await withAwsProfile(
+        '[default]\nregion = eu-west-3\n',
+        { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint },
+        () => run(['list', '--table', 'credentials']),
+      );
+      // The table does not exist there: what matters is that the command got as far as asking it, in eu-west-3.
+      expect(result.stderr).not.toMatch(/needs a region/);
+      expect(`${result.stdout}${result.stderr}`).toContain('table credentials in eu-west-3');
+    } finally {
+      await dynamo.close();
+    }
   });
 
   test('--help prints the usage', async () => {

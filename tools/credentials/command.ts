@@ -36,8 +36,9 @@ revoke options:
   --api-key KEY           the credential to revoke
 
 Where (default: the local store, see below):
-  --table NAME --region REGION   a deployed credentials table (stack output CredentialsTableName);
-                                 AWS credentials come from the default provider chain (AWS_PROFILE, ...)
+  --table NAME [--region REGION] a deployed credentials table (stack output CredentialsTableName);
+                                 AWS credentials and, without --region or AWS_REGION, the region
+                                 come from the default provider chain (AWS_PROFILE, ~/.aws/config)
   --endpoint URL                 a DynamoDB endpoint, e.g. a local server's (table: credentials)
   --data-dir DIR                 the local data directory (DATA_DIR, default .data/ in the repository);
                                  while \`npm start\` runs on it, the command talks to that server's DynamoDB
@@ -92,10 +93,15 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
   if (values.table !== undefined || values.region !== undefined) {
     if (values.endpoint) throw new UsageError('--endpoint cannot be combined with --table/--region');
     const table = values.table;
-    const region = values.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
     if (!table) throw new UsageError('--region needs --table NAME (the stack output CredentialsTableName)');
-    if (!region) throw new UsageError('--table needs --region REGION (or AWS_REGION)');
-    const client = new DynamoDBClient({ region });
+    // Without --region or AWS_REGION the SDK takes the region from the AWS profile, as the AWS CLI does.
+    const given = values.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+    const client = new DynamoDBClient(given ? { region: given } : {});
+    const region = await client.config.region().catch(() => undefined);
+    if (!region) {
+      client.destroy();
+      throw new UsageError('--table needs a region: --region REGION, AWS_REGION, or a region in your AWS profile');
+    }
     return {
       store: new DynamoCredentialStore(DynamoDBDocumentClient.from(client), table),
       description: `table ${table} in ${region}`,

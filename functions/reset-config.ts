@@ -1,0 +1,15 @@
+import { operationById } from '#shared/api/operations.js';
+import { createAuthenticator } from '#shared/auth/create-authenticator.js';
+import { documentClient } from '#shared/lambda/aws-clients.js';
+import { ENV, requireEnv } from '#shared/lambda/environment.js';
+import { httpHandler } from '#shared/lambda/http-handler.js';
+import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { resetConfig } from '#shared/preferences/reset.js';
+
+const store = new DynamoPreferenceStore(documentClient, requireEnv(ENV.configTable));
+
+export const handler = httpHandler(
+  operationById('resetConfig'),
+  createAuthenticator(),
+  ({ data, credential, signal }) => resetConfig({ store }, data, credential.apiKey, { signal }),
+);

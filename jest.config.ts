@@ -15,6 +15,9 @@ const config: Config = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30_000,
+  // One DynamoDB Local (a JVM) for the run, shared by the test files: test/support/dynamo.ts.
+  globalSetup: '<rootDir>/test/support/dynamo-global.ts',
+  globalTeardown: '<rootDir>/test/support/dynamo-global-teardown.ts',
 };
 
 export default config;

@@ -1,10 +1,10 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dbPathHolder } from './dynamodb-local.js';
 
 /**
- * The local runtime's data directory: the DynamoDB files (LevelDB), the queue snapshot, the
+ * The local runtime's data directory: the DynamoDB Local files (SQLite), the queue snapshot, the
  * local credential and, while a server runs, its endpoints.
  */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,23 +73,11 @@ export class DataDirLockedError extends Error {
 }
 
 /**
- * dynalite opens its LevelDB lazily and a lock conflict then crashes the process from a
- * stream, beyond any try/catch. So the lock is probed first with dynalite's own LevelDB
- * package: opening and closing it either works or fails with LEVEL_LOCKED.
+ * Throws DataDirLockedError while a DynamoDB Local serves the files in `path` (its launcher
+ * records the JVM's pid there, local/dynamodb-local.ts), so that callers can name the server
+ * that holds them before starting another.
  */
 export const assertDynamoFilesFree = async (path: string): Promise<void> => {
   await mkdir(path, { recursive: true });
-  const requireFromDynalite = createRequire(createRequire(import.meta.url).resolve('dynalite'));
-  const { Level } = requireFromDynalite('level') as {
-    Level: new (path: string) => { open(): Promise<void>; close(): Promise<void> };
-  };
-  const db = new Level(path);
-  try {
-    await db.open();
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause;
-    if (cause?.code === 'LEVEL_LOCKED') throw new DataDirLockedError(path);
-    throw error;
-  }
-  await db.close();
+  if ((await dbPathHolder(path)) !== undefined) throw new DataDirLockedError(path);
 };

@@ -1,16 +1,23 @@
-import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, type DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
 import { TABLE_LIST, type TableDefinition } from '#shared/deployment/tables.js';
+import { DataDirLockedError } from './data-dir.js';
+import { DbPathInUseError, startDynamoDbLocal } from './dynamodb-local.js';
 
 export interface EmbeddedDynamo {
   endpoint: string;
+  /** How long DynamoDB Local took to answer its first request. */
+  startMs: number;
   close(): Promise<void>;
 }
 
 /**
- * Starts dynalite, an in-process DynamoDB implementation, on 127.0.0.1. With `path` the data
- * persists on disk (LevelDB); without it the store lives in memory and vanishes on close.
+ * Starts AWS's DynamoDB Local (local/dynamodb-local.ts) on 127.0.0.1. With `path` the data
+ * persists in that folder (one SQLite file); without it the store lives in memory and
+ * vanishes on close.
+ *
+ * Without Java this fails with the instruction to install it rather than falling back to
+ * dynalite: dynalite measures key sizes in UTF-16 units and so accepts keys DynamoDB refuses,
+ * and its files are not DynamoDB Local's, so a silent switch would also hide the stored data.
  */
 export const startEmbeddedDynamo = async ({
   path,
@@ -19,17 +26,13 @@ export const startEmbeddedDynamo = async ({
   path?: string;
   port?: number;
 } = {}): Promise<EmbeddedDynamo> => {
-  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(path ? { path } : {}) });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const { port: boundPort } = server.address() as AddressInfo;
-  return {
-    endpoint: `http://127.0.0.1:${boundPort}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => server.close((error?: Error) => (error ? reject(error) : resolve()))),
-  };
+  try {
+    const local = await startDynamoDbLocal({ ...(path ? { dbPath: path } : {}), ...(port ? { port } : {}) });
+    return { endpoint: local.endpoint, startMs: local.startMs, close: local.close };
+  } catch (error) {
+    if (error instanceof DbPathInUseError) throw new DataDirLockedError(error.dbPath);
+    throw error;
+  }
 };
 
 /** Creates the service's tables (under their local names, or `names` given) if they do not exist. */

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { waitUntilAnswering } from '#local/dynamodb-local.js';
 import { TABLES } from '#shared/deployment/tables.js';
 import { createDocumentClient } from '#shared/lambda/aws-clients.js';
+
+/** Set by the Jest global setup (test/support/dynamo-global.ts): one DynamoDB Local for the whole run. */
+export const SHARED_DYNAMO_ENV = 'TEST_DYNAMODB_ENDPOINT';
 
 export interface TestDynamo {
   client: DynamoDBClient;
@@ -16,20 +20,28 @@ export interface TestDynamo {
   close(): Promise<void>;
 }
 
-/** An in-memory dynalite for integration tests, with the service's tables created. */
+/**
+ * DynamoDB Local for integration tests, with the service's tables created. Under Jest every
+ * test file shares the run's one instance (a JVM takes a second or more to start), isolated by
+ * table names unique to each call of `createTables`; elsewhere it starts its own, in memory.
+ */
 export const startTestDynamo = async (): Promise<TestDynamo> => {
-  const dynamo: EmbeddedDynamo = await startEmbeddedDynamo();
+  const shared = process.env[SHARED_DYNAMO_ENV];
+  const own = shared ? undefined : await startEmbeddedDynamo();
+  const endpoint = shared ?? (own?.endpoint as string);
+  if (shared) await waitUntilAnswering(shared);
   const client = new DynamoDBClient({
-    endpoint: dynamo.endpoint,
+    endpoint,
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 3,
   });
   const doc = createDocumentClient(client);
+  const created: string[] = [];
   const result: TestDynamo = {
     client,
     doc,
-    endpoint: dynamo.endpoint,
+    endpoint,
     tables: { config: '', migrations: '', credentials: '' },
     async createTables() {
       const suffix = randomUUID().slice(0, 8);
@@ -42,12 +54,19 @@ export const startTestDynamo = async (): Promise<TestDynamo> => {
         Object.entries(TABLES).map(([key, table]) => [table.id, names[key as keyof typeof names]]),
       );
       await ensureTables(client, (table) => byEnv.get(table.id) as string);
+      created.push(...Object.values(names));
       result.tables = names;
       return names;
     },
     async close() {
+      // The shared instance outlives this file: free the memory its tables hold.
+      if (shared) {
+        for (const TableName of created.splice(0)) {
+          await client.send(new DeleteTableCommand({ TableName })).catch(() => {});
+        }
+      }
       client.destroy();
-      await dynamo.close();
+      await own?.close();
     },
   };
   await result.createTables();

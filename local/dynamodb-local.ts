@@ -1,0 +1,283 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, rmSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { delimiter, dirname, join, resolve } from 'node:path';
+
+/**
+ * AWS's own DynamoDB Local (a Java program, shipped inside the npm package
+ * amplify-dynamodb-simulator): the same request validation as DynamoDB, key byte limits
+ * included, plus transactions, streams and TTL, none of which dynalite has.
+ */
+
+export const JAVA_INSTALL_HINT =
+  'DynamoDB Local needs Java 17 or newer. Install it with `sudo apt-get install default-jre-headless` ' +
+  '(Debian/Ubuntu), or put any Java 17+ on PATH or point JAVA_HOME at it.';
+
+export class JavaMissingError extends Error {
+  constructor(detail: string) {
+    super(`${detail}. ${JAVA_INSTALL_HINT}`);
+    this.name = 'JavaMissingError';
+  }
+}
+
+/** The folder holding DynamoDBLocal.jar and its DynamoDBLocal_lib (native SQLite libraries). */
+export const emulatorDir = (): string =>
+  join(dirname(createRequire(import.meta.url).resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+
+const isExecutable = (path: string): boolean => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const onPath = (command: string, env: NodeJS.ProcessEnv): string | undefined =>
+  (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, command))
+    .find(isExecutable);
+
+/** JAVA_HOME's java when set, else the one on PATH; throws the install instruction when there is none. */
+export const findJava = (env: NodeJS.ProcessEnv = process.env): string => {
+  if (env.JAVA_HOME) {
+    const java = join(env.JAVA_HOME, 'bin', 'java');
+    if (isExecutable(java)) return java;
+    throw new JavaMissingError(`JAVA_HOME is ${env.JAVA_HOME}, but ${java} is not an executable`);
+  }
+  const java = onPath('java', env);
+  if (!java) throw new JavaMissingError('No `java` on PATH');
+  return java;
+};
+
+// Start-up over speed: the tests and the twin run short bursts on a 2-core machine, where the
+// C2 compiler's background work costs more than it wins. C1 only (TieredStopAtLevel=1), the
+// JDK's class-data archive (Xshare:auto), a small heap and the serial collector (no GC threads)
+// bring the start from about 3.4 s to 2 s.
+const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-Xshare:auto', '-Xms32m', '-Xmx512m', '-XX:+UseSerialGC', '-Xss512k'];
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+
+/** Answers any HTTP request once its server listens: a ListTables, signature not checked. */
+const answers = async (endpoint: string): Promise<boolean> => {
+  try {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'DynamoDB_20120810.ListTables',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=local/20200101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+      },
+      body: '{}',
+      signal: AbortSignal.timeout(2_000),
+    });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+};
+
+/** Waits until a DynamoDB Local started elsewhere (e.g. by a Jest global setup) answers. */
+export const waitUntilAnswering = async (endpoint: string, timeoutMs = 60_000): Promise<void> => {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await answers(endpoint))) {
+    if (performance.now() > deadline)
+      throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+const LOCK_FILE = 'dynamodb-local.pid';
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * The pid of the live DynamoDB Local that serves `dbPath`, if any. Two JVMs on one SQLite
+ * file would step on each other, so a launcher records its JVM's pid in the folder; a pid
+ * that no longer runs is a crash left behind and frees the folder.
+ */
+export const dbPathHolder = async (dbPath: string): Promise<number | undefined> => {
+  try {
+    const pid = Number((await readFile(join(dbPath, LOCK_FILE), 'utf8')).trim());
+    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export class DbPathInUseError extends Error {
+  constructor(
+    readonly dbPath: string,
+    readonly pid: number,
+  ) {
+    super(`The DynamoDB Local files in ${dbPath} are in use by another process (pid ${pid})`);
+    this.name = 'DbPathInUseError';
+  }
+}
+
+export interface DynamoDbLocalOptions {
+  /** Default: a free port on 127.0.0.1. */
+  port?: number;
+  /** Persist in this folder (one SQLite file, `shared-local-instance.db`); default: in memory. */
+  dbPath?: string;
+  /** How long to wait for the first answer. */
+  startTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  port: number;
+  pid: number;
+  /** From spawn to the first answered request. */
+  startMs: number;
+  close(): Promise<void>;
+}
+
+// On Linux the JVM is tied to this process with PR_SET_PDEATHSIG (util-linux's setpriv): if
+// this process dies without closing it (SIGKILL, a crash), the kernel kills the JVM too.
+const SETPRIV = process.platform === 'linux' && isExecutable('/usr/bin/setpriv') ? '/usr/bin/setpriv' : undefined;
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+const killAllOnExit = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+
+const waitForExit = (child: ChildProcess, ms: number): Promise<boolean> =>
+  new Promise((resolveExit) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolveExit(true);
+    const timer = setTimeout(() => resolveExit(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolveExit(true);
+    });
+  });
+
+export const startDynamoDbLocal = async ({
+  port: givenPort,
+  dbPath,
+  startTimeoutMs = 60_000,
+  env = process.env,
+}: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
+  const java = findJava(env);
+  const cwd = emulatorDir();
+  if (!existsSync(join(cwd, 'DynamoDBLocal.jar'))) {
+    throw new Error(`DynamoDBLocal.jar is missing from ${cwd}: run \`npm install\``);
+  }
+  const storage = dbPath ? ['-dbPath', resolve(dbPath)] : ['-inMemory'];
+  if (dbPath) {
+    await mkdir(dbPath, { recursive: true });
+    const holder = await dbPathHolder(dbPath);
+    if (holder !== undefined) throw new DbPathInUseError(dbPath, holder);
+  }
+  const port = givenPort || (await freePort());
+  const endpoint = `http://127.0.0.1:${port}`;
+  // -sharedDb: one database whatever the credentials and region of a request.
+  const args = [
+    ...JVM_FLAGS,
+    '-Djava.library.path=DynamoDBLocal_lib',
+    '-jar',
+    'DynamoDBLocal.jar',
+    ...storage,
+    '-sharedDb',
+    '-port',
+    String(port),
+    '-disableTelemetry',
+  ];
+  const started = performance.now();
+  const child = spawn(SETPRIV ?? java, SETPRIV ? ['--pdeathsig', 'KILL', '--', java, ...args] : args, {
+    cwd,
+    env: { ...env, DDB_LOCAL_TELEMETRY: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group where the pdeath signal guards it: a Ctrl-C in the terminal then
+    // reaches `npm start`, which finishes its work and closes the JVM itself.
+    detached: Boolean(SETPRIV),
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-8_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const spawnError = new Promise<Error>((resolveError) => child.once('error', resolveError));
+  const exited = new Promise<string>((resolveExit) =>
+    child.once('exit', (code, signal) => resolveExit(`exited (${signal ?? `code ${code}`})`)),
+  );
+  running.add(child);
+  if (!exitHookInstalled) {
+    process.on('exit', killAllOnExit);
+    exitHookInstalled = true;
+  }
+  const lockFile = dbPath ? join(dbPath, LOCK_FILE) : undefined;
+  const release = () => {
+    running.delete(child);
+    if (lockFile) rmSync(lockFile, { force: true });
+  };
+  child.once('exit', release);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        if (!(await waitForExit(child, 5_000))) {
+          child.kill('SIGKILL');
+          await waitForExit(child, 5_000);
+        }
+      }
+      release();
+    })();
+    return closing;
+  };
+
+  try {
+    if (lockFile && child.pid) await writeFile(lockFile, `${child.pid}\n`);
+    const deadline = started + startTimeoutMs;
+    let ready = false;
+    while (!ready) {
+      const early = await Promise.race([
+        spawnError.then((error) => `could not be started: ${error.message}`),
+        exited,
+        new Promise<undefined>((r) => setTimeout(() => r(undefined), 50)),
+      ]);
+      if (early) throw new Error(`DynamoDB Local ${early}\n${output.trim()}`);
+      if (performance.now() > deadline) {
+        throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${startTimeoutMs} ms\n${output.trim()}`);
+      }
+      ready = await answers(endpoint);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    endpoint,
+    port,
+    pid: child.pid as number,
+    startMs: Math.round(performance.now() - started),
+    close,
+  };
+};

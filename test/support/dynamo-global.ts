@@ -1,0 +1,29 @@
+import { tsImport } from 'tsx/esm/api';
+
+/**
+ * Jest global setup: one in-memory DynamoDB Local for the whole run, shared by the test files
+ * through an environment variable that the workers inherit (test/support/dynamo.ts). It is not
+ * awaited: the JVM starts while Jest compiles the first files, and startTestDynamo waits for
+ * it to answer. Without Java nothing is started and each test that needs a database fails with
+ * the instruction to install it.
+ *
+ * Jest loads this file with Node's own loader, which cannot resolve the repository's
+ * `#local/*.js` imports to TypeScript: tsx loads the rest.
+ */
+export default async function startSharedDynamo(): Promise<void> {
+  const launcher = (await tsImport(
+    '../../local/dynamodb-local.ts',
+    import.meta.url,
+  )) as typeof import('#local/dynamodb-local.js');
+  const { SHARED_DYNAMO_ENV } = (await tsImport('./dynamo.ts', import.meta.url)) as typeof import('./dynamo.js');
+  try {
+    launcher.findJava();
+  } catch {
+    return;
+  }
+  const port = await launcher.freePort();
+  process.env[SHARED_DYNAMO_ENV] = `http://127.0.0.1:${port}`;
+  const starting = launcher.startDynamoDbLocal({ port });
+  starting.catch((error: Error) => console.error(`The shared DynamoDB Local did not start: ${error.message}`));
+  (globalThis as { sharedDynamo?: typeof starting }).sharedDynamo = starting;
+}

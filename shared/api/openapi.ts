@@ -3,14 +3,15 @@ import { ApiError, ERROR_HTTP_STATUS, ERROR_STATUSES, UNAUTHENTICATED_MESSAGE } 
 import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { permissionDenied } from '#shared/auth/credential.js';
 import { parseCallableBody } from '#shared/lambda/parse-body.js';
+import { migrationState } from '#shared/migration/results.js';
 import { migrateRequest } from '#shared/migration/schemas.js';
 import { deliverySetting } from '#shared/preferences/model.js';
+import { configView, userWriteResult } from '#shared/preferences/results.js';
 import { channelConfig } from '#shared/preferences/schemas.js';
 import { responsesOf, unknownRouteResponse } from './documented-responses.js';
 import { errorBody, internalErrorBody } from './envelope.js';
 import { errorEnvelope, errorStatus, gatewayError } from './envelope-schemas.js';
 import { OPERATIONS, type Operation } from './operations.js';
-import { configView, migrationState, userSetResult } from './responses.js';
 
 /**
  * Builds the OpenAPI 3.1 document from the operation table with zod's own JSON Schema output
@@ -181,7 +182,7 @@ export const buildOpenApiDocument = (): OpenApiDocument => {
       registry.add(errorEnvelope(), { id: 'Error' });
       registry.add(gatewayError, { id: 'GatewayError' });
       registry.add(deliverySetting, { id: 'DeliverySetting' });
-      registry.add(userSetResult, { id: 'UserSetResult' });
+      registry.add(userWriteResult, { id: 'UserWriteResult' });
       registry.add(configView, { id: 'ConfigView' });
       registry.add(migrationState, { id: 'MigrationState' });
       for (const operation of OPERATIONS) {

@@ -3,10 +3,16 @@ import { type ErrorStatus, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js
 import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { type FunctionSpec, HTTP_FUNCTION_BASE, MAX_HTTP_TIMEOUT_SECONDS } from '#shared/deployment/functions.js';
 import { MIGRATE_MESSAGE, NOT_FOUND_MESSAGE, STATUS_MESSAGE } from '#shared/migration/model.js';
+import { migrateResult, migrationStatusResult } from '#shared/migration/results.js';
 import { migrateRequest, migrationStatusRequest } from '#shared/migration/schemas.js';
 import { RESET_CONFIG_MESSAGE } from '#shared/preferences/reset.js';
 import { RESOLVE_CONFIG_MESSAGE } from '#shared/preferences/resolve.js';
-import { resetConfigResult, resolveConfigResult } from '#shared/preferences/results.js';
+import {
+  getConfigResult,
+  resetConfigResult,
+  resolveConfigResult,
+  setConfigResult,
+} from '#shared/preferences/results.js';
 import {
   getConfigRequest,
   resetConfigRequest,
@@ -15,7 +21,6 @@ import {
 } from '#shared/preferences/schemas.js';
 import { GET_CONFIG_MESSAGE, SET_CONFIG_MESSAGE } from '#shared/preferences/service.js';
 import type { ErrorBody } from './envelope.js';
-import { getConfigResult, migrateResult, migrationStatusResult, setConfigResult } from './responses.js';
 
 /**
  * The API's operations: the one table everything else is derived from. Each entry's

@@ -1,4 +1,4 @@
-import type { MigrationStatusResult } from '#shared/api/responses.js';
+import type { MigrationStatusResult } from './results.js';
 /** The lifecycle of a migration: pending -> in_progress -> completed | failed. */
 export const MIGRATION_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
 export type MigrationStatus = (typeof MIGRATION_STATUSES)[number];

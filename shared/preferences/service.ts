@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import { distinct } from '#shared/api/identifiers.js';
 import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
 import {
@@ -10,6 +11,7 @@ import {
   type Scope,
   type StoredEntry,
 } from './model.js';
+import type { ConfigView, configSource } from './results.js';
 import type { GetConfigRequest, SetConfigRequest } from './schemas.js';
 import { entryId, type PreferenceStore } from './store.js';
 
@@ -51,16 +53,9 @@ export const setConfig = async (
   });
 };
 
-export type ConfigSource = 'document' | 'organization' | 'default';
-
-export interface ConfigView {
-  userId: string;
-  documentId: string | null;
-  scope: Scope;
-  config: ChannelConfig;
-  effective: FullChannelConfig;
-  source: Record<Channel, ConfigSource>;
-}
+export type ConfigSource = z.output<typeof configSource>;
+/** One item of config/get's answer: its type is the route's result schema's. */
+export type { ConfigView } from './results.js';
 
 /** Resolves each channel: document entry, then organization entry, then deployment default. */
 export const resolveEffective = (

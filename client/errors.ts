@@ -1,4 +1,7 @@
-import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/api/errors.js';
+import { ERROR_HTTP_STATUS, type ErrorStatus } from './error-statuses.js';
+import type { MigrationStatusResult } from './operations.js';
+
+export type { ErrorStatus };
 
 /** `UNKNOWN`: an answer that is not the service's envelope, with an HTTP code the catalogue does not use. */
 export type ServiceErrorStatus = ErrorStatus | 'UNKNOWN';
@@ -40,6 +43,22 @@ export class TransportError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/** waitForMigration saw no final status (completed or failed) in time. */
+export class WaitTimeoutError extends Error {
+  override readonly name = 'WaitTimeoutError';
+
+  constructor(
+    readonly migrationId: string,
+    readonly timeoutMs: number,
+    /** The last status read, if any. */
+    readonly lastStatus?: MigrationStatusResult,
+  ) {
+    super(
+      `Migration ${migrationId} is still ${lastStatus?.status ?? 'unknown'} after ${timeoutMs} ms; it goes on: wait again or read its status later.`,
+    );
   }
 }
 

@@ -3,11 +3,21 @@ import {
   createClient,
   type GetConfigResult,
   type MigrationStatusResult,
+  type OperationId,
+  type OperationInput,
+  type OperationResult,
   ServiceError,
   type SetConfigResult,
   TransportError,
+  WaitTimeoutError,
 } from '#client/index.js';
+import { backoffDelay, DEFAULT_RETRY } from '#client/retry.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '#shared/api/openapi.js';
+import type {
+  OperationInput as SchemaInput,
+  OperationId as SchemaOperationId,
+  OperationResult as SchemaResult,
+} from '#shared/api/operations.js';
 
 interface Sent {
   url: string;
@@ -170,5 +180,188 @@ describe('errors', () => {
     const error = await caught(createClient({ ...options, fetch, timeoutMs: 20 }).getConfig({} as never));
     expect(error).toMatchObject({ name: 'TransportError', kind: 'network' });
     expect((error as Error).message).toMatch(/timed out|aborted/i);
+  });
+});
+
+// The client's types are generated plain TypeScript (so that the published package needs no zod):
+// they must be exactly the types zod infers from the schemas, for every operation.
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type SameTypes = {
+  [Id in SchemaOperationId]: Id extends OperationId
+    ? [Equal<OperationInput<Id>, SchemaInput<Id>>, Equal<OperationResult<Id>, SchemaResult<Id>>]
+    : 'missing from the client';
+};
+test('the generated input and result types are the ones zod infers, for every operation', () => {
+  // Checked by `npm run typecheck` (ts-jest only transpiles): one `false` anywhere fails it.
+  const same: SameTypes[SchemaOperationId] extends [true, true] ? true : false = true;
+  expect(same).toBe(true);
+});
+
+/** A fetch that answers from a list, one answer (status and body, or an error to throw) per call. */
+const scriptedFetch = (answers: ({ status: number; body: unknown } | Error)[]) => {
+  const urls: string[] = [];
+  const fetch = (async (url: string) => {
+    urls.push(url);
+    const answer = answers[Math.min(urls.length, answers.length) - 1];
+    if (answer instanceof Error) throw answer;
+    if (!answer) throw new Error('no answer scripted');
+    return new Response(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body), {
+      status: answer.status,
+    });
+  }) as typeof globalThis.fetch;
+  return { fetch, urls };
+};
+
+const success = (data: unknown) => ({ status: 200, body: { result: { status: 'success', message: 'ok', data } } });
+const unavailable = { status: 503, body: { error: { message: 'Try again.', status: 'UNAVAILABLE' } } };
+const fast = { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 };
+
+describe('retries', () => {
+  test.each([
+    ['503 UNAVAILABLE', unavailable],
+    ["API Gateway's 503", { status: 503, body: { message: 'Service Unavailable' } }],
+    [
+      '429 RESOURCE_EXHAUSTED',
+      { status: 429, body: { error: { message: 'Slow down.', status: 'RESOURCE_EXHAUSTED' } } },
+    ],
+    ["API Gateway's 429", { status: 429, body: { message: 'Too Many Requests' } }],
+    ['a network failure', new TypeError('fetch failed')],
+  ])('%s is retried until an answer comes', async (_name, failure) => {
+    const { fetch, urls } = scriptedFetch([failure, failure, success([])]);
+    const client = createClient({ ...options, fetch, retry: fast });
+    expect(await client.getConfig({ organizationId: 'acme', userId: 'alice' })).toEqual([]);
+    expect(urls).toHaveLength(3);
+  });
+
+  test.each([
+    [400, 'INVALID_ARGUMENT'],
+    [401, 'UNAUTHENTICATED'],
+    [403, 'PERMISSION_DENIED'],
+    [404, 'NOT_FOUND'],
+    [409, 'ABORTED'],
+    [500, 'INTERNAL'],
+  ])('%i %s is never retried', async (httpStatus, status) => {
+    const { fetch, urls } = scriptedFetch([{ status: httpStatus, body: { error: { message: 'no', status } } }]);
+    const client = createClient({ ...options, fetch, retry: fast });
+    await expect(client.getConfig({ organizationId: 'acme', userId: 'alice' })).rejects.toMatchObject({ status });
+    expect(urls).toHaveLength(1);
+  });
+
+  test('gives up after `attempts` with the last answer; retry: false tries once', async () => {
+    const always = scriptedFetch([unavailable]);
+    const client = createClient({ ...options, fetch: always.fetch, retry: fast });
+    await expect(client.getConfig({ organizationId: 'a', userId: 'b' })).rejects.toMatchObject({
+      name: 'ServiceError',
+      status: 'UNAVAILABLE',
+    });
+    expect(always.urls).toHaveLength(4);
+
+    const once = scriptedFetch([unavailable]);
+    const noRetry = createClient({ ...options, fetch: once.fetch, retry: false });
+    await expect(noRetry.getConfig({ organizationId: 'a', userId: 'b' })).rejects.toMatchObject({
+      status: 'UNAVAILABLE',
+    });
+    expect(once.urls).toHaveLength(1);
+    // A call's own options win over the client's.
+    await expect(
+      noRetry.getConfig({ organizationId: 'a', userId: 'b' }, { retry: { attempts: 2, baseDelayMs: 1 } }),
+    ).rejects.toMatchObject({ status: 'UNAVAILABLE' });
+    expect(once.urls).toHaveLength(3);
+  });
+
+  test('no retry starts after the deadline: the caller gets the answer at once', async () => {
+    const { fetch, urls } = scriptedFetch([unavailable, success([])]);
+    const client = createClient({ ...options, fetch, retry: { attempts: 5, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    // The jitter draws half of the 60 s step: a 30 s wait, far past the 1 s deadline.
+    const random = Math.random;
+    Math.random = () => 0.5;
+    try {
+      await expect(client.getConfig({ organizationId: 'a', userId: 'b' }, { deadlineMs: 1_000 })).rejects.toMatchObject(
+        { status: 'UNAVAILABLE' },
+      );
+    } finally {
+      Math.random = random;
+    }
+    expect(urls).toHaveLength(1);
+  });
+
+  test("the caller's signal stops the waits between attempts", async () => {
+    const { fetch, urls } = scriptedFetch([unavailable]);
+    const client = createClient({ ...options, fetch, retry: { attempts: 5, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const controller = new AbortController();
+    const call = client.getConfig({ organizationId: 'a', userId: 'b' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 10);
+    await expect(call).rejects.toMatchObject({ status: 'UNAVAILABLE' });
+    expect(urls).toHaveLength(1);
+  });
+
+  test('backoff: full jitter under an exponential step, capped', () => {
+    const settings = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1000 };
+    expect([1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(retry, settings, () => 0.999))).toEqual([
+      99, 199, 399, 799, 999, 999,
+    ]);
+    expect(backoffDelay(3, settings, () => 0)).toBe(0);
+    expect(backoffDelay(2, settings, () => 0.5)).toBe(100);
+  });
+});
+
+describe('waitForMigration', () => {
+  const input = { organizationId: 'acme', migrationId: 'm-1' };
+  const status = (value: MigrationStatusResult['status']) =>
+    success({
+      migrationId: 'm-1',
+      organizationId: 'acme',
+      documentId: 'doc-1',
+      newDocumentId: 'doc-2',
+      status: value,
+      moved: value === 'completed' ? 3 : 0,
+      skipped: 0,
+      createdAt: '2026-11-22T09:00:00.000Z',
+      updatedAt: '2026-11-22T09:00:00.000Z',
+    });
+
+  test.each(['completed', 'failed'] as const)('reads the status until it is %s, and resolves with it', async (last) => {
+    const { fetch, urls } = scriptedFetch([status('pending'), status('in_progress'), status(last)]);
+    const client = createClient({ ...options, fetch });
+    const final = await client.waitForMigration(input, { intervalMs: 1 });
+    expect(final).toMatchObject({ status: last, migrationId: 'm-1' });
+    expect(urls).toEqual(Array(3).fill('http://api.test/v2/organizations/documents/migrate/status'));
+  });
+
+  test('rejects with a WaitTimeoutError holding the last status when it does not end in time', async () => {
+    const { fetch } = scriptedFetch([status('in_progress')]);
+    const error = await caught(
+      createClient({ ...options, fetch }).waitForMigration(input, { timeoutMs: 50, intervalMs: 5 }),
+    );
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error).toMatchObject({ migrationId: 'm-1', timeoutMs: 50, lastStatus: { status: 'in_progress' } });
+  });
+
+  test('an error answer ends the wait with that error; a slow status read ends at the timeout', async () => {
+    const notFound = scriptedFetch([
+      { status: 404, body: { error: { message: 'Migration not found.', status: 'NOT_FOUND' } } },
+    ]);
+    await expect(createClient({ ...options, fetch: notFound.fetch }).waitForMigration(input)).rejects.toMatchObject({
+      name: 'ServiceError',
+      status: 'NOT_FOUND',
+    });
+
+    const hanging = ((_url: string, init: RequestInit) =>
+      new Promise((_resolve, reject) => {
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      })) as typeof globalThis.fetch;
+    const error = await caught(createClient({ ...options, fetch: hanging }).waitForMigration(input, { timeoutMs: 30 }));
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+  });
+
+  test("the caller's signal stops the wait", async () => {
+    const { fetch } = scriptedFetch([status('pending')]);
+    const controller = new AbortController();
+    const wait = createClient({ ...options, fetch }).waitForMigration(input, {
+      intervalMs: 60_000,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 10);
+    await expect(wait).rejects.toMatchObject({ name: 'TransportError', kind: 'network' });
   });
 });

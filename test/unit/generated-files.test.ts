@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@jest/globals';
 import { absolutePath, GENERATED_FILES } from '#tools/openapi/generated-files.js';
 
-// The client's paths are derived from the operations table: a route added to the table without
-// `npm run generate` would leave the client without its method.
-test('the client operations file is the one the operations table generates (run `npm run generate`)', () => {
-  const file = GENERATED_FILES.find((candidate) => candidate.path === 'client/operations.ts');
-  if (!file) throw new Error('client/operations.ts is not generated');
-  expect(readFileSync(absolutePath(file), 'utf8')).toBe(file.contents());
-});
+// The client's paths, types and error statuses are derived from the operations table and the
+// errors catalogue: a route added to the table without `npm run generate` would leave the client
+// without its method, a changed schema would leave its published types wrong.
+test.each(GENERATED_FILES.filter((file) => file.path.startsWith('client/')).map((file) => [file.path, file] as const))(
+  '%s is the one the operations table generates (run `npm run generate`)',
+  (_path, file) => {
+    expect(readFileSync(absolutePath(file), 'utf8')).toBe(file.contents());
+  },
+);

@@ -1,5 +1,6 @@
-import { documentClient, sqsClient } from '#shared/lambda/aws-clients.js';
+import { documentClient } from '#shared/lambda/aws-clients.js';
 import { ENV, requireEnv } from '#shared/lambda/environment.js';
+import { sqsClient } from '#shared/lambda/sqs-client.js';
 import { createConsumerHandler } from '#shared/migration/consumer.js';
 import { SqsMigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';

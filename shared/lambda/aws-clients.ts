@@ -1,5 +1,4 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
@@ -7,6 +6,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  * The SDK's standard retry mode backs off on throttling and 5xx; the attempt count is raised
  * from its default of 3 so that short throttling bursts do not reach the caller.
  * Endpoints follow the SDK's own AWS_ENDPOINT_URL_* variables (used by the local server).
+ * The SQS client has its own module (sqs-client.ts): a function that never sends a message
+ * neither bundles nor builds it at cold start.
  */
 export const MAX_ATTEMPTS = 6;
 
@@ -17,11 +18,9 @@ export const MAX_ATTEMPTS = 6;
  */
 export const CONNECTION_TIMEOUT_MS = 1_000;
 export const SOCKET_TIMEOUT_MS = 1_000;
-const requestHandler = { connectionTimeout: CONNECTION_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS };
+export const requestHandler = { connectionTimeout: CONNECTION_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS };
 
 export const createDocumentClient = (client = new DynamoDBClient({ maxAttempts: MAX_ATTEMPTS, requestHandler })) =>
   DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
 export const documentClient = createDocumentClient();
-
-export const sqsClient = new SQSClient({ maxAttempts: MAX_ATTEMPTS, requestHandler });

@@ -39,3 +39,39 @@ test.each(ENTRIES)('%s bundles only the tree-shakable zod core, no classic API a
   const zodBytes = kept.reduce((sum, [, { bytesInOutput }]) => sum + bytesInOutput, 0);
   expect(zodBytes).toBeLessThan(40 * 1024);
 });
+
+// Every cold start pays for what its bundle holds: a function that never sends a message must
+// not carry (or build at import) the SQS client. Which functions send is their spec's `queues`.
+const FUNCTIONS = [
+  ...OPERATIONS.map((operation) => ({ entry: handlerEntryOf(operation), queues: operation.function.queues })),
+  NOT_FOUND_FUNCTION,
+  MIGRATION_CONSUMER_FUNCTION,
+];
+const NON_SENDERS = FUNCTIONS.filter((spec) => !spec.queues).map((spec) => spec.entry);
+const SENDERS = FUNCTIONS.filter((spec) => spec.queues).map((spec) => spec.entry);
+
+const importsOf = async (entry: string): Promise<string[]> => {
+  const result = await build({
+    entryPoints: [`${PROJECT_ROOT}${entry}`],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    minify: true,
+    metafile: true,
+    logLevel: 'silent',
+    // Dependencies stay external (fast): the output then names each package it still imports.
+    external: Object.keys(dependencies).flatMap((name) => [name, `${name}/*`]),
+    plugins: [subpathImports],
+  });
+  return (Object.values(result.metafile.outputs)[0]?.imports ?? []).map((imported) => imported.path);
+};
+
+test.each(NON_SENDERS)('%s never sends to SQS and does not bundle the SQS client', async (entry) => {
+  expect(await importsOf(entry)).not.toContain('@aws-sdk/client-sqs');
+});
+
+// The check above only means something if the senders' bundles do show the package.
+test.each(SENDERS)('%s sends to SQS and bundles the SQS client', async (entry) => {
+  expect(await importsOf(entry)).toContain('@aws-sdk/client-sqs');
+});

@@ -123,6 +123,15 @@ export const COMMON_ERRORS: ErrorCase[] = [
   },
 ];
 
+/** Errors of the routes that write per-user entries (config/set, config/reset). */
+const WRITE_ERRORS: ErrorCase[] = [
+  ...COMMON_ERRORS.filter((error) => error.status !== 'UNAVAILABLE'),
+  {
+    status: 'UNAVAILABLE',
+    when: 'Some writes failed after retries: `details` is the per-user map, failed users with `success: false`. Safe to retry.',
+  },
+];
+
 const setConfig: Operation<typeof setConfigRequest, typeof setConfigResult, 'setConfig'> = {
   operationId: 'setConfig',
   tag: 'Notification config',
@@ -148,13 +157,7 @@ const setConfig: Operation<typeof setConfigRequest, typeof setConfigResult, 'set
   request: setConfigRequest,
   result: setConfigResult,
   message: SET_CONFIG_MESSAGE,
-  errors: [
-    ...COMMON_ERRORS.filter((error) => error.status !== 'UNAVAILABLE'),
-    {
-      status: 'UNAVAILABLE',
-      when: 'Some writes failed after retries: `details` is the per-user map, failed users with `success: false`. Safe to retry.',
-    },
-  ],
+  errors: WRITE_ERRORS,
   examples: {
     oneDocument: {
       summary: 'Two users, one document',
@@ -357,13 +360,7 @@ const resetConfig: Operation<typeof resetConfigRequest, typeof resetConfigResult
   request: resetConfigRequest,
   result: resetConfigResult,
   message: RESET_CONFIG_MESSAGE,
-  errors: [
-    ...COMMON_ERRORS.filter((error) => error.status !== 'UNAVAILABLE'),
-    {
-      status: 'UNAVAILABLE',
-      when: 'Some writes failed after retries: `details` is the per-user map, failed users with `success: false`. Safe to retry.',
-    },
-  ],
+  errors: WRITE_ERRORS,
   examples: {
     oneChannel: {
       summary: "Back to alice's organization default for inbox on doc-2",

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
+import { OPERATIONS } from '#shared/api/operations.js';
 import { type Json, type Resources, resourceById, SYNTH_TIMEOUT_MS, type Synthesized, synthService } from './synth.js';
 
 // Without an AWS account, a missing permission would only show as AccessDenied after a
@@ -121,14 +122,7 @@ describe('grants match what the code calls', () => {
 
   test('every operation reads credentials the way the authenticator does, and only that', () => {
     expect(authentication()).toEqual(['dynamodb:GetItem']);
-    for (const key of [
-      'setConfig',
-      'getConfig',
-      'resolveConfig',
-      'resetConfig',
-      'migrateDocument',
-      'getMigrationStatus',
-    ] as const) {
+    for (const { operationId: key } of OPERATIONS) {
       expect(granted(key, 'CredentialsTable')).toEqual(authentication());
     }
     for (const key of ['NotFound', 'MigrationConsumer'] as const) expect(granted(key, 'CredentialsTable')).toEqual([]);

@@ -19,12 +19,22 @@ const text = page
   .replace(/\s+/g, ' ');
 
 describe('openApiRoutes', () => {
-  test('serves the document as JSON and the page as HTML, on GET', () => {
+  test('serves an index, the document as JSON and the page as HTML, on GET', () => {
     expect(routes.map(({ method, path, contentType }) => ({ method, path, contentType }))).toEqual([
+      { method: 'GET', path: '/', contentType: 'application/json' },
       { method: 'GET', path: '/openapi.json', contentType: 'application/json' },
       { method: 'GET', path: '/docs', contentType: 'text/html; charset=utf-8' },
     ]);
-    expect(JSON.parse(routes[0]?.body ?? '')).toEqual(JSON.parse(JSON.stringify(doc)));
+    expect(JSON.parse(routes[1]?.body ?? '')).toEqual(JSON.parse(JSON.stringify(doc)));
+  });
+
+  test('the index points to the page, the document and every operation', () => {
+    const index = JSON.parse(routes[0]?.body ?? '');
+    expect(index).toMatchObject({ service: doc.info.title, docs: '/docs', openapi: '/openapi.json' });
+    expect(index.operations).toEqual(
+      Object.fromEntries(OPERATIONS.map((operation) => [operation.operationId, `POST ${operation.path}`])),
+    );
+    for (const path of [index.docs, index.openapi]) expect(routes.map((route) => route.path)).toContain(path);
   });
 });
 

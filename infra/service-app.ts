@@ -16,6 +16,10 @@ export const createServiceApp = (props?: AppProps): { app: App; stack: ServiceSt
   const stack = new ServiceStack(app, stackName(config.stage), {
     config,
     description: `Notification preferences service (${config.stage})`,
+    // A protected stage is pinned to its account and region; the others deploy wherever the
+    // credentials and AWS_REGION of the shell point.
+    ...(config.account && config.region ? { env: { account: config.account, region: config.region } } : {}),
+    terminationProtection: config.protectData,
   });
   Tags.of(stack).add('service', SERVICE_NAME);
   Tags.of(stack).add('stage', config.stage);

@@ -1,12 +1,11 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { isProductionStage, type ServiceConfig } from '#infra/stage-settings.js';
+import type { ServiceConfig } from '#infra/stage-settings.js';
 import { functionSpecOf, OPERATIONS, type OperationId } from '#shared/api/operations.js';
 import {
   type FunctionSetting,
@@ -21,6 +20,7 @@ import type { TableName } from '#shared/deployment/tables.js';
 import { ENV } from '#shared/lambda/environment.js';
 import { ServiceAlarms } from './constructs/service-alarms.js';
 import { type BoundQueue, ServiceFunction } from './constructs/service-function.js';
+import { createMigrationQueues } from './queues.js';
 import { createServiceTables } from './tables.js';
 
 export const SERVICE_NAME = 'notification-preferences';
@@ -41,25 +41,11 @@ export class ServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
     const { config } = props;
-    const production = isProductionStage(config);
-    // Logs and the alarm key follow the tables: kept for production, removed elsewhere.
-    const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
-    const tables = createServiceTables(this, production);
-
-    // SQS-managed encryption (SSE-SQS): messages hold only identifiers, and a KMS key would
-    // add a key policy, kms:GenerateDataKey/Decrypt grants to producers and the consumer, and
-    // a KMS call per batch, for no control the service needs.
-    const deadLetterQueue = new Queue(this, 'MigrationDeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    const queue = new Queue(this, 'MigrationQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: Duration.seconds(MIGRATION_VISIBILITY_TIMEOUT_SECONDS),
-      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MIGRATION_MAX_RECEIVE_COUNT },
-    });
+    // Logs and the alarm key follow the tables: kept for a protected stage (yet removed when
+    // its first create fails, so a retry does not collide with orphans), removed elsewhere.
+    const removalPolicy = config.protectData ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY;
+    const tables = createServiceTables(this, config.protectData);
+    const { queue, deadLetterQueue } = createMigrationQueues(this);
     const migrationQueue: BoundQueue = { queue, env: ENV.migrationQueueUrl };
 
     const queues: Record<QueueName, BoundQueue> = { migrations: migrationQueue };
@@ -137,7 +123,14 @@ export class ServiceStack extends Stack {
     const defaultRoute = this.api.node.tryFindChild('DefaultRoute');
     if (defaultRoute) acknowledgeLambdaLevelAuth(defaultRoute);
 
-    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: config.logRetentionDays, removalPolicy });
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      // API Gateway delivers access logs as vended logs: a group under this prefix needs no entry
+      // in the account's CloudWatch Logs resource policy, which is limited to 5,120 characters
+      // and, in a busy account, full (the stage would then fail to create).
+      logGroupName: `/aws/vendedlogs/${this.stackName}/api-access`,
+      retention: config.logRetentionDays,
+      removalPolicy,
+    });
     this.stage = new HttpStage(this, 'ApiStage', {
       httpApi: this.api,
       stageName: '$default',
@@ -153,8 +146,14 @@ export class ServiceStack extends Stack {
       removalPolicy,
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
-    alarms.addDeadLetterQueue('MigrationDeadLetterQueueNotEmpty', deadLetterQueue);
-    for (const [id, fn] of Object.entries(this.functions)) alarms.addFunction(id, fn.function);
+    alarms.addDeadLetterQueue('MigrationDeadLetterQueue', deadLetterQueue);
+    // A message seen again after a failure is at least one visibility timeout old; half of it
+    // is already more than a healthy migration message waits.
+    alarms.addQueueAge('MigrationQueueOldestMessage', queue, MIGRATION_VISIBILITY_TIMEOUT_SECONDS / 2);
+    for (const [id, fn] of Object.entries(this.functions)) {
+      alarms.addFunction(id, fn.function, fn.timeoutSeconds);
+    }
+    alarms.addAccountConcurrency('AccountConcurrency', config.accountConcurrencyLimit);
     alarms.addApi('Api5xxRate', this.api);
 
     new CfnOutput(this, 'ApiUrl', { value: this.stage.url, description: 'Base URL of the API' });

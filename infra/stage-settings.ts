@@ -4,8 +4,15 @@ import { z } from 'zod';
 import { DEFAULT_CREDENTIAL_CACHE_SECONDS, MAX_CREDENTIAL_CACHE_SECONDS } from '#shared/lambda/environment.js';
 import { BUILT_IN_DEFAULTS, deliverySetting } from '#shared/preferences/model.js';
 
-/** The stage whose data must survive `cdk destroy` (tables retained, deletion protection on). */
-export const PRODUCTION_STAGE = 'prod';
+/**
+ * Deployment settings. A stage listed under `context.stages` in cdk.json is deployed exactly as
+ * committed there, so a later `cdk deploy -c stage=prod` cannot drop a setting someone once
+ * passed with `-c`. Any other stage name is an ad-hoc stage (a branch, a test) whose settings
+ * come from `-c key=value` flags, each with a default.
+ */
+
+/** The context key under which cdk.json commits the settings of each named stage. */
+export const STAGES_CONTEXT_KEY = 'stages';
 
 // `-c key=value` on the command line always gives strings, cdk.json may give numbers:
 // numbers are coerced, and an empty string means "not set".
@@ -15,18 +22,31 @@ const integer = (min: number, max: number, fallback: number) =>
 
 const RETENTION_VALUES = new Set<number>(Object.values(RetentionDays).filter((v) => typeof v === 'number'));
 
-/**
- * Every setting of a deployment, read from CDK context (`cdk deploy -c key=value`). Each key
- * has a default, so a bare `cdk synth` works; an invalid value stops synthesis with a message.
- */
-export const serviceConfigSchema = z.object({
-  /** Deployment name: part of the stack name; `prod` keeps data on teardown. */
-  stage: z.preprocess(
+const stageName = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and dashes, starting with a letter, at most 20');
+
+/** The settings of one stage, whatever their source. */
+const stageSettingsSchema = z.object({
+  /**
+   * Keep the data: tables and log groups survive stack deletion (and a failed update), tables
+   * refuse DeleteTable, and the stack has termination protection. Only in cdk.json.
+   */
+  protectData: z.boolean().default(false),
+  /** Account and region the stage deploys to; required for a protected stage. */
+  account: z.preprocess(
     unsetIfEmpty,
     z
       .string()
-      .regex(/^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and dashes, starting with a letter, at most 20')
-      .default('dev'),
+      .regex(/^\d{12}$/, 'a 12-digit AWS account id')
+      .optional(),
+  ),
+  region: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region such as eu-west-1')
+      .optional(),
   ),
   /** Notification defaults that config/get reports for channels nobody set (docs/api.md, config/get). */
   defaultInbox: z.preprocess(unsetIfEmpty, z._default(deliverySetting, BUILT_IN_DEFAULTS.inbox)),
@@ -39,7 +59,12 @@ export const serviceConfigSchema = z.object({
   throttleBurst: integer(1, 5_000, 100),
   /** Lambda's minimum for an SQS event source is 2. */
   consumerMaxConcurrency: integer(2, 1_000, 5),
-  /** Alarm notifications go to this address (SNS email subscription) when set. */
+  /**
+   * The account's Lambda concurrency quota in the stage's region (1,000 unless raised; new
+   * accounts may have less): the concurrency alarm fires at 80 % of it.
+   */
+  accountConcurrencyLimit: integer(10, 1_000_000, 1_000),
+  /** Alarm notifications go to this address (SNS email subscription); required for a protected stage. */
   alarmEmail: z.preprocess(unsetIfEmpty, z.email().optional()),
   logLevel: z.preprocess(unsetIfEmpty, z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO')),
   logRetentionDays: z.preprocess(
@@ -51,22 +76,88 @@ export const serviceConfigSchema = z.object({
   ),
 });
 
-export type ServiceConfig = z.infer<typeof serviceConfigSchema>;
-
-export const CONFIG_KEYS = Object.keys(serviceConfigSchema.shape) as (keyof ServiceConfig)[];
-
-/** Parses a plain object of context values; throws one error that names every bad key. */
-export const parseServiceConfig = (context: Record<string, unknown>): ServiceConfig => {
-  const parsed = serviceConfigSchema.safeParse(context);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid CDK context: ${issues.join('; ')}`);
+/**
+ * A stage as committed in cdk.json: unknown keys are typos, and refused. A protected stage
+ * must say whom its alarms reach and where it lives (a deploy with other credentials or
+ * another AWS_REGION would otherwise create a second, empty copy of its data elsewhere).
+ */
+const committedStageSchema = z.strictObject(stageSettingsSchema.shape).superRefine((settings, ctx) => {
+  if (!settings.protectData) return;
+  for (const key of ['alarmEmail', 'account', 'region'] as const) {
+    if (settings[key] === undefined) {
+      ctx.addIssue({ code: 'custom', path: [key], message: 'required for a stage with protectData' });
+    }
   }
-  return parsed.data;
+});
+
+export type ServiceConfig = z.infer<typeof stageSettingsSchema> & { stage: string };
+
+type SettingKey = keyof z.infer<typeof stageSettingsSchema>;
+const SETTING_KEYS = Object.keys(stageSettingsSchema.shape) as SettingKey[];
+
+/** Keys accepted with `-c key=value`: the stage, and the settings of an ad-hoc stage (never protectData). */
+export const CONFIG_KEYS: (keyof ServiceConfig)[] = ['stage', ...SETTING_KEYS.filter((key) => key !== 'protectData')];
+
+/** A configuration problem, told in one line (infra/app.ts prints it without a stack trace). */
+export class ServiceConfigError extends Error {
+  override name = 'ServiceConfigError';
+}
+
+const describeIssues = (where: string, error: z.ZodError): string =>
+  `${where}: ${error.issues.map((issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`).join('; ')}`;
+
+/**
+ * The configuration of one deployment from CDK context values: `stage` (default `dev`),
+ * `stages` (cdk.json) and, for an ad-hoc stage, the setting keys themselves.
+ */
+export const parseServiceConfig = (context: Record<string, unknown>): ServiceConfig => {
+  const stagesInput = context[STAGES_CONTEXT_KEY] ?? {};
+  const stages = z.record(stageName, z.unknown()).safeParse(stagesInput);
+  if (!stages.success)
+    throw new ServiceConfigError(describeIssues(`Invalid cdk.json context.${STAGES_CONTEXT_KEY}`, stages.error));
+  const committedNames = Object.keys(stages.data);
+
+  const stage = z.preprocess(unsetIfEmpty, stageName.default('dev')).safeParse(context.stage);
+  if (!stage.success) {
+    const known = committedNames.length ? ` (stages in cdk.json: ${committedNames.join(', ')})` : '';
+    throw new ServiceConfigError(
+      `Invalid CDK context: stage: ${stage.error.issues[0]?.message}, got ${JSON.stringify(context.stage)}${known}`,
+    );
+  }
+  const flags = SETTING_KEYS.filter((key) => context[key] !== undefined);
+
+  if (Object.hasOwn(stages.data, stage.data)) {
+    // A committed stage is exactly what cdk.json says: a -c setting would be forgotten by the
+    // next deploy that leaves it out.
+    if (flags.length > 0) {
+      throw new ServiceConfigError(
+        `Stage ${stage.data} is committed in cdk.json (context.${STAGES_CONTEXT_KEY}.${stage.data}): ` +
+          `change ${flags.join(', ')} there, not with -c`,
+      );
+    }
+    const settings = committedStageSchema.safeParse(stages.data[stage.data] ?? {});
+    if (!settings.success) {
+      throw new ServiceConfigError(
+        describeIssues(`Invalid cdk.json context.${STAGES_CONTEXT_KEY}.${stage.data}`, settings.error),
+      );
+    }
+    return { stage: stage.data, ...settings.data };
+  }
+
+  if (flags.includes('protectData')) {
+    throw new ServiceConfigError(
+      `Invalid CDK context: protectData: a protected stage must be committed in cdk.json (context.${STAGES_CONTEXT_KEY}.${stage.data})`,
+    );
+  }
+  const settings = stageSettingsSchema.safeParse(Object.fromEntries(flags.map((key) => [key, context[key]])));
+  if (!settings.success) throw new ServiceConfigError(describeIssues('Invalid CDK context', settings.error));
+  return { stage: stage.data, ...settings.data };
 };
 
-/** Reads the configuration keys from a construct's context (app context, cdk.json, -c flags). */
+/** Reads the configuration from a construct's context (app context, cdk.json, -c flags). */
 export const readServiceConfig = (node: Node): ServiceConfig =>
-  parseServiceConfig(Object.fromEntries(CONFIG_KEYS.map((key) => [key, node.tryGetContext(key)])));
-
-export const isProductionStage = (config: ServiceConfig): boolean => config.stage === PRODUCTION_STAGE;
+  parseServiceConfig(
+    Object.fromEntries(
+      [STAGES_CONTEXT_KEY, 'protectData', ...CONFIG_KEYS].map((key) => [key, node.tryGetContext(key)]),
+    ),
+  );

@@ -1,8 +1,19 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { type CfnResource, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TABLES, type TableDefinition, type TableName } from '#shared/deployment/tables.js';
 import type { BoundTable } from './constructs/service-function.js';
+
+/**
+ * CloudFormation logical ids of the tables, as first deployed. A new logical id makes
+ * CloudFormation create a new, empty table (and delete or orphan the old one): moving the
+ * constructs in the tree must not change them.
+ */
+export const TABLE_LOGICAL_IDS: Record<TableName, string> = {
+  config: 'ConfigTable5CD72349',
+  migrations: 'MigrationsTable97ED8188',
+  credentials: 'CredentialsTableD9D3F717',
+};
 
 /**
  * Creates the three tables of shared/deployment/tables.ts in `scope`: on-demand capacity, point-in-time
@@ -11,24 +22,27 @@ import type { BoundTable } from './constructs/service-function.js';
  * KMS permissions to every function, for control the service does not need (no cross-account
  * access, no crypto-shredding requirement).
  *
- * `protectData` (production): tables are retained on stack deletion and refuse DeleteTable.
+ * `protectData`: tables refuse DeleteTable, and survive stack deletion and replacement; a failed
+ * first create still removes them (RETAIN_ON_UPDATE_OR_DELETE), so it leaves no orphan that
+ * the next attempt would collide with.
  */
 export const createServiceTables = (scope: Construct, protectData: boolean): Record<TableName, BoundTable> => {
-  const create = (definition: TableDefinition): BoundTable => ({
-    env: definition.env,
-    table: new Table(scope, definition.id, {
+  const create = (name: TableName, definition: TableDefinition): BoundTable => {
+    const table = new Table(scope, definition.id, {
       partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
       ...(definition.sortKey ? { sortKey: { name: definition.sortKey, type: AttributeType.STRING } } : {}),
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
       deletionProtection: protectData,
-      removalPolicy: protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    }),
-  });
+      removalPolicy: protectData ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY,
+    });
+    (table.node.defaultChild as CfnResource).overrideLogicalId(TABLE_LOGICAL_IDS[name]);
+    return { env: definition.env, table };
+  };
   return {
-    config: create(TABLES.config),
-    migrations: create(TABLES.migrations),
-    credentials: create(TABLES.credentials),
+    config: create('config', TABLES.config),
+    migrations: create('migrations', TABLES.migrations),
+    credentials: create('credentials', TABLES.credentials),
   };
 };

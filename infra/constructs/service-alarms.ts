@@ -5,7 +5,7 @@ import {
   ComparisonOperator,
   type IAlarmAction,
   MathExpression,
-  type Metric,
+  Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -21,6 +21,12 @@ const PERIOD = Duration.minutes(5);
 
 /** Share of API requests answered with a 5xx, in percent, above which the API alarm fires. */
 export const API_5XX_RATE_THRESHOLD_PERCENT = 5;
+
+/** A function whose p99 duration passes this share of its timeout is about to time out. */
+export const DURATION_THRESHOLD_SHARE_OF_TIMEOUT = 0.8;
+
+/** Share of the account's Lambda concurrency quota above which the concurrency alarm fires. */
+export const ACCOUNT_CONCURRENCY_THRESHOLD_SHARE = 0.8;
 
 export interface ServiceAlarmsProps {
   /** Subscribes this address to the alarm topic; without it the alarms only show in CloudWatch. */
@@ -70,18 +76,54 @@ export class ServiceAlarms extends Construct {
     this.actions.push(new SnsAction(topic));
   }
 
-  /** Messages in the dead-letter queue are migrations that failed for good. */
-  addDeadLetterQueue(id: string, queue: IQueue): Alarm {
-    return this.alarm(id, queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {
+  /**
+   * Messages in the dead-letter queue are migrations that failed for good. NotEmpty stays in
+   * ALARM while any message remains, so a second failure would send nothing: Growing goes to
+   * ALARM on every period in which the count rises. (NumberOfMessagesSent would not do: SQS
+   * does not count messages that a redrive policy moves to a dead-letter queue.)
+   */
+  addDeadLetterQueue(id: string, queue: IQueue): void {
+    const visible = queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' });
+    this.alarm(`${id}NotEmpty`, visible, {
       threshold: 0,
       description:
-        'Migration messages reached the dead-letter queue: those migrations are marked failed. ' +
+        'Migration messages are in the dead-letter queue: those migrations are marked failed. ' +
         'Inspect the messages and the consumer logs, then redrive or delete them.',
+    });
+    this.alarm(
+      `${id}Growing`,
+      new MathExpression({
+        expression: 'DIFF(visible)',
+        usingMetrics: { visible },
+        period: PERIOD,
+        label: 'New dead-letter messages',
+      }),
+      {
+        threshold: 0,
+        description:
+          'More migration messages reached the dead-letter queue in the last 5 minutes: new ' +
+          'migrations failed for good. See the NotEmpty alarm for what to do.',
+      },
+    );
+  }
+
+  /**
+   * The oldest message of a queue waits longer than `thresholdSeconds`: messages are retried
+   * (a failure returns a message only after the visibility timeout) or pile up. A migration
+   * that fails is reported through a partial batch response, not as a Lambda error, so this
+   * is the first sign of it.
+   */
+  addQueueAge(id: string, queue: IQueue, thresholdSeconds: number): void {
+    this.alarm(id, queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }), {
+      threshold: thresholdSeconds,
+      description:
+        `A migration message has waited more than ${thresholdSeconds} s: migrations are failing ` +
+        'and being retried, or the consumer does not keep up.',
     });
   }
 
-  /** Unhandled errors (a crash, a timeout) and throttled invocations of one function. */
-  addFunction(id: string, fn: IFunction): void {
+  /** Unhandled errors (a crash, a timeout), throttled invocations, and durations close to the timeout of one function. */
+  addFunction(id: string, fn: IFunction, timeoutSeconds: number): void {
     this.alarm(`${id}Errors`, fn.metricErrors({ period: PERIOD, statistic: 'Sum' }), {
       threshold: 0,
       description: `${id} failed invocations (unhandled error or timeout). See the function's logs.`,
@@ -90,6 +132,36 @@ export class ServiceAlarms extends Construct {
       threshold: 0,
       description: `${id} invocations were throttled: the account or function concurrency limit was reached.`,
     });
+    const thresholdMs = Math.round(DURATION_THRESHOLD_SHARE_OF_TIMEOUT * timeoutSeconds * 1000);
+    this.alarm(`${id}Duration`, fn.metricDuration({ period: PERIOD, statistic: 'p99' }), {
+      threshold: thresholdMs,
+      description:
+        `${id} p99 duration above ${thresholdMs} ms, ${DURATION_THRESHOLD_SHARE_OF_TIMEOUT * 100} % of its ` +
+        `${timeoutSeconds} s timeout: invocations are about to time out.`,
+    });
+  }
+
+  /**
+   * Concurrency the whole account has claimed in the region (every function shares the quota),
+   * above a share of `limit`: past the quota every function is throttled.
+   */
+  addAccountConcurrency(id: string, limit: number): void {
+    const threshold = Math.floor(ACCOUNT_CONCURRENCY_THRESHOLD_SHARE * limit);
+    this.alarm(
+      id,
+      new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'ClaimedAccountConcurrency',
+        period: PERIOD,
+        statistic: 'Maximum',
+      }),
+      {
+        threshold,
+        description:
+          `Lambda concurrency claimed in this account and region is above ${threshold}, ` +
+          `${ACCOUNT_CONCURRENCY_THRESHOLD_SHARE * 100} % of the quota of ${limit} (accountConcurrencyLimit).`,
+      },
+    );
   }
 
   /** The share of requests that the API answered with a 5xx (INTERNAL, UNAVAILABLE, or a gateway failure). */

@@ -22,6 +22,10 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export type { QueueAction, TableAction } from '#shared/deployment/functions.js';
 
+const SOURCE_MAP_PATHS_SCRIPT = join(PROJECT_ROOT, 'infra/bundling/source-map-paths.mjs');
+/** For the bundling command line, which runs in a shell. */
+const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
+
 /** A table and the environment variable that carries its name to the functions. */
 export interface BoundTable {
   table: ITable;
@@ -54,11 +58,13 @@ export interface ServiceFunctionProps {
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
+  readonly timeoutSeconds: number;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.timeoutSeconds = timeoutSecondsOf(props.spec);
 
     this.logGroup = new LogGroup(this, 'LogGroup', {
       retention: props.logRetention,
@@ -80,7 +86,7 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: memoryOf(props.spec),
-      timeout: Duration.seconds(timeoutSecondsOf(props.spec)),
+      timeout: Duration.seconds(this.timeoutSeconds),
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
@@ -101,6 +107,17 @@ export class ServiceFunction extends Construct {
         externalModules: [],
         // Some bundled CommonJS dependencies call require(); ESM has none unless created.
         banner: "import { createRequire } from 'node:module';const require = createRequire(import.meta.url);",
+        // The asset hash is taken from the output, map included: its paths must not depend on
+        // where the cloud assembly is written (`cdk synth -o`).
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir, outputDir) => [
+            [process.execPath, SOURCE_MAP_PATHS_SCRIPT, join(outputDir, 'index.mjs.map'), inputDir]
+              .map(shellQuote)
+              .join(' '),
+          ],
+        },
       },
     });
 

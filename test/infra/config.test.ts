@@ -1,12 +1,22 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
+import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
 import { createServiceApp } from '#infra/service-app.js';
-import { isProductionStage, parseServiceConfig, readServiceConfig } from '#infra/stage-settings.js';
+import { parseServiceConfig, readServiceConfig } from '#infra/stage-settings.js';
+import { CDK_JSON_CONTEXT } from './synth.js';
 
-describe('deployment settings from CDK context', () => {
+const committed = CDK_JSON_CONTEXT.stages as Record<string, Record<string, unknown>>;
+const PROTECTED = { protectData: true, alarmEmail: 'ops@example.com', account: '123456789012', region: 'eu-west-1' };
+
+describe('an ad-hoc stage: settings from -c flags', () => {
   test('every key has a default', () => {
     expect(parseServiceConfig({})).toEqual({
       stage: 'dev',
+      protectData: false,
       defaultInbox: 'ALL',
       defaultEmail: 'MINE',
       defaultSlack: 'NONE',
@@ -14,6 +24,7 @@ describe('deployment settings from CDK context', () => {
       throttleRate: 50,
       throttleBurst: 100,
       consumerMaxConcurrency: 5,
+      accountConcurrencyLimit: 1000,
       logLevel: 'INFO',
       logRetentionDays: 30,
     });
@@ -50,22 +61,92 @@ describe('deployment settings from CDK context', () => {
     ['throttleBurst', 'lots'],
     ['credentialCacheSeconds', '3601'],
     ['consumerMaxConcurrency', '1'],
+    ['accountConcurrencyLimit', '5'],
     ['alarmEmail', 'not-an-address'],
+    ['account', '12345'],
+    ['region', 'Europe'],
     ['logLevel', 'TRACE'],
     ['logRetentionDays', '8'],
   ])('rejects %s=%s and names the key', (key, value) => {
     expect(() => parseServiceConfig({ [key]: value })).toThrow(new RegExp(`Invalid CDK context: .*${key}`));
   });
 
-  test('reads app context (cdk.json and -c flags)', () => {
-    const app = new App({ context: { stage: 'prod', alarmEmail: 'ops@example.com' } });
-    const config = readServiceConfig(app.node);
-    expect(config.alarmEmail).toBe('ops@example.com');
-    expect(isProductionStage(config)).toBe(true);
-    expect(isProductionStage(parseServiceConfig({ stage: 'production-like' }))).toBe(false);
+  test('protectData cannot be passed with -c: a protected stage must be committed', () => {
+    expect(() => parseServiceConfig({ stage: 'mine', ...PROTECTED, protectData: 'true' })).toThrow(
+      /protectData: a protected stage must be committed in cdk\.json \(context\.stages\.mine\)/,
+    );
   });
 
+  test('reads app context (cdk.json and -c flags)', () => {
+    const app = new App({ context: { stage: 'feature-1', alarmEmail: 'ops@example.com' } });
+    const config = readServiceConfig(app.node);
+    expect(config.alarmEmail).toBe('ops@example.com');
+    expect(config.protectData).toBe(false);
+  });
+});
+
+describe('a stage committed in cdk.json', () => {
+  test('cdk.json commits dev and a protected prod with an alarm address, an account and a region', () => {
+    expect(Object.keys(committed).sort()).toEqual(['dev', 'prod']);
+    const prod = parseServiceConfig({ stage: 'prod', stages: committed });
+    expect(prod).toMatchObject({ stage: 'prod', protectData: true, throttleRate: 200, throttleBurst: 400 });
+    expect(prod.alarmEmail).toMatch(/@/);
+    expect(prod.account).toMatch(/^\d{12}$/);
+    expect(prod.region).toMatch(/^[a-z]{2}-/);
+    expect(parseServiceConfig({ stage: 'dev', stages: committed }).protectData).toBe(false);
+  });
+
+  test('-c stage=prod alone deploys the committed settings: nothing passed once is forgotten', () => {
+    const stages = { prod: { ...PROTECTED, throttleRate: 300 } };
+    expect(parseServiceConfig({ stage: 'prod', stages })).toMatchObject({ ...PROTECTED, throttleRate: 300 });
+  });
+
+  test('a -c setting for a committed stage is refused, naming where to change it', () => {
+    expect(() => parseServiceConfig({ stage: 'prod', stages: { prod: PROTECTED }, throttleRate: '5' })).toThrow(
+      'Stage prod is committed in cdk.json (context.stages.prod): change throttleRate there, not with -c',
+    );
+  });
+
+  test.each(['alarmEmail', 'account', 'region'] as const)('a protected stage without %s is refused', (key) => {
+    const { [key]: _left, ...rest } = PROTECTED;
+    expect(() => parseServiceConfig({ stage: 'prod', stages: { prod: rest } })).toThrow(
+      `Invalid cdk.json context.stages.prod: ${key}: required for a stage with protectData`,
+    );
+  });
+
+  test('an unknown key in a committed stage is a typo, and refused', () => {
+    expect(() => parseServiceConfig({ stage: 'prod', stages: { prod: { ...PROTECTED, throtleRate: 5 } } })).toThrow(
+      /context\.stages\.prod: .*throtleRate/,
+    );
+  });
+});
+
+describe('the app', () => {
   test('an invalid setting stops the app before any resource is built', () => {
     expect(() => createServiceApp({ context: { throttleRate: '-5' } })).toThrow(/throttleRate/);
   });
+
+  // What `cdk synth -c stage=Prod` runs: cdk.json's context and the flag, in CDK_CONTEXT_JSON.
+  test('invalid context prints one line, no stack trace, and exits 1', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'cdk-app-'));
+    try {
+      const run = spawnSync(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['infra/app.ts'], {
+        cwd: PROJECT_ROOT,
+        env: {
+          PATH: process.env.PATH,
+          CDK_OUTDIR: outdir,
+          CDK_CONTEXT_JSON: JSON.stringify({ ...CDK_JSON_CONTEXT, stage: 'Prod' }),
+        },
+        encoding: 'utf8',
+      });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trim().split('\n')).toEqual([
+        'Invalid CDK context: stage: lowercase letters, digits and dashes, starting with a letter, at most 20, ' +
+          'got "Prod" (stages in cdk.json: dev, prod)',
+      ]);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

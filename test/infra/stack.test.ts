@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
@@ -222,6 +223,30 @@ describe('functions', () => {
     return JSON.parse(output);
   };
 
+  test(
+    'asset hashes do not depend on the output folder (cdk synth -o elsewhere)',
+    () => {
+      // A second synthesis into a folder at another depth: source map paths relative to the
+      // output folder would change every bundle, and so every hash.
+      const elsewhere = join(mkdtempSync(join(tmpdir(), 'cdk-test-elsewhere-')), 'a', 'b');
+      mkdirSync(elsewhere, { recursive: true });
+      const again = synthService(CONTEXT, { bundle: true, outdir: elsewhere });
+      try {
+        const codeKeys = (resources: Resources) =>
+          Object.values(resources)
+            .filter((r) => r.Type === 'AWS::Lambda::Function')
+            .map((r) => r.Properties.Code.S3Key as string)
+            .sort();
+        expect(codeKeys(again.template.toJSON().Resources)).toEqual(codeKeys(resources));
+        const map = JSON.parse(readFileSync(join(assetDir('NotFound'), 'index.mjs.map'), 'utf8'));
+        expect(map.sources).toContain('functions/not-found.ts');
+      } finally {
+        again.cleanup();
+      }
+    },
+    SYNTH_TIMEOUT_MS,
+  );
+
   test('the bundles load and answer on their own: SDK and middleware are inside', () => {
     const notFound = invokeBundle('NotFound', { rawPath: '/nope', requestContext: { http: { method: 'POST' } } });
     expect(notFound.statusCode).toBe(404);
@@ -364,6 +389,9 @@ describe('HTTP API', () => {
     const destination = res(refId(stage.AccessLogSettings.DestinationArn));
     expect(destination.Type).toBe('AWS::Logs::LogGroup');
     expect(destination.Properties.RetentionInDays).toBe(14);
+    // A vended-logs name: a generated one would need an entry in the account's size-limited
+    // CloudWatch Logs resource policy, and the stage fails to create once it is full.
+    expect(destination.Properties.LogGroupName).toBe('/aws/vendedlogs/NotificationPreferences-test/api-access');
     const format = JSON.parse(stage.AccessLogSettings.Format);
     expect(format).toEqual(ACCESS_LOG_FIELDS);
     expect(format).toMatchObject({
@@ -395,6 +423,29 @@ describe('tables', () => {
       });
       expect(table.DeletionPolicy).toBe('Delete');
     }
+  });
+});
+
+describe('stateful resources', () => {
+  // A changed logical id replaces the resource: a new, empty table, or a queue without its
+  // pending messages. These are the ids the stacks were first deployed with.
+  test('tables and queues keep the logical ids they were first deployed with', () => {
+    const ids = (type: string) =>
+      ofType(type)
+        .map(([id]) => id)
+        .sort();
+    expect(ids('AWS::DynamoDB::Table')).toEqual([
+      'ConfigTable5CD72349',
+      'CredentialsTableD9D3F717',
+      'MigrationsTable97ED8188',
+    ]);
+    expect(ids('AWS::SQS::Queue')).toEqual(['MigrationDeadLetterQueue934940CB', 'MigrationQueue0B48C43A']);
+    expect(only(ofType('AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy))[0]).toBe(
+      'MigrationQueue0B48C43A',
+    );
+    expect(tableId('config')).toBe('ConfigTable5CD72349');
+    expect(tableId('migrations')).toBe('MigrationsTable97ED8188');
+    expect(tableId('credentials')).toBe('CredentialsTableD9D3F717');
   });
 });
 
@@ -474,8 +525,68 @@ describe('alarms', () => {
     }
   });
 
+  const alarmNamed = (id: string): Json =>
+    only(alarms().filter((a) => a.AlarmName === `NotificationPreferences-test-${id}`));
+
+  test('the dead-letter queue alarm notifies again on every new dead letter', () => {
+    // NotEmpty stays in ALARM while any message remains; this one returns to OK when the count
+    // stops rising, so the next failure is a new ALARM and a new mail.
+    const growing = alarmNamed('MigrationDeadLetterQueueGrowing');
+    const metrics: Json[] = growing.Metrics;
+    expect(metrics.find((m) => m.Expression).Expression).toBe('DIFF(visible)');
+    expect(metrics.find((m) => m.Id === 'visible').MetricStat).toMatchObject({
+      Metric: {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [
+          { Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId('MigrationDeadLetterQueue'), 'QueueName'] } },
+        ],
+      },
+    });
+    expect(growing).toMatchObject({ ComparisonOperator: 'GreaterThanThreshold', Threshold: 0 });
+  });
+
+  test('migration messages waiting long: a failed migration is retried without any Lambda error', () => {
+    expect(alarmNamed('MigrationQueueOldestMessage')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId('MigrationQueue'), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      ComparisonOperator: 'GreaterThanThreshold',
+      // Below the visibility timeout: a message that comes back after a failure always crosses it.
+      Threshold: res(queueId('MigrationQueue')).Properties.VisibilityTimeout / 2,
+    });
+  });
+
+  test('every function: p99 duration above 80 % of its own timeout', () => {
+    for (const key of FUNCTION_KEYS) {
+      expect({ key, alarm: alarmNamed(`${key}Duration`) }).toMatchObject({
+        key,
+        alarm: {
+          Namespace: 'AWS/Lambda',
+          MetricName: 'Duration',
+          Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId(key) } }],
+          ExtendedStatistic: 'p99',
+          ComparisonOperator: 'GreaterThanThreshold',
+          Threshold: Math.round(0.8 * fnProps(key).Timeout * 1000),
+        },
+      });
+    }
+  });
+
+  test('account concurrency above 80 % of the quota', () => {
+    const alarm = alarmNamed('AccountConcurrency');
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'ClaimedAccountConcurrency',
+      Statistic: 'Maximum',
+      Threshold: 800,
+    });
+    expect(alarm.Dimensions).toBeUndefined();
+  });
+
   test('API 5xx rate over all requests', () => {
-    const rate = only(alarms().filter((a) => a.Metrics));
+    const rate = alarmNamed('Api5xxRate');
     const metrics: Json[] = rate.Metrics;
     const names = metrics.filter((m) => m.MetricStat).map((m) => m.MetricStat.Metric.MetricName);
     expect(names.sort()).toEqual(['5xx', 'Count']);
@@ -491,8 +602,11 @@ describe('alarms', () => {
     ).toEqual(
       [
         'MigrationDeadLetterQueueNotEmpty',
+        'MigrationDeadLetterQueueGrowing',
+        'MigrationQueueOldestMessage',
+        'AccountConcurrency',
         'Api5xxRate',
-        ...FUNCTION_KEYS.flatMap((key) => [`${key}Errors`, `${key}Throttles`]),
+        ...FUNCTION_KEYS.flatMap((key) => [`${key}Errors`, `${key}Throttles`, `${key}Duration`]),
       ]
         .map((id) => `NotificationPreferences-test-${id}`)
         .sort(),
@@ -500,7 +614,7 @@ describe('alarms', () => {
   });
 
   test('with an alarm email, every alarm notifies an encrypted, TLS-only topic with that subscription', () => {
-    expect(alarms()).toHaveLength(1 + 2 * FUNCTION_KEYS.length + 1);
+    expect(alarms()).toHaveLength(5 + 3 * FUNCTION_KEYS.length);
     for (const alarm of alarms()) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId() }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId() }]);

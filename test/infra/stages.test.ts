@@ -1,9 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { Token } from 'aws-cdk-lib';
 import { TABLES } from '#shared/deployment/tables.js';
-import { describeViolations, only, type Resources, SYNTH_TIMEOUT_MS, type Synthesized, synthService } from './synth.js';
+import {
+  CDK_JSON_CONTEXT,
+  describeViolations,
+  only,
+  type Resources,
+  SYNTH_TIMEOUT_MS,
+  type Synthesized,
+  synthService,
+} from './synth.js';
 
-// Production without an alarm email, and all other settings at their defaults. The code is
+// `cdk synth -c stage=prod`: the settings committed in cdk.json, nothing else. The code is
 // not bundled here (stack.test.ts covers bundling), which keeps this file fast.
+const committedProd = (CDK_JSON_CONTEXT.stages as Record<string, Record<string, unknown>>).prod as Record<
+  string,
+  unknown
+>;
 let prod: Synthesized;
 let resources: Resources;
 beforeAll(() => {
@@ -14,41 +27,55 @@ afterAll(() => prod?.cleanup());
 
 const ofType = (type: string) => Object.values(resources).filter((r) => r.Type === type);
 
-describe('prod stage', () => {
-  test('cdk-nag AwsSolutions passes without an alarm topic as well', () => {
+describe('prod stage, as committed in cdk.json', () => {
+  test('cdk-nag AwsSolutions passes', () => {
     expect(describeViolations(prod.nagViolations)).toEqual([]);
   });
 
-  test('tables are retained and protected against deletion', () => {
+  test('the stack has termination protection and is pinned to its account and region', () => {
+    expect(prod.stack.terminationProtection).toBe(true);
+    expect(prod.stack.account).toBe(committedProd.account);
+    expect(prod.stack.region).toBe(committedProd.region);
+  });
+
+  test('tables are protected against deletion, kept on stack deletion, removed when the first create fails', () => {
     const tables = ofType('AWS::DynamoDB::Table');
     expect(tables).toHaveLength(Object.keys(TABLES).length);
     for (const table of tables) {
-      expect(table.DeletionPolicy).toBe('Retain');
+      expect(table.DeletionPolicy).toBe('RetainExceptOnCreate');
       expect(table.UpdateReplacePolicy).toBe('Retain');
       expect(table.Properties.DeletionProtectionEnabled).toBe(true);
       expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     }
   });
 
-  test('log groups are retained, with the default retention of 30 days', () => {
+  test('log groups and the alarm key are kept likewise; logs with the default retention of 30 days', () => {
     const logGroups = ofType('AWS::Logs::LogGroup');
-    expect(logGroups).toHaveLength(7);
-    for (const group of logGroups) {
-      expect(group.DeletionPolicy).toBe('Retain');
-      expect(group.Properties.RetentionInDays).toBe(30);
+    expect(logGroups.length).toBeGreaterThanOrEqual(7);
+    for (const group of [...logGroups, ...ofType('AWS::KMS::Key')]) {
+      expect(group.DeletionPolicy).toBe('RetainExceptOnCreate');
+      expect(group.UpdateReplacePolicy).toBe('Retain');
     }
+    for (const group of logGroups) expect(group.Properties.RetentionInDays).toBe(30);
   });
 
-  test('without an alarm email: alarms exist, no topic, no actions', () => {
+  test('every alarm notifies the committed alarm address', () => {
     expect(ofType('AWS::CloudWatch::Alarm').length).toBeGreaterThan(0);
-    expect(ofType('AWS::SNS::Topic')).toHaveLength(0);
-    expect(ofType('AWS::KMS::Key')).toHaveLength(0);
-    for (const alarm of ofType('AWS::CloudWatch::Alarm')) expect(alarm.Properties.AlarmActions).toBeUndefined();
+    const topic = only(Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SNS::Topic'))[0];
+    for (const alarm of ofType('AWS::CloudWatch::Alarm'))
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic }]);
+    expect(only(ofType('AWS::SNS::Subscription')).Properties).toMatchObject({
+      Protocol: 'email',
+      Endpoint: committedProd.alarmEmail,
+    });
   });
 
-  test('defaults: throttling 50/100, credential cache 60 s, notification defaults ALL/MINE/NONE, concurrency 5', () => {
+  test('committed throttling; defaults for the rest: credential cache 60 s, notification defaults ALL/MINE/NONE, concurrency 5', () => {
     const stage = only(ofType('AWS::ApiGatewayV2::Stage'));
-    expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+    expect(stage.Properties.DefaultRouteSettings).toEqual({
+      ThrottlingRateLimit: committedProd.throttleRate,
+      ThrottlingBurstLimit: committedProd.throttleBurst,
+    });
     const mapping = only(ofType('AWS::Lambda::EventSourceMapping'));
     expect(mapping.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 5 });
     const configGet = only(
@@ -65,5 +92,23 @@ describe('prod stage', () => {
 
   test('the stack is named after the stage', () => {
     expect(prod.stack.stackName).toBe('NotificationPreferences-prod');
+  });
+});
+
+describe('an unprotected stage', () => {
+  let dev: Synthesized;
+  beforeAll(() => {
+    dev = synthService({ stage: 'dev' }, { bundle: false });
+  }, SYNTH_TIMEOUT_MS);
+  afterAll(() => dev?.cleanup());
+
+  test('is removed whole on tear-down, deploys wherever the shell points, and has no termination protection', () => {
+    const all = Object.values(dev.template.toJSON().Resources as Resources);
+    for (const resource of all.filter((r) => /Table$|LogGroup$/.test(r.Type))) {
+      expect(resource.DeletionPolicy).toBe('Delete');
+    }
+    expect(dev.stack.terminationProtection).toBe(false);
+    expect(Token.isUnresolved(dev.stack.account)).toBe(true);
+    expect(Token.isUnresolved(dev.stack.region)).toBe(true);
   });
 });

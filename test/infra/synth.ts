@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PolicyViolation, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
 import { createServiceApp } from '#infra/service-app.js';
 import type { ServiceStack } from '#infra/stack.js';
 
@@ -22,15 +23,23 @@ export interface Synthesized {
   cleanup: () => void;
 }
 
+/** cdk.json's context (feature flags, committed stages), which the CDK CLI hands to the app. */
+export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
+  readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8'),
+).context;
+
 /**
- * Builds the app exactly as infra/app.ts does, with the given context. `bundle: false` skips
- * esbuild (the CDK's own `aws:cdk:bundling-stacks` switch) for tests that do not look at code.
+ * Builds the app exactly as `cdk synth` runs infra/app.ts: cdk.json's context, then the given
+ * context on top, as `-c` flags would be. `bundle: false` skips esbuild (the CDK's own
+ * `aws:cdk:bundling-stacks` switch) for tests that do not look at code.
  */
-export const synthService = (context: Record<string, unknown>, { bundle }: { bundle: boolean }): Synthesized => {
-  const outdir = mkdtempSync(join(tmpdir(), 'cdk-test-'));
+export const synthService = (
+  context: Record<string, unknown>,
+  { bundle, outdir = mkdtempSync(join(tmpdir(), 'cdk-test-')) }: { bundle: boolean; outdir?: string },
+): Synthesized => {
   const { stack } = createServiceApp({
     outdir,
-    context: { ...context, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
+    context: { ...CDK_JSON_CONTEXT, ...context, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
   });
   const nagViolations = new AwsSolutionsChecks().validateScope(stack).violations;
   // Synthesizing runs the app's validation plugins too: a finding would throw here.

@@ -40,6 +40,7 @@ export const copyPage = async (
         case 'skip':
           return { kind: 'skipped', source, count: decision.countSkipped };
         case 'keep':
+        case 'drop':
           return { kind: 'moved', source, count: false };
         case 'write': {
           const written = await entries.putEntryIf(decision.entry, decision.expectedVersion);

@@ -27,13 +27,13 @@ import type {
   UserLayers,
   WriteMeta,
 } from './store.js';
+import { isTombstone, TOMBSTONE_TTL_ATTRIBUTE, tombstoneExpiry } from './tombstone.js';
 
 const BATCH_GET_LIMIT = 100;
 
 type Item = Record<string, unknown>;
 type KeysAndAttributes = { Keys: Item[]; ConsistentRead: boolean };
 
-/** Maps a table item back to the domain entry. */
 /** Where a channel's write time is stored: a top-level attribute, so an update can set it alone. */
 export const channelTimeAttribute = (channel: Channel): string => `${channel}At`;
 
@@ -111,6 +111,9 @@ const channelUpdate = ({ key, changes, meta, entryTime, mustExist }: ChannelWrit
       values[':doc'] = key.documentId;
       sets.push('#doc = :doc');
     }
+    // A set revives a tombstone: it must not expire with a channel in it.
+    names['#expires'] = TOMBSTONE_TTL_ATTRIBUTE;
+    removes.push('#expires');
   }
   names['#at'] = 'updatedAt';
   if (entryTime) {
@@ -144,6 +147,16 @@ const channelUpdate = ({ key, changes, meta, entryTime, mustExist }: ChannelWrit
 
 const hasChannel = (item: Item): boolean => CHANNELS.some((channel) => item[channel] !== undefined);
 
+/** The entry exists and holds no channel value (a concurrent set gives it one: then it is left alone). */
+const emptyEntryCondition = () => {
+  const names: Record<string, string> = { '#pk': 'pk' };
+  for (const channel of CHANNELS) names[`#${channel}`] = channel;
+  return {
+    ConditionExpression: ['attribute_exists(#pk)', ...CHANNELS.map((c) => `attribute_not_exists(#${c})`)].join(' AND '),
+    ExpressionAttributeNames: names,
+  };
+};
+
 const isConditionFailure = (error: unknown): boolean =>
   (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 
@@ -166,20 +179,37 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
     const changes: ChannelChanges = Object.fromEntries(channels.map((channel) => [channel, null]));
     const after = await this.writeChannels(key, changes, meta, true, options);
     if (!after || hasChannel(after)) return;
-    // Left with no channel: deleted, unless a concurrent write has given it one meanwhile.
-    const names: Record<string, string> = { '#pk': 'pk' };
-    for (const channel of CHANNELS) names[`#${channel}`] = channel;
+    // Left with no channel: a document-level entry stays as a tombstone (tombstone.ts), which a
+    // migration of its document may need; an organization-level one, never migrated, is deleted.
+    // Either only if no concurrent write has given it a channel meanwhile.
+    if (key.documentId !== null) {
+      await this.expireTombstone(key, String(after.updatedAt), options);
+      return;
+    }
     try {
       await this.client.send(
-        new DeleteCommand({
+        new DeleteCommand({ TableName: this.tableName, Key: entryTableKey(key), ...emptyEntryCondition() }),
+        { abortSignal: options.signal },
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  /** Gives an emptied entry its expiry, never an earlier one than it has (a newer reset's). */
+  private async expireTombstone(key: EntryKey, updatedAt: string, { signal }: CallOptions): Promise<void> {
+    const empty = emptyEntryCondition();
+    try {
+      await this.client.send(
+        new UpdateCommand({
           TableName: this.tableName,
           Key: entryTableKey(key),
-          ConditionExpression: ['attribute_exists(#pk)', ...CHANNELS.map((c) => `attribute_not_exists(#${c})`)].join(
-            ' AND ',
-          ),
-          ExpressionAttributeNames: names,
+          UpdateExpression: 'SET #expires = :expires',
+          ConditionExpression: `${empty.ConditionExpression} AND (attribute_not_exists(#expires) OR #expires < :expires)`,
+          ExpressionAttributeNames: { ...empty.ExpressionAttributeNames, '#expires': TOMBSTONE_TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':expires': tombstoneExpiry(updatedAt) },
         }),
-        { abortSignal: options.signal },
+        { abortSignal: signal },
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
@@ -228,7 +258,8 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
   }
 
   async getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]> {
-    return this.batchGet(keys, itemToEntry);
+    // A tombstone is no entry to a reader.
+    return (await this.batchGet(keys, itemToEntry)).filter((entry) => !isTombstone(entry));
   }
 
   async getMarkedEntries(keys: readonly EntryKey[]): Promise<MarkedEntry[]> {
@@ -262,6 +293,8 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
       updatedAt: entry.updatedAt,
       updatedBy: entry.updatedBy,
       version: entry.version,
+      // A migration that moves a reset onto its own copy may leave a tombstone at the target too.
+      ...(isTombstone(entry) ? { [TOMBSTONE_TTL_ATTRIBUTE]: tombstoneExpiry(entry.updatedAt) } : {}),
       ...(entry.migration
         ? {
             migrationId: entry.migration.migrationId,
@@ -321,6 +354,7 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
     ]);
     const layers = new Map<string, UserLayers>(userIds.map((userId) => [userId, {}]));
     for (const entry of await this.batchGet(keys, itemToEntry)) {
+      if (isTombstone(entry)) continue; // no entry to a reader
       const user = layers.get(entry.userId);
       if (user) user[entry.scope] = entry;
     }

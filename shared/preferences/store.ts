@@ -26,18 +26,21 @@ export interface UserLayers {
  */
 export interface PreferenceStore {
   /**
-   * Sets the given channels of one entry, creating it if needed, and leaves the other
-   * channels as stored. Atomic per entry, so concurrent writes of other channels are kept.
+   * Sets the given channels of one entry, creating it (or reviving a tombstone) if needed, and
+   * leaves the other channels as stored. Atomic per entry, so concurrent writes of other
+   * channels are kept.
    */
   setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta, options?: CallOptions): Promise<void>;
 
   /**
-   * Removes the given channels of one entry (never creating it); an entry left with no channel
-   * is deleted. Channels stamped newer than `meta.updatedAt` are kept.
+   * Removes the given channels of one entry (never creating it), keeping their write times. An
+   * entry left with no channel is deleted at the organization level, and at the document level
+   * kept as a tombstone (tombstone.ts) that readers never see. Channels stamped newer than
+   * `meta.updatedAt` are kept.
    */
   resetChannels(key: EntryKey, channels: readonly Channel[], meta: WriteMeta, options?: CallOptions): Promise<void>;
 
-  /** Reads entries by key; missing entries are absent from the result. */
+  /** Reads entries by key; missing entries (and tombstones) are absent from the result. */
   getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]>;
 
   /**
@@ -77,16 +80,17 @@ export type ExpectedVersion = number | null;
 export interface MigrationEntryStore {
   /**
    * The first `limit` document-level entries of one document, in key (user id, UTF-8 byte)
-   * order, read consistently. Organization-level entries are never included.
+   * order, read consistently, tombstones included. Organization-level entries are never included.
    */
   listDocumentEntries(organizationId: string, documentId: string, limit: number): Promise<MarkedEntry[]>;
 
-  /** Reads entries by key with their migration markers; missing entries are absent. */
+  /** Reads entries by key with their migration markers, tombstones included; missing entries are absent. */
   getMarkedEntries(keys: readonly EntryKey[]): Promise<MarkedEntry[]>;
 
   /**
    * Writes the whole entry (replacing what is there) if the stored one still has the expected
-   * version (or is absent, for null). Returns false when the condition did not hold.
+   * version (or is absent, for null); an entry with no channel is written as a tombstone.
+   * Returns false when the condition did not hold.
    */
   putEntryIf(entry: MarkedEntry, expected: ExpectedVersion): Promise<boolean>;
 

@@ -1,14 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { BUILT_IN_DEFAULTS } from '#shared/preferences/model.js';
 import { resetConfig } from '#shared/preferences/reset.js';
+import { getConfig } from '#shared/preferences/service.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import {
   at,
+  CrashError,
   configOf,
   contents as contentsOf,
   DST,
   type Harness,
   harness,
+  later,
   ORG,
+  Process,
   SRC,
   sourceEntries,
   summary as summaryOf,
@@ -18,8 +23,8 @@ import {
 // A reset of the source document during a migration is a write like any other (5.3 of the
 // service's rules): what it does to the source before the consumer's final pass reaches the
 // entry is what the consumer moves. A channel it removed is not moved, an entry it emptied
-// (and so deleted) moves nothing, and an older entry already at the target stays as it was,
-// exactly as if the reset had happened before the migration started.
+// (left as a tombstone, which is no entry) moves nothing, and an older entry already at the
+// target stays as it was, exactly as if the reset had happened before the migration started.
 
 let dynamo: TestDynamo;
 let h: Harness;
@@ -88,12 +93,80 @@ describe('config reset of the source document during a migration', () => {
     expect(await h.documentEntries(ORG, SRC)).toEqual([]);
   });
 
-  // A reset that lands after the consumer copied an entry but before it deleted the source
-  // (or after the source entry was moved) must reach the target too. The reset leaves what the
-  // consumer needs while the entry remains (a per-channel stamp on each reset channel), but
-  // the consumer merges its own earlier copy with the source by value, and an emptied source
-  // is deleted: both need a change to the consumer (merge channel by channel by stamp, and keep
-  // an emptied source entry as a stamped, channel-less entry while its document is migrated).
-  test.todo('a partial reset between the copy and the source delete removes those channels at the target');
-  test.todo('a reset that empties the source after its copy removes the entry at the target');
+  // A reset that lands after the consumer copied an entry but before it deleted the source:
+  // the source changed, so it stays and the next pass moves it again, channel by channel over
+  // the consumer's own copy (a channel the reset removed goes at the target too). An emptied
+  // source entry is kept as a channel-less tombstone (reads see no entry) for that pass.
+
+  /** The store, with `before` run once when the consumer first deletes sources; no delete goes before it ends. */
+  const beforeFirstDelete = (before: () => Promise<unknown>) => {
+    let racing: Promise<unknown> | undefined;
+    return new Proxy(h.store, {
+      get: (target, property, receiver) => {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== 'deleteEntryIf') return value;
+        return async (...args: Parameters<typeof target.deleteEntryIf>) => {
+          racing ??= before();
+          await racing;
+          return value.apply(target, args);
+        };
+      },
+    });
+  };
+  const viewAtTarget = async (userId: string) =>
+    (
+      await getConfig(
+        { store: h.store, defaults: BUILT_IN_DEFAULTS },
+        { organizationId: ORG, userId, documentIds: [DST] },
+      )
+    )[0];
+
+  test('a partial reset between the copy and the source delete removes those channels at the target', async () => {
+    await h.seed(sourceEntries(3));
+    const id = await h.start(ORG, SRC, DST);
+    const racing = beforeFirstDelete(() => reset([user(0), user(1)], ['inbox']));
+    expect(await h.deliver(id, { entries: racing })).toBe('completed');
+
+    expect(await h.documentEntries(ORG, SRC)).toEqual([]);
+    const target = await contentsOf(h, DST);
+    expect(target[user(0)]).toEqual({ config: { email: configOf(0).email }, updatedAt: at(30) });
+    expect(target[user(1)]).toEqual({ config: { email: configOf(1).email }, updatedAt: at(30) });
+    expect(target[user(2)]).toEqual({ config: configOf(2), updatedAt: at(10) });
+    expect((await viewAtTarget(user(0)))?.source).toEqual({ inbox: 'default', email: 'document', slack: 'default' });
+    expect(await summaryOf(h, id)).toEqual({ status: 'completed', moved: 3, skipped: 0 });
+  });
+
+  test('a reset that empties the source after its copy removes the entry at the target', async () => {
+    await h.seed(sourceEntries(3));
+    const id = await h.start(ORG, SRC, DST);
+    const racing = beforeFirstDelete(() => reset([user(1)]));
+    expect(await h.deliver(id, { entries: racing })).toBe('completed');
+
+    expect(await h.documentEntries(ORG, SRC)).toEqual([]);
+    // The target answers as if the user had no entry there: config/get and resolve fall through.
+    const view = await viewAtTarget(user(1));
+    expect(view?.config).toEqual({});
+    expect(view?.source).toEqual({ inbox: 'default', email: 'default', slack: 'default' });
+    expect(await h.store.getEntries([{ organizationId: ORG, userId: user(1), documentId: DST }])).toEqual([]);
+    const target = await contentsOf(h, DST);
+    expect(target[user(0)]).toEqual({ config: configOf(0), updatedAt: at(10) });
+    expect(target[user(2)]).toEqual({ config: configOf(2), updatedAt: at(10) });
+    // Moved (and counted) when it was copied; the reset came after.
+    expect(await summaryOf(h, id)).toEqual({ status: 'completed', moved: 3, skipped: 0 });
+  });
+
+  test('a crash after the emptied entry reached the target, before its source was deleted: the retry keeps it', async () => {
+    await h.seed(sourceEntries(3));
+    const id = await h.start(ORG, SRC, DST);
+    // Writes 1 to 3 copy the page; write 4 carries the reset to the target, then the process dies.
+    const process = new Process({ method: 'putEntryIf', call: 4, after: true });
+    const racing = process.wrap(beforeFirstDelete(() => reset([user(1)])));
+    await expect(h.deliver(id, { entries: racing })).rejects.toBeInstanceOf(CrashError);
+    expect((await h.documentEntries(ORG, SRC)).map((entry) => entry.userId)).toEqual([user(1)]);
+
+    expect(await h.deliver(id, { now: later })).toBe('completed');
+    expect(await h.documentEntries(ORG, SRC)).toEqual([]);
+    expect((await viewAtTarget(user(1)))?.config).toEqual({});
+    expect(await summaryOf(h, id)).toEqual({ status: 'completed', moved: 3, skipped: 0 });
+  });
 });

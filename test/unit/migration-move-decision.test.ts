@@ -184,3 +184,121 @@ describe('the move decision for one user', () => {
     expect(decideMove(sourceEntry, targetEntry, moveContext)).toEqual(expected);
   });
 });
+
+/** An entry with per-channel write times, as config/set and config/reset store them. */
+const timed = (e: MarkedEntry, channelAt: MarkedEntry['channelAt']): MarkedEntry => ({ ...e, channelAt });
+const keptMarker = { migrationId: MIGRATION, run: 'run-a', page: 3 };
+
+describe('the move decision channel by channel, with resets and tombstones', () => {
+  const cases: [string, MarkedEntry, MarkedEntry | undefined, MoveContext, MoveDecision][] = [
+    [
+      "a partial reset of the source after its move: the reset channel is removed from this migration's copy",
+      timed(source({ email: 'ALL' }, 12, 3), { inbox: at(12), email: at(1) }),
+      timed(target({ inbox: 'NONE', email: 'ALL' }, 10, 4, ownMarker(4)), { inbox: at(1), email: at(1) }),
+      context(),
+      written(
+        timed(source({ email: 'ALL' }, 12, 3), { inbox: at(12), email: at(1) }),
+        { email: 'ALL' },
+        5,
+        keptMarker,
+        4,
+        false,
+      ),
+    ],
+    [
+      "channels the source has no time or value for keep the copy's value and time",
+      timed(source({ inbox: 'MINE' }, 12, 1), { inbox: at(12) }),
+      timed(target({ inbox: 'NONE', slack: 'ALL' }, 10, 4, ownMarker(4)), { inbox: at(1), slack: at(2) }),
+      context(),
+      written(
+        timed(source({ inbox: 'MINE' }, 12, 1), { inbox: at(12), slack: at(2) }),
+        { inbox: 'MINE', slack: 'ALL' },
+        5,
+        keptMarker,
+        4,
+        false,
+      ),
+    ],
+    [
+      'a source re-created by a late write stamped older than the copy: the copy keeps that channel',
+      timed(source({ inbox: 'MINE', email: 'NONE' }, 12, 1), { inbox: at(5), email: at(12) }),
+      timed(target({ inbox: 'NONE' }, 10, 4, ownMarker(4)), { inbox: at(8) }),
+      context(),
+      written(
+        timed(source({ inbox: 'MINE', email: 'NONE' }, 12, 1), { inbox: at(8), email: at(12) }),
+        { inbox: 'NONE', email: 'NONE' },
+        5,
+        keptMarker,
+        4,
+        false,
+      ),
+    ],
+    [
+      "a tombstone (the source emptied by a reset after its move): this migration's copy becomes one too",
+      timed(source({}, 12, 3), { inbox: at(12), email: at(12), slack: at(12) }),
+      timed(target({ inbox: 'NONE', email: 'ALL' }, 10, 4, ownMarker(4)), { inbox: at(1), email: at(1) }),
+      context(),
+      written(timed(source({}, 12, 3), { inbox: at(12), email: at(12), slack: at(12) }), {}, 5, keptMarker, 4, false),
+    ],
+    [
+      'a tombstone already moved onto a counted copy (a redelivery): nothing to write',
+      timed(source({}, 12, 3), { inbox: at(12) }),
+      timed(target({}, 12, 5, ownMarker(5)), { inbox: at(12) }),
+      context(),
+      { action: 'keep' },
+    ],
+    [
+      'a tombstone and no target: nothing moves, nothing is counted',
+      timed(source({}, 12, 3), { inbox: at(12) }),
+      undefined,
+      context(),
+      { action: 'drop' },
+    ],
+    [
+      "a tombstone and an older entry of the user's at the target: the target stays, nothing is counted",
+      timed(source({}, 12, 3), { slack: at(12) }),
+      target({ slack: 'ALL' }, 5, 1),
+      context(),
+      { action: 'drop' },
+    ],
+    [
+      'a tombstone and a newer target: dropped, not counted as skipped',
+      timed(source({}, 12, 3), { inbox: at(12) }),
+      target({ inbox: 'NONE' }, 20, 1),
+      context(),
+      { action: 'drop' },
+    ],
+    [
+      'a tombstone over a copy of another migration: no entry, dropped',
+      timed(source({}, 12, 3), { inbox: at(12) }),
+      target({ inbox: 'NONE' }, 5, 4, { migrationId: 'mig-other', run: 'r', page: 1, version: 4 }),
+      context(),
+      { action: 'drop' },
+    ],
+    [
+      'a newer tombstone at the target (a reset there) is no entry: the source is written over it',
+      timed(source({ inbox: 'ALL' }, 10, 2), { inbox: at(10) }),
+      timed(target({}, 20, 3), { inbox: at(20) }),
+      context(),
+      written(timed(source({ inbox: 'ALL' }, 10, 2), { inbox: at(10) }), { inbox: 'ALL' }, 4, newMarker, 3, true),
+    ],
+    [
+      "a source set again after its tombstone was moved: its channels on top of this migration's tombstone",
+      timed(source({ email: 'NONE' }, 14, 1), { email: at(14) }),
+      timed(target({}, 12, 5, ownMarker(5)), { inbox: at(12), email: at(12) }),
+      context(),
+      written(
+        timed(source({ email: 'NONE' }, 14, 1), { inbox: at(12), email: at(14) }),
+        { email: 'NONE' },
+        6,
+        keptMarker,
+        5,
+        false,
+      ),
+    ],
+  ];
+
+  test.each(cases)('%s', (_name, sourceEntry, targetEntry, moveContext, expected) => {
+    expect(decideMove(sourceEntry, targetEntry, moveContext)).toEqual(expected);
+  });
+});

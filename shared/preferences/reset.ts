@@ -14,7 +14,8 @@ export interface ResetConfigDeps {
 
 /**
  * Removes the named channels (all three by default) from each named entry, so that config/get
- * answers them from the next layer; an entry left with no channel is deleted. Resetting what
+ * answers them from the next layer; an entry left with no channel is gone to readers (a
+ * document-level one is kept as a tombstone for migrations: tombstone.ts). Resetting what
  * is not stored succeeds. Same per-user answer, 503 rule and deadline handling as config/set,
  * and the same time stamp: a late reset cannot remove a value set by a newer request.
  */

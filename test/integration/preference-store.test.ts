@@ -1,7 +1,10 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { entryTableKey } from '#shared/preferences/keys.js';
 import { BUILT_IN_DEFAULTS } from '#shared/preferences/model.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
+import { TOMBSTONE_LIFETIME_SECONDS, TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 
 let dynamo: TestDynamo;
@@ -132,6 +135,50 @@ describe('DynamoPreferenceStore against dynalite', () => {
     // A set older than the reset cannot bring the reset channel back while the entry exists.
     await store.setChannels(key, { inbox: 'MINE' }, { updatedAt: '2026-01-01T12:00:00.000Z', updatedBy: 'ak' });
     expect((await store.getEntries([key]))[0]?.config).toEqual({ email: 'ALL' });
+  });
+
+  test('a document entry emptied by reset stays as a tombstone: no entry to readers, expiring, revived by a set', async () => {
+    const key = { organizationId: org, userId: 'u5', documentId: 'd' };
+    const meta = (day: number) => ({ updatedAt: `2026-01-0${day}T00:00:00.000Z`, updatedBy: 'ak' });
+    const stored = async () =>
+      (
+        await dynamo.doc.send(
+          new GetCommand({ TableName: store.tableName, Key: entryTableKey(key), ConsistentRead: true }),
+        )
+      ).Item;
+    await store.setChannels(key, { inbox: 'NONE', slack: 'ALL' }, meta(2));
+    await store.resetChannels(key, ['inbox', 'slack'], meta(3));
+    const tombstone = await stored();
+    expect(tombstone).toMatchObject({
+      inboxAt: meta(3).updatedAt,
+      slackAt: meta(3).updatedAt,
+      updatedAt: meta(3).updatedAt,
+    });
+    expect(tombstone?.[TOMBSTONE_TTL_ATTRIBUTE]).toBe(
+      Date.parse(meta(3).updatedAt) / 1000 + TOMBSTONE_LIFETIME_SECONDS,
+    );
+    expect(tombstone).not.toHaveProperty('inbox');
+    expect(tombstone).not.toHaveProperty('slack');
+    // Readers see no entry.
+    expect(await store.getEntries([key])).toEqual([]);
+    expect((await store.getUserLayers(org, 'd', ['u5'])).get('u5')).toEqual({});
+    // A set older than the reset still cannot bring a reset channel back.
+    await store.setChannels(key, { inbox: 'MINE' }, meta(1));
+    expect(await store.getEntries([key])).toEqual([]);
+    // A newer set revives it, and it no longer expires.
+    await store.setChannels(key, { email: 'ALL' }, meta(4));
+    expect((await store.getEntries([key]))[0]?.config).toEqual({ email: 'ALL' });
+    expect(await stored()).not.toHaveProperty(TOMBSTONE_TTL_ATTRIBUTE);
+  });
+
+  test('an organization-level entry emptied by reset is deleted (never migrated: no tombstone)', async () => {
+    const key = { organizationId: org, userId: 'u6', documentId: null };
+    await store.setChannels(key, { email: 'NONE' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak' });
+    await store.resetChannels(key, ['email'], { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak' });
+    const { Item } = await dynamo.doc.send(
+      new GetCommand({ TableName: store.tableName, Key: entryTableKey(key), ConsistentRead: true }),
+    );
+    expect(Item).toBeUndefined();
   });
 
   test('set then get resolves document, organization and default layers', async () => {

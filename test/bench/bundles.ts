@@ -196,7 +196,7 @@ export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise
     const baseInit = median((samples.get(baseline) ?? []).map((s) => s.importMs));
     const basePackages = analysis.get(baseline)?.byPackage ?? new Map<string, number>();
 
-    const s = section('bundles', '1. Bundles and cold start');
+    const s = section('bundles', '6. Bundles and cold start');
     const rows = all.map((b) => {
       const list = samples.get(b) ?? [];
       const init = median(list.map((x) => x.importMs));

@@ -58,14 +58,25 @@ export interface CallSummary {
 export class CallCounter {
   records: CallRecord[] = [];
 
-  constructor(private readonly credentialsTable?: string) {}
+  /**
+   * `capacity: false` leaves ReturnConsumedCapacity alone, for CPU measurements: asking for it
+   * makes every response larger to parse than the service's own.
+   */
+  constructor(
+    private readonly credentialsTable?: string,
+    private readonly options: { capacity?: boolean } = {},
+  ) {}
 
   attachDynamo(client: DynamoDBClient | DynamoDBDocumentClient): this {
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const operation = String(context.commandName ?? '').replace(/Command$/, '');
         const input = args.input as Record<string, unknown>;
-        if (CAPACITY_OPERATIONS.has(operation) && input.ReturnConsumedCapacity === undefined) {
+        if (
+          this.options.capacity !== false &&
+          CAPACITY_OPERATIONS.has(operation) &&
+          input.ReturnConsumedCapacity === undefined
+        ) {
           input.ReturnConsumedCapacity = 'TOTAL';
         }
         const record: CallRecord = {

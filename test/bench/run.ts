@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logger } from '#shared/lambda/logger.js';
 import { bundleBench } from './bundles.js';
+import { largestBench } from './largest.js';
 import { migrationBench } from './migration.js';
 import { machine, type RunInfo, renderText, type Section, writeResults } from './report.js';
 import { storageBench } from './storage.js';
@@ -45,6 +46,7 @@ const main = async () => {
     }
   };
   await run('storage', storageBench);
+  await run('largest', () => largestBench({ sample: Number(option('sample') ?? 3000) }));
   await run('throughput', () =>
     throughputBench({
       connections: (option('connections') ?? '1,8,32').split(',').map(Number),

@@ -123,7 +123,7 @@ export interface ThroughputOptions {
 }
 
 /**
- * Section 3: requests per second over HTTP (127.0.0.1 only), the service against a baseline
+ * Section 4: requests per second over HTTP (127.0.0.1 only), the service against a baseline
  * server with the same embedded DynamoDB and the same storage calls. Each server runs in its
  * own process; they take turns (never loaded at the same time), and the order alternates.
  */
@@ -174,7 +174,7 @@ const report = (
   memory: Record<Server['name'], Memory>,
   options: ThroughputOptions,
 ): Section => {
-  const s = section('throughput', '3. Throughput over HTTP');
+  const s = section('throughput', '4. Throughput over HTTP');
   const find = (operation: Operation, c: number, server: Server['name']) =>
     results.find((r) => r.operation === operation && r.connections === c && r.server === server) as Measurement;
   const rows: (string | number)[][] = [];

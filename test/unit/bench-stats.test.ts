@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import { FULL_VCPU_MB, projectedSeconds, vcpuShare } from '../bench/lambda-cpu.js';
 import { median, percentile } from '../bench/stats.js';
 
 // The benchmark report's goals are read from these; a biased median once made an even number
@@ -24,5 +25,20 @@ describe('benchmark statistics', () => {
     expect(percentile(values, 90)).toBe(18);
     expect(percentile(values, 100)).toBe(20);
     expect(percentile(values, 0)).toBe(1);
+  });
+});
+
+// The largest request's goal is read from this projection: CPU measured here, scaled to the
+// share of a vCPU the deployed memory buys.
+describe('projection of CPU time to a Lambda function', () => {
+  test('below 1,769 MB a function gets that fraction of a vCPU, so CPU time stretches by its inverse', () => {
+    expect(vcpuShare(512)).toBeCloseTo(512 / 1769);
+    expect(projectedSeconds(1, 512)).toBeCloseTo(1769 / 512);
+    expect(projectedSeconds(2, 1024)).toBeCloseTo((2 * 1769) / 1024);
+  });
+
+  test('at or above 1,769 MB one thread runs at the measured speed', () => {
+    expect(projectedSeconds(3, FULL_VCPU_MB)).toBe(3);
+    expect(projectedSeconds(3, 4096)).toBe(3);
   });
 });

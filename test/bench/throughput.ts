@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
+import { ORG, users } from './ids.js';
 import { goal, type Section, section } from './report.js';
 import type { BenchMessage, Cpu, Memory, Ready, ServerMessage } from './servers/protocol.js';
 import { fmtBytes, fmtMs, fmtNum, fmtRatio, median, ratio } from './stats.js';
@@ -56,6 +57,10 @@ const stopServer = (server: Server): Promise<void> =>
     server.child.send({ type: 'stop' } satisfies BenchMessage);
   });
 
+/** A dispatcher's request: who of these users receives an activity on one document. */
+const READERS = users(100, 'reader');
+const RESOLVE_DOCUMENT = 'doc-resolve';
+
 const OPERATIONS = {
   set: {
     path: '/v2/notifications/config/set',
@@ -70,9 +75,36 @@ const OPERATIONS = {
     path: '/v2/notifications/config/get',
     data: { organizationId: 'bench-org', userId: 'user-1', documentIds: ['doc-1'] },
   },
+  resolve: {
+    path: '/v2/notifications/config/resolve',
+    data: {
+      organizationId: ORG,
+      documentId: RESOLVE_DOCUMENT,
+      userIds: READERS,
+      activity: { involvedUserIds: READERS.slice(0, 5) },
+    },
+  },
 } as const;
 
+/** The stored layers resolve reads: every reader has a document entry, half an organization entry. */
+const seedReaders = async (server: Server): Promise<void> => {
+  const requests = [
+    { userIds: READERS, documentIds: [RESOLVE_DOCUMENT], config: { email: 'ALL', slack: 'MINE' } },
+    { userIds: READERS.slice(0, READERS.length / 2), config: { inbox: 'NONE' } },
+  ];
+  for (const data of requests) {
+    const response = await fetch(`${server.ready.baseUrl}${OPERATIONS.set.path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...server.ready.headers },
+      body: JSON.stringify({ data: { organizationId: ORG, ...data } }),
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`seeding ${server.name}: HTTP ${response.status}`);
+  }
+};
+
 type Operation = keyof typeof OPERATIONS;
+const OPERATION_ORDER: Operation[] = ['set', 'get', 'resolve'];
 
 /** One autocannon run, with the server's CPU time per successful request over it. */
 const load = async (
@@ -132,7 +164,8 @@ export const throughputBench = async (options: ThroughputOptions): Promise<Secti
   const servers = [await startServer('baseline'), await startServer('service')];
   const results: Measurement[] = [];
   try {
-    for (const operation of ['set', 'get'] as const) {
+    for (const server of servers) await seedReaders(server);
+    for (const operation of OPERATION_ORDER) {
       for (const c of connections) {
         for (const server of servers) await load(server, operation, c, warmupSeconds);
         // Short runs taking turns, the median kept: a burst of load from elsewhere on the
@@ -178,7 +211,7 @@ const report = (
   const find = (operation: Operation, c: number, server: Server['name']) =>
     results.find((r) => r.operation === operation && r.connections === c && r.server === server) as Measurement;
   const rows: (string | number)[][] = [];
-  for (const operation of ['set', 'get'] as const) {
+  for (const operation of OPERATION_ORDER) {
     for (const c of options.connections) {
       const base = find(operation, c, 'baseline');
       const svc = find(operation, c, 'service');
@@ -208,7 +241,7 @@ const report = (
   const errors = results.filter((r) => r.server === 'service').reduce((n, r) => n + r.errors, 0);
   s.goals.push(goal('service errors (non-2xx, socket errors, timeouts)', fmtNum(errors), '0', errors === 0));
   s.tables.push({
-    title: `autocannon: per case ${options.rounds} rounds of ${options.seconds} s per server, taking turns, after ${options.warmupSeconds} s warm-up; req/s, CPU and latency are medians over the rounds, the ratio is the median of the rounds' paired ratios; one request = 1 user x 1 document`,
+    title: `autocannon: per case ${options.rounds} rounds of ${options.seconds} s per server, taking turns, after ${options.warmupSeconds} s warm-up; req/s, CPU and latency are medians over the rounds, the ratio is the median of the rounds' paired ratios; set and get: 1 user x 1 document per request; resolve: ${READERS.length} users of one document (2 batched reads)`,
     columns: [
       'op',
       'connections',
@@ -227,7 +260,7 @@ const report = (
     rows,
   });
   s.tables.push({
-    title: 'Server processes (each holds its dynalite): memory over the whole section',
+    title: 'Server processes (their stores run apart, as `npm start` runs them): memory over the whole section',
     columns: ['server', 'peak RSS', 'RSS at end'],
     rows: (['service', 'baseline'] as const).map((name) => [
       name,
@@ -236,8 +269,8 @@ const report = (
     ]),
   });
   s.notes.push(
-    'CPU/req is the server process\'s CPU time (user + system, its dynalite included) per successful request; "CPU ratio" is baseline/service, what the requests/s ratio tends to when both are CPU-bound. It is much less sensitive than requests/s to other work on a shared machine, which shows up as a spread between runs and cases.',
-    'Both servers store in dynalite inside their own process, like `npm start`; on this machine dynalite dominates the cost of a request, so the ratio measures what the middleware, validation and API Gateway twin add on top of the same storage work.',
+    'CPU/req is the server process\'s CPU time (user + system) per successful request, the store excluded when local/dynamo.ts runs it in a process of its own (DynamoDB Local); "CPU ratio" is baseline/service, what the requests/s ratio tends to when both are CPU-bound. It is much less sensitive than requests/s to other work on a shared machine, which shows up as a spread between runs and cases.',
+    'Each server has its own store, started as `npm start` starts it (local/dynamo.ts), and makes the same storage calls; the ratio measures what the middleware, validation and API Gateway twin add on top of the same storage work. At 1 connection requests/s is 1/latency, so that ratio is the latency ratio too.',
     'The credential cache is at the deployed default (60 s): after the first request no credential is read. The baseline does no authentication at all.',
   );
   s.data = { results, memory, options };

@@ -8,11 +8,13 @@ import { WRITE_CONCURRENCY } from '#shared/preferences/service.js';
 import { serve } from './protocol.js';
 
 /**
- * The throughput baseline: node:http in front of the same embedded DynamoDB (dynalite in this
- * process) and the same SDK clients (shared/lambda/aws-clients.ts, endpoint from the environment, as
- * the local server sets it), making the same storage calls through the same adapter as the
- * service: set = one UpdateItem per entry, 32 in flight; get = one BatchGetItem. No middleware,
- * no authentication, no validation, no envelope.
+ * The throughput baseline: node:http in front of the same local DynamoDB as `npm start`
+ * (local/dynamo.ts) and the same SDK clients (shared/lambda/aws-clients.ts, endpoint from the
+ * environment, as the local server sets it), making the same storage calls through the same
+ * adapter as the service: set = one UpdateItem per entry, 32 in flight; get = one
+ * BatchGetItem; resolve = one BatchGetItem per 100 keys (each user's document and
+ * organization entries), all at once. No middleware, no authentication, no validation, no
+ * envelope, no resolving: the layers are answered as read.
  */
 const dynamo = await startEmbeddedDynamo();
 Object.assign(process.env, {
@@ -33,11 +35,17 @@ interface Body {
   organizationId: string;
   userIds?: string[];
   userId?: string;
+  documentId?: string;
   documentIds?: string[];
   config?: Record<string, string>;
 }
 
 const handle = async (path: string, data: Body): Promise<unknown> => {
+  if (path.endsWith('/config/resolve')) {
+    return Object.fromEntries(
+      await store.getUserLayers(data.organizationId, data.documentId ?? '', data.userIds ?? []),
+    );
+  }
   const documentIds: (string | null)[] = data.documentIds ?? [null];
   if (path.endsWith('/config/set')) {
     const keys: EntryKey[] = (data.userIds ?? []).flatMap((userId) =>

@@ -3,7 +3,8 @@ import { serve } from './protocol.js';
 
 /**
  * The service as `npm start --in-memory` runs it (API Gateway twin, the real handlers,
- * dynalite in this process), with the deployed credential cache (60 s) and logs silenced.
+ * its store started as `npm start` starts it), with the deployed credential cache (60 s) and logs
+ * silenced.
  */
 const runtime = await startLocalRuntime({
   host: '127.0.0.1',

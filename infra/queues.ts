@@ -1,6 +1,7 @@
-import { type CfnResource, Duration } from 'aws-cdk-lib';
+import { type CfnResource, Duration, Validations } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { MIGRATION_MAX_RECEIVE_COUNT, MIGRATION_VISIBILITY_TIMEOUT_SECONDS } from '#shared/deployment/functions.js';
 
 /**
@@ -34,6 +35,12 @@ export const createMigrationQueues = (scope: Construct): MigrationQueues => {
     enforceSSL: true,
     visibilityTimeout: Duration.seconds(MIGRATION_VISIBILITY_TIMEOUT_SECONDS),
     deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MIGRATION_MAX_RECEIVE_COUNT },
+  });
+  Validations.of(deadLetterQueue).acknowledge({
+    id: CONTROL_TOWER.queueDeadLetter,
+    reason:
+      'This is the dead-letter queue of the migration queue: its messages are failed migrations kept 14 days ' +
+      'for an operator to redrive or delete, and nothing consumes them that could fail again.',
   });
   (queue.node.defaultChild as CfnResource).overrideLogicalId(QUEUE_LOGICAL_IDS.queue);
   (deadLetterQueue.node.defaultChild as CfnResource).overrideLogicalId(QUEUE_LOGICAL_IDS.deadLetterQueue);

@@ -19,7 +19,8 @@ import {
 import type { TableName } from '#shared/deployment/tables.js';
 import { ENV } from '#shared/lambda/environment.js';
 import { ServiceAlarms } from './constructs/service-alarms.js';
-import { type BoundQueue, ServiceFunction } from './constructs/service-function.js';
+import { acknowledgeLogGroupRules, type BoundQueue, ServiceFunction } from './constructs/service-function.js';
+import { CONTROL_TOWER } from './guard-rules.js';
 import { createMigrationQueues } from './queues.js';
 import { createServiceTables } from './tables.js';
 
@@ -131,6 +132,7 @@ export class ServiceStack extends Stack {
       retention: config.logRetentionDays,
       removalPolicy,
     });
+    acknowledgeLogGroupRules(accessLogs);
     this.stage = new HttpStage(this, 'ApiStage', {
       httpApi: this.api,
       stageName: '$default',
@@ -187,13 +189,22 @@ export const ACCESS_LOG_FIELDS = {
   integrationError: '$context.integrationErrorMessage',
 } as const;
 
+const LAMBDA_LEVEL_AUTH =
+  'Authentication is done in the function (shared Middy middleware, before any body ' +
+  'validation): x-service-api-key and x-service-auth-token are checked against the ' +
+  'credentials table, which also decides the organizations the caller may use. The ' +
+  '$default route answers NOT_FOUND and touches no data. A gateway authorizer would ' +
+  "answer 401/403 outside the API's JSON envelope.";
+
+/** A route, and the permission that lets it invoke its function (a child of the route). */
 const acknowledgeLambdaLevelAuth = (route: Construct) =>
-  Validations.of(route).acknowledge({
-    id: 'AwsSolutions-APIG4',
-    reason:
-      'Authentication is done in the function (shared Middy middleware, before any body ' +
-      'validation): x-service-api-key and x-service-auth-token are checked against the ' +
-      'credentials table, which also decides the organizations the caller may use. The ' +
-      '$default route answers NOT_FOUND and touches no data. A gateway authorizer would ' +
-      "answer 401/403 outside the API's JSON envelope.",
-  });
+  Validations.of(route).acknowledge(
+    { id: 'AwsSolutions-APIG4', reason: LAMBDA_LEVEL_AUTH },
+    { id: CONTROL_TOWER.routeAuthorization, reason: LAMBDA_LEVEL_AUTH },
+    {
+      id: CONTROL_TOWER.lambdaPermissionSource,
+      reason:
+        "The permission's SourceArn is this API's execute-api ARN, which CloudFormation builds with " +
+        'Fn::Join from the API id; the rule only accepts a literal string there.',
+    },
+  );

@@ -1,4 +1,4 @@
-import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -16,6 +16,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { CONTROL_TOWER } from '../guard-rules.js';
 
 const PERIOD = Duration.minutes(5);
 
@@ -200,6 +201,14 @@ export class ServiceAlarms extends Construct {
     for (const action of this.actions) {
       alarm.addAlarmAction(action);
       alarm.addOkAction(action);
+    }
+    if (this.actions.length === 0) {
+      Validations.of(alarm).acknowledge({
+        id: CONTROL_TOWER.alarmAction,
+        reason:
+          'An unprotected stage without alarmEmail: its alarms show in CloudWatch and notify nobody. ' +
+          'A protected stage must have alarmEmail (infra/stage-settings.ts), so its alarms all notify.',
+      });
     }
     return alarm;
   }

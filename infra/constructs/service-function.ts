@@ -16,11 +16,30 @@ import {
   timeoutSecondsOf,
 } from '#shared/deployment/functions.js';
 import type { EnvName } from '#shared/lambda/environment.js';
+import { CONTROL_TOWER } from '../guard-rules.js';
 
 /** Repository root: handler entries in shared/deployment/functions.ts are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export type { QueueAction, TableAction } from '#shared/deployment/functions.js';
+
+/** Why the service's log groups are exempt from two Control Tower rules (see infra/guard-rules.ts). */
+export const acknowledgeLogGroupRules = (logGroup: Construct): void =>
+  Validations.of(logGroup).acknowledge(
+    {
+      id: CONTROL_TOWER.logRetentionYear,
+      reason:
+        'Retention is the logRetentionDays stage setting (30 days by default): these logs are for ' +
+        'debugging and hold request metadata, not an audit trail; a stage that must keep a year sets 365.',
+    },
+    {
+      id: CONTROL_TOWER.logKmsKey,
+      reason:
+        'CloudWatch Logs encrypts every log group at rest; the logs never contain credentials (no ' +
+        'headers are logged), and a customer managed key would add a key policy for the logs service ' +
+        'per region for no control the service needs.',
+    },
+  );
 
 const SOURCE_MAP_PATHS_SCRIPT = join(PROJECT_ROOT, 'infra/bundling/source-map-paths.mjs');
 /** For the bundling command line, which runs in a shell. */
@@ -70,6 +89,7 @@ export class ServiceFunction extends Construct {
       retention: props.logRetention,
       removalPolicy: props.removalPolicy,
     });
+    acknowledgeLogGroupRules(this.logGroup);
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Runs ${props.spec.entry}`,
@@ -119,6 +139,13 @@ export class ServiceFunction extends Construct {
           ],
         },
       },
+    });
+
+    Validations.of(this.function).acknowledge({
+      id: CONTROL_TOWER.lambdaVpc,
+      reason:
+        'The functions reach only DynamoDB and SQS through their public, IAM-authenticated endpoints, ' +
+        'over TLS; a VPC would add NAT or VPC endpoints to pay for and keep, for no private resource to reach.',
     });
 
     // Tracing.ACTIVE adds xray:PutTraceSegments and xray:PutTelemetryRecords on "*" to the

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
+import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
 import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
 import { createServiceApp } from '#infra/service-app.js';
 import { parseServiceConfig, readServiceConfig } from '#infra/stage-settings.js';
@@ -118,6 +119,17 @@ describe('a stage committed in cdk.json', () => {
     expect(() => parseServiceConfig({ stage: 'prod', stages: { prod: { ...PROTECTED, throtleRate: 5 } } })).toThrow(
       /context\.stages\.prod: .*throtleRate/,
     );
+  });
+});
+
+describe('feature flags', () => {
+  // Unset, each one keeps an old behaviour and `cdk synth` warns about it; set, the template
+  // only changed in benign ways (IAM statements merged and sorted) when they were added.
+  test('cdk.json sets every flag aws-cdk-lib recommends, to the recommended value', () => {
+    const unset = Object.entries(CURRENTLY_RECOMMENDED_FLAGS)
+      .filter(([flag, value]) => JSON.stringify(CDK_JSON_CONTEXT[flag]) !== JSON.stringify(value))
+      .map(([flag]) => flag);
+    expect(unset).toEqual([]);
   });
 });
 

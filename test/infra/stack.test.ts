@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
 import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
 import {
@@ -125,14 +126,21 @@ describe('cdk-nag AwsSolutions', () => {
     };
     visit(s.stack.node.root);
     expect(found.length).toBeGreaterThan(0);
+    const routes = /^NotificationPreferences-test\/HttpApi\/(DefaultRoute|ANY--[\w-]+)$/;
+    const logGroups = /^NotificationPreferences-test\/(\w+Function\/LogGroup|ApiAccessLogs)$/;
+    const where: Record<string, RegExp> = {
+      'AwsSolutions-IAM5[Resource::*]': /^NotificationPreferences-test\/\w+Function\/Role\/DefaultPolicy$/,
+      'AwsSolutions-APIG4': routes,
+      [CONTROL_TOWER.routeAuthorization]: routes,
+      [CONTROL_TOWER.lambdaPermissionSource]: routes,
+      [CONTROL_TOWER.logRetentionYear]: logGroups,
+      [CONTROL_TOWER.logKmsKey]: logGroups,
+      [CONTROL_TOWER.lambdaVpc]: /^NotificationPreferences-test\/\w+Function\/Function$/,
+      [CONTROL_TOWER.queueDeadLetter]: /^NotificationPreferences-test\/MigrationDeadLetterQueue$/,
+    };
     for (const { path, id, reason } of found) {
       expect(reason.length).toBeGreaterThan(40);
-      if (id === 'AwsSolutions-IAM5[Resource::*]') {
-        expect(path).toMatch(/^NotificationPreferences-test\/\w+Function\/Role\/DefaultPolicy$/);
-      } else {
-        expect(id).toBe('AwsSolutions-APIG4');
-        expect(path).toMatch(/^NotificationPreferences-test\/HttpApi\/(DefaultRoute|ANY--[\w-]+)$/);
-      }
+      expect({ id, path }).toEqual({ id, path: expect.stringMatching(where[id] ?? /^unexpected acknowledgement$/) });
     }
   });
 
@@ -422,6 +430,16 @@ describe('tables', () => {
         ],
       });
       expect(table.DeletionPolicy).toBe('Delete');
+    }
+  });
+
+  test("the config table lets DynamoDB delete reset tombstones by their TTL attribute; the others don't expire", () => {
+    expect(res(tableId('config')).Properties.TimeToLiveSpecification).toEqual({
+      AttributeName: 'tombstoneExpiresAt',
+      Enabled: true,
+    });
+    for (const name of ['migrations', 'credentials'] as const) {
+      expect(res(tableId(name)).Properties.TimeToLiveSpecification).toBeUndefined();
     }
   });
 });

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PolicyViolation, Stack } from 'aws-cdk-lib';
+import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
+import { type PolicyViolation, type Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
@@ -23,6 +24,9 @@ export interface Synthesized {
   cleanup: () => void;
 }
 
+/** The stack's own promises as cfn-guard rules (tables, queues, log groups, IAM). */
+export const POLICY_RULES_DIR = join(PROJECT_ROOT, 'infra/policy');
+
 /** cdk.json's context (feature flags, committed stages), which the CDK CLI hands to the app. */
 export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
   readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8'),
@@ -37,10 +41,13 @@ export const synthService = (
   context: Record<string, unknown>,
   { bundle, outdir = mkdtempSync(join(tmpdir(), 'cdk-test-')) }: { bundle: boolean; outdir?: string },
 ): Synthesized => {
-  const { stack } = createServiceApp({
+  const { app, stack } = createServiceApp({
     outdir,
     context: { ...CDK_JSON_CONTEXT, ...context, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
   });
+  // cfn-guard with the AWS Control Tower proactive rules and infra/policy/: like cdk-nag, a
+  // finding fails the synthesis below unless acknowledged next to the resource with its reason.
+  Validations.of(app).addPlugins(new CfnGuardValidator({ rules: [POLICY_RULES_DIR] }));
   const nagViolations = new AwsSolutionsChecks().validateScope(stack).violations;
   // Synthesizing runs the app's validation plugins too: a finding would throw here.
   const template = Template.fromStack(stack);

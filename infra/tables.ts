@@ -31,6 +31,8 @@ export const createServiceTables = (scope: Construct, protectData: boolean): Rec
     const table = new Table(scope, definition.id, {
       partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
       ...(definition.sortKey ? { sortKey: { name: definition.sortKey, type: AttributeType.STRING } } : {}),
+      // Expiring items (the config table's reset tombstones) are deleted by DynamoDB, at no cost.
+      ...(definition.ttlAttribute ? { timeToLiveAttribute: definition.ttlAttribute } : {}),
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,

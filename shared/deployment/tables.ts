@@ -1,4 +1,5 @@
 import { ENV, type EnvName } from '#shared/lambda/environment.js';
+import { TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
 
 /**
  * The three DynamoDB tables: key schema and the environment variable that carries each
@@ -12,11 +13,23 @@ export interface TableDefinition {
   env: EnvName;
   partitionKey: string;
   sortKey?: string;
+  /** Number attribute (epoch seconds) after which DynamoDB deletes an item, if the table has one. */
+  ttlAttribute?: string;
 }
 
 export const TABLES = {
-  /** Notification config entries (see shared/preferences/keys.ts for the key encoding). */
-  config: { id: 'ConfigTable', localName: 'config', env: ENV.configTable, partitionKey: 'pk', sortKey: 'sk' },
+  /**
+   * Notification config entries (see shared/preferences/keys.ts for the key encoding). Only
+   * tombstones (shared/preferences/tombstone.ts) carry the TTL attribute.
+   */
+  config: {
+    id: 'ConfigTable',
+    localName: 'config',
+    env: ENV.configTable,
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: TOMBSTONE_TTL_ATTRIBUTE,
+  },
   /** Migration records and the per-document locks that keep migrations exclusive. */
   migrations: {
     id: 'MigrationsTable',

@@ -2,8 +2,9 @@ import './quiet.js';
 import { migrate } from './migration.js';
 
 /** One migration size in its own process (forked by migrationBench); the result goes back over IPC. */
-const size = Number(process.argv[2]);
-if (!Number.isInteger(size) || size <= 0)
-  throw new Error(`usage: migration-child.ts <entries>, got ${process.argv[2]}`);
-const run = await migrate(size);
+const [sizeArg, endpoint] = process.argv.slice(2);
+const size = Number(sizeArg);
+if (!Number.isInteger(size) || size <= 0 || !endpoint)
+  throw new Error(`usage: migration-child.ts <entries> <DynamoDB endpoint>, got ${process.argv.slice(2).join(' ')}`);
+const run = await migrate(size, endpoint);
 process.send?.(run, () => process.exit(0));

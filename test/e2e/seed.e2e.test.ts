@@ -1,0 +1,81 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { createClient } from '#client/index.js';
+import { PROJECT_ROOT } from '../support/bundle.js';
+import { type LocalService, startLocalService } from '../support/local-service.js';
+
+// `npm run seed` as a developer runs it: first on a data directory no server uses (it starts the
+// twin itself), then against the `npm start` serving that directory, found through it. Asynchronous
+// child processes: the service answers from this very process.
+const exec = promisify(execFile);
+const seed = async (dataDir: string) =>
+  (await exec('npm', ['run', '--silent', 'seed', '--', '--data-dir', dataDir], { cwd: PROJECT_ROOT, timeout: 120_000 }))
+    .stdout;
+
+// ada has a document entry on roadmap-2027, none on design-system, and engineering's organization defaults.
+const ADA = [
+  {
+    userId: 'ada',
+    documentId: 'roadmap-2027',
+    scope: 'document',
+    config: { inbox: 'NONE', slack: 'ALL' },
+    effective: { inbox: 'NONE', email: 'NONE', slack: 'ALL' },
+    source: { inbox: 'document', email: 'organization', slack: 'document' },
+  },
+  {
+    userId: 'ada',
+    documentId: 'design-system',
+    scope: 'document',
+    config: {},
+    effective: { inbox: 'ALL', email: 'NONE', slack: 'MINE' },
+    source: { inbox: 'default', email: 'organization', slack: 'organization' },
+  },
+];
+const ADA_REQUEST = { organizationId: 'northwind', userId: 'ada', documentIds: ['roadmap-2027', 'design-system'] };
+
+let dataDir: string;
+let service: LocalService | undefined;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'seed-'));
+});
+afterAll(async () => {
+  await service?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+test('with no server running, the seed fills the data directory; npm start then serves what it wrote', async () => {
+  const output = await seed(dataDir);
+  expect(output).toContain(`Seeded organization "northwind" through the data directory ${dataDir}`);
+  expect(output).toMatch(/20 users, 4 documents\n\s+organization-level\s+13 entries\n\s+roadmap-2027\s+7 entries/);
+
+  service = await startLocalService({ inMemory: false, dataDir });
+  const client = createClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, token: service.token });
+  expect(await client.getConfig(ADA_REQUEST)).toEqual(ADA);
+}, 120_000);
+
+test('against a running npm start: its printed curl shows the seeded layers, and migrating launch-plan moves its 8 entries', async () => {
+  if (!service) throw new Error('the first test starts the service');
+  const output = await seed(dataDir);
+  expect(output).toContain(`through the npm start on ${service.baseUrl}`);
+
+  // The first printed command, run as it is printed.
+  const start = output.indexOf('  curl -s');
+  const getCommand = output.slice(start, output.indexOf('  curl -s', start + 1));
+  expect(getCommand).toContain(`${service.baseUrl}/v2/notifications/config/get`);
+  const answer = JSON.parse((await exec('bash', ['-euo', 'pipefail', '-c', getCommand])).stdout);
+  expect(answer.result.data).toEqual(ADA);
+
+  const client = createClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, token: service.token });
+  const { migrationId } = await client.migrateDocument({
+    organizationId: 'northwind',
+    documentId: 'launch-plan',
+    newDocumentId: 'launch-plan-v2',
+  });
+  const done = await client.waitForMigration({ organizationId: 'northwind', migrationId }, { intervalMs: 50 });
+  expect(done).toMatchObject({ status: 'completed', moved: 8, skipped: 0 });
+}, 120_000);

@@ -55,6 +55,7 @@ const banner = (runtime: LocalRuntime): string => {
     `    x-service-api-key:    ${runtime.apiKey}`,
     `    x-service-auth-token: ${runtime.token}`,
     `  API docs     ${runtime.baseUrl}/docs (OpenAPI: ${runtime.baseUrl}/openapi.json)`,
+    '  sample data  npm run seed (in another terminal): an organization to read and migrate',
     '',
     'Try:',
     `  curl -s ${runtime.baseUrl}/v2/notifications/config/set \\`,

@@ -42,9 +42,10 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('the tarball holds only the built client: ESM, declarations and its package.json', () => {
+test('the tarball holds only the built client: ESM, declarations, its package.json and README', () => {
   const paths = packedFiles.map((file) => file.path).sort();
   expect(paths).toEqual([
+    'README.md',
     'dist/client.d.ts',
     'dist/error-statuses.d.ts',
     'dist/errors.d.ts',

@@ -9,7 +9,7 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { AnyPrincipal, Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -57,6 +57,20 @@ export class ServiceAlarms extends Construct {
     });
     const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
     key.grant(cloudWatch, 'kms:Decrypt', 'kms:GenerateDataKey*');
+    // No grants on this key but those AWS services create for themselves: nothing of the
+    // service needs one (Control Tower CT.KMS.PR.3).
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'DenyGrantsExceptForAwsServices',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['kms:CreateGrant'],
+        resources: ['*'],
+        conditions: {
+          BoolIfExists: { 'kms:GrantIsForAWSResource': 'false', 'aws:PrincipalIsAWSService': 'false' },
+        },
+      }),
+    );
 
     const topic = new Topic(this, 'Topic', { masterKey: key, enforceSSL: true });
     const { account, region, partition } = Stack.of(this);

@@ -49,8 +49,17 @@ export const synthService = (
   // finding fails the synthesis below unless acknowledged next to the resource with its reason.
   Validations.of(app).addPlugins(new CfnGuardValidator({ rules: [POLICY_RULES_DIR] }));
   const nagViolations = new AwsSolutionsChecks().validateScope(stack).violations;
-  // Synthesizing runs the app's validation plugins too: a finding would throw here.
+  // Synthesizing runs the app's validation plugins too. They report to validation-report.json
+  // (in a test run the CDK does not fail on it): any finding no acknowledgement covers fails here.
   const template = Template.fromStack(stack);
+  const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8'));
+  const findings = (report.pluginReports as Json[]).flatMap((plugin) =>
+    (plugin.violations as Json[]).map(
+      (v) =>
+        `${plugin.pluginName}: ${v.ruleName} on ${(v.violatingConstructs as Json[]).map((c) => c.constructPath).join(', ')}`,
+    ),
+  );
+  if (findings.length > 0) throw new Error(`Unacknowledged policy findings:\n${findings.join('\n')}`);
   return {
     stack,
     template,

@@ -106,6 +106,14 @@ export class ServiceConfigError extends Error {
 const describeIssues = (where: string, error: z.ZodError): string =>
   `${where}: ${error.issues.map((issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`).join('; ')}`;
 
+/** One of account and region alone would pin nothing (the stack takes both or neither). */
+const pinnedTogether = (config: ServiceConfig): ServiceConfig => {
+  if ((config.account === undefined) !== (config.region === undefined)) {
+    throw new ServiceConfigError(`Invalid settings of stage ${config.stage}: account and region go together`);
+  }
+  return config;
+};
+
 /**
  * The configuration of one deployment from CDK context values: `stage` (default `dev`),
  * `stages` (cdk.json) and, for an ad-hoc stage, the setting keys themselves.
@@ -141,7 +149,7 @@ export const parseServiceConfig = (context: Record<string, unknown>): ServiceCon
         describeIssues(`Invalid cdk.json context.${STAGES_CONTEXT_KEY}.${stage.data}`, settings.error),
       );
     }
-    return { stage: stage.data, ...settings.data };
+    return pinnedTogether({ stage: stage.data, ...settings.data });
   }
 
   if (flags.includes('protectData')) {
@@ -151,7 +159,7 @@ export const parseServiceConfig = (context: Record<string, unknown>): ServiceCon
   }
   const settings = stageSettingsSchema.safeParse(Object.fromEntries(flags.map((key) => [key, context[key]])));
   if (!settings.success) throw new ServiceConfigError(describeIssues('Invalid CDK context', settings.error));
-  return { stage: stage.data, ...settings.data };
+  return pinnedTogether({ stage: stage.data, ...settings.data });
 };
 
 /** Reads the configuration from a construct's context (app context, cdk.json, -c flags). */

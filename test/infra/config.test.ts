@@ -78,6 +78,16 @@ describe('an ad-hoc stage: settings from -c flags', () => {
     );
   });
 
+  test('account and region go together', () => {
+    expect(() => parseServiceConfig({ stage: 'mine', account: '123456789012' })).toThrow(
+      'Invalid settings of stage mine: account and region go together',
+    );
+    expect(parseServiceConfig({ stage: 'mine', account: '123456789012', region: 'us-east-1' })).toMatchObject({
+      account: '123456789012',
+      region: 'us-east-1',
+    });
+  });
+
   test('reads app context (cdk.json and -c flags)', () => {
     const app = new App({ context: { stage: 'feature-1', alarmEmail: 'ops@example.com' } });
     const config = readServiceConfig(app.node);

@@ -23,9 +23,9 @@ import {
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
 import { LOCAL_REGION } from './lambda-context.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
-import { type ApiHandler, createApiServer, type LocalFunction } from './server.js';
 import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
+import { type ApiHandler, createApiServer, type LocalFunction } from './server.js';
 
 export const MIGRATION_QUEUE_NAME = 'migrations';
 export const MIGRATION_DLQ_NAME = 'migrations-dlq';

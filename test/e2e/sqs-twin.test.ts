@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -12,7 +12,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, test } from '@jest/globals';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { type LocalQueue, type LocalSqs, type QueueConsumer, startLocalSqs } from '#local/sqs.js';
+import { type LocalSqs, startLocalSqs } from '#local/queue/local-sqs.js';
+import type { LocalQueue, QueueConsumer } from '#local/queue/queue.js';
 
 // The SQS twin through the real SDK v3 SQSClient (AWS JSON 1.0 protocol), delivering to an
 // injected consumer the way Lambda's SQS event source does.
@@ -345,6 +346,82 @@ describe('persistence', () => {
       expect(second.queue.list().map((m) => [m.messageId, m.body])).toEqual([[waiting.MessageId, 'waiting']]);
       expect(second.dlq.list().map((m) => [m.body, m.receiveCount])).toEqual([['bad', 1]]);
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  // A crash is played by copying the file at a given moment (what a killed process leaves on
+  // disk) and opening a second twin on the copy.
+  const onDisk = async (file: string, crashed: string) => {
+    await copyFile(file, crashed);
+    const after = await startLocalSqs({ region: 'local', persistFile: crashed });
+    const dlq = after.createQueue('work-dlq');
+    const queue = after.createQueue('work', { deadLetter: { queue: dlq, maxReceiveCount: 3 } });
+    return { after, queue, restored: await after.restore() };
+  };
+
+  test('a message is on disk by the time SendMessage answers', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sqs-twin-'));
+    try {
+      const persistFile = join(dir, 'queues.json');
+      const { client, queue } = await setUp({ persistFile });
+      const sent = await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'acknowledged' }));
+      const crash = await onDisk(persistFile, join(dir, 'crashed.json'));
+      try {
+        expect(crash.restored).toBe(1);
+        expect(crash.queue.list().map((m) => [m.messageId, m.body])).toEqual([[sent.MessageId, 'acknowledged']]);
+      } finally {
+        await crash.after.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('after a crash a delivered message stays deleted, and an interrupted delivery counted as a receive', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sqs-twin-'));
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let stuckStarted = () => {};
+    const stuck = new Promise<void>((resolve) => {
+      stuckStarted = resolve;
+    });
+    try {
+      const persistFile = join(dir, 'queues.json');
+      const { client, queue } = await setUp({
+        persistFile,
+        consumer: recording(async (records) => {
+          if (records[0]?.body === 'stuck') {
+            stuckStarted();
+            await released;
+          }
+          return undefined;
+        }),
+      });
+      await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'done' }));
+      await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'stuck' }));
+      // One delivery at a time: 'done' has been deleted once 'stuck' is with the consumer.
+      await stuck;
+      await queue.persisted();
+      const crash = await onDisk(persistFile, join(dir, 'crashed.json'));
+      release();
+      try {
+        expect(crash.queue.list().map((m) => [m.body, m.receiveCount])).toEqual([['stuck', 1]]);
+        const redelivered: SQSRecord[] = [];
+        crash.queue.attach({
+          handler: async (event) => {
+            redelivered.push(...event.Records);
+          },
+        });
+        await crash.queue.whenIdle();
+        expect(redelivered.map((r) => [r.body, r.attributes.ApproximateReceiveCount])).toEqual([['stuck', '2']]);
+      } finally {
+        await crash.after.close();
+      }
+    } finally {
+      release();
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
+import type { QueueConsumer } from '#local/queue/queue.js';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '#local/runtime.js';
-import type { QueueConsumer } from '#local/sqs.js';
 
 export interface CallOptions {
   /** Replaces the default headers (content type and the local credential) one by one; undefined removes one. */

@@ -124,6 +124,14 @@ describe('each rule of infra/policy/ fails a template that breaks its promise', 
       'queues-tls-and-encryption.guard/service_queues_tls_only',
     ],
     [
+      'a queue without its policy',
+      (r) => {
+        const id = Object.keys(r).find((key) => r[key]?.Type === 'AWS::SQS::QueuePolicy');
+        if (id) delete r[id];
+      },
+      'queues-tls-and-encryption.guard/service_queues_tls_only',
+    ],
+    [
       'a function without its log group',
       (r) => {
         delete first(r, 'AWS::Lambda::Function').LoggingConfig;

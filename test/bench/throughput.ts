@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import { ORG, users } from './ids.js';
+import { progress } from './progress.js';
 import { goal, type Section, section } from './report.js';
 import type { BenchMessage, Cpu, Memory, Ready, ServerMessage } from './servers/protocol.js';
 import { fmtBytes, fmtMs, fmtNum, fmtRatio, median, ratio } from './stats.js';
@@ -165,8 +166,11 @@ export const throughputBench = async (options: ThroughputOptions): Promise<Secti
   const results: Measurement[] = [];
   try {
     for (const server of servers) await seedReaders(server);
+    let at = '';
+    const shown = progress('throughput', () => at);
     for (const operation of OPERATION_ORDER) {
       for (const c of connections) {
+        at = `${operation} at ${c} connection(s)`;
         for (const server of servers) await load(server, operation, c, warmupSeconds);
         // Short runs taking turns, the median kept: a burst of load from elsewhere on the
         // machine then spoils one run of one server, not the comparison.
@@ -191,6 +195,7 @@ export const throughputBench = async (options: ThroughputOptions): Promise<Secti
         }
       }
     }
+    shown.stop();
     const memory = Object.fromEntries(
       await Promise.all(
         servers.map(async (s) => [s.name, await ask<Memory>(s, { type: 'memory' }, 'memory')] as const),

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -104,7 +104,19 @@ export const waitUntilAnswering = async (endpoint: string, timeoutMs = 60_000): 
 
 const LOCK_FILE = 'dynamodb-local.pid';
 
-const isAlive = (pid: number): boolean => {
+/**
+ * Whether `pid` is a running DynamoDB Local. On Linux /proc tells: a killed JVM whose parent
+ * died stays a zombie until something reaps it (in a container, maybe never), and a recorded
+ * pid may since belong to another program.
+ */
+const isDynamoDbLocal = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync('/proc/self/stat')) return false;
+  }
   try {
     process.kill(pid, 0);
     return true;
@@ -121,7 +133,7 @@ const isAlive = (pid: number): boolean => {
 export const dbPathHolder = async (dbPath: string): Promise<number | undefined> => {
   try {
     const pid = Number((await readFile(join(dbPath, LOCK_FILE), 'utf8')).trim());
-    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+    return Number.isInteger(pid) && pid > 0 && isDynamoDbLocal(pid) ? pid : undefined;
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -352,8 +352,9 @@ describe('persistence', () => {
 
   // A crash is played by copying the file at a given moment (what a killed process leaves on
   // disk) and opening a second twin on the copy.
-  const onDisk = async (file: string, crashed: string) => {
+  const onDisk = async (file: string, crashed: string, torn = '') => {
     await copyFile(file, crashed);
+    await appendFile(crashed, torn);
     const after = await startLocalSqs({ region: 'local', persistFile: crashed });
     const dlq = after.createQueue('work-dlq');
     const queue = after.createQueue('work', { deadLetter: { queue: dlq, maxReceiveCount: 3 } });
@@ -370,6 +371,25 @@ describe('persistence', () => {
       try {
         expect(crash.restored).toBe(1);
         expect(crash.queue.list().map((m) => [m.messageId, m.body])).toEqual([[sent.MessageId, 'acknowledged']]);
+      } finally {
+        await crash.after.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a write cut short by a crash is skipped: the messages before it are restored', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sqs-twin-'));
+    try {
+      const persistFile = join(dir, 'queues.json');
+      const { client, queue } = await setUp({ persistFile });
+      for (const body of ['one', 'two']) {
+        await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: body }));
+      }
+      const crash = await onDisk(persistFile, join(dir, 'crashed.json'), '{"queue":"work","put":{"messageId":"th');
+      try {
+        expect(crash.queue.list().map((m) => m.body)).toEqual(['one', 'two']);
       } finally {
         await crash.after.close();
       }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
 import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
 import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
@@ -629,6 +630,18 @@ describe('alarms', () => {
         .map((id) => `NotificationPreferences-test-${id}`)
         .sort(),
     );
+  });
+
+  test('every alarm has a runbook entry in docs/operations.md', () => {
+    const guide = readFileSync(join(PROJECT_ROOT, 'docs/operations.md'), 'utf8');
+    const runbooks = guide.slice(guide.indexOf('## Alarms and runbooks'));
+    const headings = [...runbooks.matchAll(/^### `?([^`\n]+)`?$/gm)].map((m) => m[1] as string);
+    const documented = (id: string) =>
+      headings.some(
+        (h) => h === id || (h.startsWith('<function>') && FUNCTION_KEYS.some((key) => id === key + h.slice(10))),
+      );
+    const ids = alarms().map((a) => (a.AlarmName as string).replace('NotificationPreferences-test-', ''));
+    expect(ids.filter((id) => !documented(id))).toEqual([]);
   });
 
   test('with an alarm email, every alarm notifies an encrypted, TLS-only topic with that subscription', () => {

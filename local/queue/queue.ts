@@ -51,7 +51,7 @@ export interface QueueJournal {
   flush(): Promise<void>;
 }
 
-export const IN_MEMORY: QueueJournal = { put() {}, remove() {}, flush: () => Promise.resolve() };
+const IN_MEMORY: QueueJournal = { put() {}, remove() {}, flush: () => Promise.resolve() };
 
 interface StoredMessage extends QueuedMessage {
   inFlight: boolean;

@@ -72,7 +72,15 @@ export const startFaultProxy = async (upstream: () => string): Promise<FaultProx
     });
 
   const send = (response: ServerResponse, status: number, headers: IncomingMessage['headers'], body: Buffer) => {
-    const { 'x-amz-crc32': _crc, 'content-length': _length, connection: _c, ...rest } = headers;
+    // The body is sent whole with its own length: the upstream's framing (DynamoDB Local answers
+    // chunked) must not be forwarded beside it.
+    const {
+      'x-amz-crc32': _crc,
+      'content-length': _length,
+      'transfer-encoding': _encoding,
+      connection: _c,
+      ...rest
+    } = headers;
     response.writeHead(status, { ...rest, 'content-length': String(body.length) });
     response.end(body);
   };

@@ -52,7 +52,8 @@ export const DEFAULT_TIMEOUT_SECONDS = 10;
 export const MAX_HTTP_TIMEOUT_SECONDS = 29;
 
 export const memoryOf = (spec: Pick<FunctionSpec, 'memoryMb'>): number => spec.memoryMb ?? DEFAULT_MEMORY_MB;
-export const timeoutSecondsOf = (spec: Pick<FunctionSpec, 'timeoutSeconds'>): number => spec.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+export const timeoutSecondsOf = (spec: Pick<FunctionSpec, 'timeoutSeconds'>): number =>
+  spec.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
 
 /** Every HTTP function authenticates against the credentials table first. */
 export const HTTP_FUNCTION_BASE = {

@@ -4,11 +4,9 @@ import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries 
 import {
   CHANNELS,
   type Channel,
-  type ChannelConfig,
   type DeliverySetting,
   type EntryKey,
   type FullChannelConfig,
-  type Scope,
   type StoredEntry,
 } from './model.js';
 import type { ConfigView, configSource } from './results.js';

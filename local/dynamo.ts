@@ -1,19 +1,62 @@
-import { CreateTableCommand, type DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DynamoDBClient,
+  paginateListTables,
+  ResourceInUseException,
+} from '@aws-sdk/client-dynamodb';
 import { TABLE_LIST, type TableDefinition } from '#shared/deployment/tables.js';
 import { DataDirLockedError } from './data-dir.js';
-import { DbPathInUseError, startDynamoDbLocal } from './dynamodb-local.js';
+import { DbPathInUseError, startDynamoDbLocal, waitUntilAnswering } from './dynamodb-local.js';
+import { LOCAL_REGION } from './lambda-context.js';
 
 export interface EmbeddedDynamo {
   endpoint: string;
-  /** How long DynamoDB Local took to answer its first request. */
+  /** What every client of this store signs with: the access key picks the database. */
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  /** How long DynamoDB Local took to answer its first request (0 when joining a running one). */
   startMs: number;
   close(): Promise<void>;
 }
 
 /**
+ * A DynamoDB Local started without -sharedDb (e.g. by the Jest global setup) that in-memory
+ * stores join instead of starting a JVM each: a second or more saved per store, and a warm JVM.
+ */
+export const SHARED_DYNAMODB_LOCAL_ENV = 'DYNAMODB_LOCAL_SHARED_ENDPOINT';
+
+// Without -sharedDb, DynamoDB Local keeps one database per access key and region. One key per
+// module instance (per process, or per Jest test file), not per start: the functions' SDK
+// clients, built once at import, keep the key they first read from the environment.
+const NAMESPACE = `ns${randomUUID().replaceAll('-', '')}`;
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** An in-memory store inside a running DynamoDB Local: closing it drops its tables. */
+const joinShared = async (endpoint: string): Promise<EmbeddedDynamo> => {
+  await waitUntilAnswering(endpoint);
+  const credentials = { accessKeyId: NAMESPACE, secretAccessKey: 'local' };
+  return {
+    endpoint,
+    credentials,
+    startMs: 0,
+    async close() {
+      const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials });
+      try {
+        for await (const page of paginateListTables({ client }, {})) {
+          for (const TableName of page.TableNames ?? []) await client.send(new DeleteTableCommand({ TableName }));
+        }
+      } finally {
+        client.destroy();
+      }
+    },
+  };
+};
+
+/**
  * Starts AWS's DynamoDB Local (local/dynamodb-local.ts) on 127.0.0.1. With `path` the data
  * persists in that folder (one SQLite file); without it the store lives in memory and
- * vanishes on close.
+ * vanishes on close (in the shared instance named by DYNAMODB_LOCAL_SHARED_ENDPOINT if set).
  *
  * Without Java this fails with the instruction to install it rather than falling back to
  * dynalite: dynalite measures key sizes in UTF-16 units and so accepts keys DynamoDB refuses,
@@ -26,9 +69,11 @@ export const startEmbeddedDynamo = async ({
   path?: string;
   port?: number;
 } = {}): Promise<EmbeddedDynamo> => {
+  const shared = process.env[SHARED_DYNAMODB_LOCAL_ENV];
+  if (!path && shared) return joinShared(shared);
   try {
     const local = await startDynamoDbLocal({ ...(path ? { dbPath: path } : {}), ...(port ? { port } : {}) });
-    return { endpoint: local.endpoint, startMs: local.startMs, close: local.close };
+    return { endpoint: local.endpoint, credentials: LOCAL_CREDENTIALS, startMs: local.startMs, close: local.close };
   } catch (error) {
     if (error instanceof DbPathInUseError) throw new DataDirLockedError(error.dbPath);
     throw error;

@@ -154,6 +154,12 @@ export interface DynamoDbLocalOptions {
   port?: number;
   /** Persist in this folder (one SQLite file, `shared-local-instance.db`); default: in memory. */
   dbPath?: string;
+  /**
+   * Default true: one database whatever the credentials and region of a request. False gives
+   * each access key (and region) a database of its own, which lets in-memory stores share one
+   * JVM (local/dynamo.ts).
+   */
+  sharedDb?: boolean;
   /** How long to wait for the first answer. */
   startTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
@@ -191,6 +197,7 @@ const waitForExit = (child: ChildProcess, ms: number): Promise<boolean> =>
 export const startDynamoDbLocal = async ({
   port: givenPort,
   dbPath,
+  sharedDb = true,
   startTimeoutMs = 60_000,
   env = process.env,
 }: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
@@ -207,14 +214,13 @@ export const startDynamoDbLocal = async ({
   }
   const port = givenPort || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
-  // -sharedDb: one database whatever the credentials and region of a request.
   const args = [
     ...JVM_FLAGS,
     '-Djava.library.path=DynamoDBLocal_lib',
     '-jar',
     'DynamoDBLocal.jar',
     ...storage,
-    '-sharedDb',
+    ...(sharedDb ? ['-sharedDb'] : []),
     '-port',
     String(port),
     '-disableTelemetry',

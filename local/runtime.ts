@@ -159,7 +159,8 @@ const start = async (
   const dynamo = new DynamoDBClient({
     endpoint: embedded.endpoint,
     region: LOCAL_REGION,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // The access key picks the database in a shared DynamoDB Local (local/dynamo.ts).
+    credentials: embedded.credentials,
   });
   cleanups.push(async () => dynamo.destroy());
   const doc = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
@@ -193,8 +194,8 @@ const start = async (
     [ENV.migrationQueueUrl]: queue.url,
     [ENV.migrationMaxReceiveCount]: String(maxReceiveCount),
     AWS_REGION: LOCAL_REGION,
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ACCESS_KEY_ID: embedded.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: embedded.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     ...options.env,

@@ -2,7 +2,8 @@ import { tsImport } from 'tsx/esm/api';
 
 /**
  * Jest global setup: one in-memory DynamoDB Local for the whole run, shared by the test files
- * through an environment variable that the workers inherit (test/support/dynamo.ts). It is not
+ * through an environment variable that the workers inherit (test/support/dynamo.ts, and the
+ * in-memory local runtimes: local/dynamo.ts). It is not
  * awaited: the JVM starts while Jest compiles the first files, and startTestDynamo waits for
  * it to answer. Without Java nothing is started and each test that needs a database fails with
  * the instruction to install it.
@@ -15,15 +16,20 @@ export default async function startSharedDynamo(): Promise<void> {
     '../../local/dynamodb-local.ts',
     import.meta.url,
   )) as typeof import('#local/dynamodb-local.js');
-  const { SHARED_DYNAMO_ENV } = (await tsImport('./dynamo.ts', import.meta.url)) as typeof import('./dynamo.js');
+  const { SHARED_DYNAMODB_LOCAL_ENV } = (await tsImport(
+    '../../local/dynamo.ts',
+    import.meta.url,
+  )) as typeof import('#local/dynamo.js');
   try {
     launcher.findJava();
   } catch {
     return;
   }
   const port = await launcher.freePort();
-  process.env[SHARED_DYNAMO_ENV] = `http://127.0.0.1:${port}`;
-  const starting = launcher.startDynamoDbLocal({ port });
+  process.env[SHARED_DYNAMODB_LOCAL_ENV] = `http://127.0.0.1:${port}`;
+  // Not -sharedDb: each access key gets a database of its own, so that the in-memory local
+  // runtimes of the test files can use the tables' fixed names side by side.
+  const starting = launcher.startDynamoDbLocal({ port, sharedDb: false });
   starting.catch((error: Error) => console.error(`The shared DynamoDB Local did not start: ${error.message}`));
   (globalThis as { sharedDynamo?: typeof starting }).sharedDynamo = starting;
 }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { ensureTables, SHARED_DYNAMODB_LOCAL_ENV, startEmbeddedDynamo } from '#local/dynamo.js';
 import { waitUntilAnswering } from '#local/dynamodb-local.js';
 import { TABLES } from '#shared/deployment/tables.js';
 import { createDocumentClient } from '#shared/lambda/aws-clients.js';
 
 /** Set by the Jest global setup (test/support/dynamo-global.ts): one DynamoDB Local for the whole run. */
-export const SHARED_DYNAMO_ENV = 'TEST_DYNAMODB_ENDPOINT';
+export const SHARED_DYNAMO_ENV = SHARED_DYNAMODB_LOCAL_ENV;
 
 export interface TestDynamo {
   client: DynamoDBClient;
@@ -24,6 +24,7 @@ export interface TestDynamo {
  * DynamoDB Local for integration tests, with the service's tables created. Under Jest every
  * test file shares the run's one instance (a JVM takes a second or more to start), isolated by
  * table names unique to each call of `createTables`; elsewhere it starts its own, in memory.
+ * (In-memory local runtimes join it too, each in a database of its own: local/dynamo.ts.)
  */
 export const startTestDynamo = async (): Promise<TestDynamo> => {
   const shared = process.env[SHARED_DYNAMO_ENV];

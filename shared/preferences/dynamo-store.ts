@@ -4,6 +4,7 @@ import {
   type DynamoDBDocumentClient,
   PutCommand,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { drainWithBackoff } from '#shared/lambda/backoff.js';
@@ -168,6 +169,41 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
 
   async setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta, options: CallOptions = {}): Promise<void> {
     await this.writeChannels(key, config, meta, false, options);
+  }
+
+  /**
+   * The same conditional updates as setChannels, 100 in one TransactWriteItems: one request
+   * instead of 100 costs the client about a tenth of the CPU per entry (measured by the bench),
+   * which is what lets the largest set finish well within its deadline at the deployed memory.
+   * It costs twice the write capacity, and a single refused condition cancels the whole batch,
+   * so a refused batch is answered as unwritten and written entry by entry, where each entry's
+   * own rules (per-channel times, concurrent channels) apply exactly.
+   */
+  async setChannelsBatch(
+    keys: readonly EntryKey[],
+    config: ChannelConfig,
+    meta: WriteMeta,
+    { signal }: CallOptions = {},
+  ): Promise<readonly EntryKey[]> {
+    if (keys.length === 0) return [];
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: keys.map((key) => ({
+            Update: {
+              TableName: this.tableName,
+              Key: entryTableKey(key),
+              ...channelUpdate({ key, changes: config, meta, entryTime: true, mustExist: false }),
+            },
+          })),
+        }),
+        { abortSignal: signal },
+      );
+      return [];
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      return keys;
+    }
   }
 
   async resetChannels(

@@ -6,10 +6,14 @@ import { isTransientDependencyError } from '#shared/lambda/dependency-errors.js'
 import { logger } from '#shared/lambda/logger.js';
 import type { EntryKey, Scope } from './model.js';
 import type { userWriteResult } from './results.js';
+import { SET_BATCH_SIZE } from './store.js';
 import { userMap } from './user-map.js';
 
 /** Writes in flight at once for one request: fast for 30,000 entries, gentle on the table. */
 export const WRITE_CONCURRENCY = 32;
+
+/** Batches in flight at once: 8 x 100 entries, as many as WRITE_CONCURRENCY's single writes and then some. */
+export const BATCH_CONCURRENCY = 8;
 
 /** The per-user answer of config/set and config/reset, as its schema describes it. */
 export type UserSetResult = z.output<typeof userWriteResult>;
@@ -27,6 +31,11 @@ export interface EntryWrites {
   signal?: AbortSignal | undefined;
   /** Writes one entry. */
   write: (key: EntryKey) => Promise<void>;
+  /**
+   * Writes up to SET_BATCH_SIZE entries at once, answering those it did not write; they are
+   * then written one by one with `write`. Without it, every entry is written on its own.
+   */
+  writeBatch?: ((keys: readonly EntryKey[]) => Promise<readonly EntryKey[]>) | undefined;
   /** What the per-user messages and the 503 say. */
   messages: WriteMessages;
 }
@@ -53,6 +62,7 @@ export const writeEntries = async ({
   concurrency,
   signal,
   write,
+  writeBatch,
   messages,
 }: EntryWrites): Promise<Record<string, UserSetResult>> => {
   const userIds = distinct(requestedUserIds);
@@ -66,14 +76,33 @@ export const writeEntries = async ({
   const keys = userIds.flatMap((userId) =>
     documentIds.map((documentId): EntryKey => ({ organizationId, userId, documentId })),
   );
+  const written = (key: EntryKey) => pending.set(key.userId, (pending.get(key.userId) ?? 1) - 1);
   try {
+    // Batches first; what a batch did not write is written entry by entry below.
+    let single: readonly EntryKey[] = keys;
+    if (writeBatch && keys.length > 1) {
+      const batches = Array.from({ length: Math.ceil(keys.length / SET_BATCH_SIZE) }, (_, i) =>
+        keys.slice(i * SET_BATCH_SIZE, (i + 1) * SET_BATCH_SIZE),
+      );
+      const leftovers = await pMap(
+        batches,
+        async (batch) => {
+          if (signal?.aborted) return [];
+          const unwritten = new Set(await writeBatch(batch));
+          for (const key of batch) if (!unwritten.has(key)) written(key);
+          return [...unwritten];
+        },
+        { concurrency: BATCH_CONCURRENCY, signal },
+      );
+      single = leftovers.flat();
+    }
     await pMap(
-      keys,
+      single,
       async (key) => {
         if (signal?.aborted) return;
         try {
           await write(key);
-          pending.set(key.userId, (pending.get(key.userId) ?? 1) - 1);
+          written(key);
         } catch (error) {
           // A write cancelled by the deadline is reported as not written, not as a fault.
           if (signal?.aborted) return;

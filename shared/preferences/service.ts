@@ -42,6 +42,7 @@ export const setConfig = async (
     concurrency,
     signal,
     write: (key) => store.setChannels(key, request.config, meta, { signal }),
+    writeBatch: (keys) => store.setChannelsBatch(keys, request.config, meta, { signal }),
     messages: {
       operation: 'set',
       done: 'Config set.',

@@ -33,6 +33,18 @@ export interface PreferenceStore {
   setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta, options?: CallOptions): Promise<void>;
 
   /**
+   * setChannels for up to SET_BATCH_SIZE entries in one call, all or nothing. Answers the keys it
+   * did not write (all of them when the batch was refused: a newer channel somewhere, a
+   * concurrent write, throttling), which the caller then writes one by one with setChannels.
+   */
+  setChannelsBatch(
+    keys: readonly EntryKey[],
+    config: ChannelConfig,
+    meta: WriteMeta,
+    options?: CallOptions,
+  ): Promise<readonly EntryKey[]>;
+
+  /**
    * Removes the given channels of one entry (never creating it), keeping their write times. An
    * entry left with no channel is deleted at the organization level, and at the document level
    * kept as a tombstone (tombstone.ts) that readers never see. Channels stamped newer than
@@ -53,6 +65,9 @@ export interface PreferenceStore {
     userIds: readonly string[],
   ): Promise<Map<string, UserLayers>>;
 }
+
+/** DynamoDB's limit of actions in one TransactWriteItems call. */
+export const SET_BATCH_SIZE = 100;
 
 export const entryId = ({ organizationId, userId, documentId }: EntryKey): string =>
   JSON.stringify([organizationId, documentId, userId]);

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import { BUILT_IN_DEFAULTS } from '#shared/preferences/model.js';
@@ -210,5 +210,52 @@ describe('DynamoPreferenceStore against dynalite', () => {
         source: { inbox: 'default', email: 'organization', slack: 'default' },
       },
     ]);
+  });
+});
+
+describe('config/set in batches (TransactWriteItems of 100 conditional updates)', () => {
+  const users = Array.from({ length: 150 }, (_, i) => `batch-${i}`);
+  const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+
+  test('writes every entry of a large request, one call per 100 entries', async () => {
+    const send = jest.spyOn(dynamo.doc, 'send');
+    try {
+      await setConfig(
+        { store, now: () => at(1) },
+        { organizationId: org, userIds: users, documentIds: ['d1', 'd2'], config: { email: 'NONE' } },
+        'ak_batch',
+      );
+      const writes = send.mock.calls
+        .map(([command]) => command.constructor.name)
+        .filter((name) => name !== 'GetCommand');
+      expect(writes).toEqual(['TransactWriteCommand', 'TransactWriteCommand', 'TransactWriteCommand']);
+    } finally {
+      send.mockRestore();
+    }
+    const [view] = await getConfig(
+      { store, defaults: BUILT_IN_DEFAULTS },
+      { organizationId: org, userId: 'batch-149', documentIds: ['d2'] },
+    );
+    expect(view?.config).toEqual({ email: 'NONE' });
+  });
+
+  test('a batch refused because one entry holds a newer channel is written entry by entry: the newer channel stays, the rest is written', async () => {
+    const newer = { organizationId: org, userId: 'batch-7', documentId: 'd1' };
+    await store.setChannels(newer, { inbox: 'NONE' }, { updatedAt: at(9).toISOString(), updatedBy: 'ak_new' });
+
+    await setConfig(
+      { store, now: () => at(5) },
+      { organizationId: org, userIds: users, documentIds: ['d1'], config: { inbox: 'ALL', slack: 'MINE' } },
+      'ak_late',
+    );
+
+    const entries = await store.getEntries(users.map((userId) => ({ organizationId: org, userId, documentId: 'd1' })));
+    expect(entries).toHaveLength(150);
+    for (const entry of entries) {
+      expect({ user: entry.userId, config: entry.config }).toEqual({
+        user: entry.userId,
+        config: entry.userId === 'batch-7' ? { inbox: 'NONE', slack: 'MINE' } : { inbox: 'ALL', slack: 'MINE' },
+      });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import type { ApiError } from '#shared/api/errors.js';
 import { logger } from '#shared/lambda/logger.js';
@@ -27,13 +27,13 @@ beforeEach(async () => {
 const org = 'org#deadline';
 const userIds = Array.from({ length: 10 }, (_, i) => `u${i}`);
 
-/** Counts UpdateItem calls; the deadline fires as the `abortAt`-th one is issued. */
+/** Counts write calls (UpdateItem and batches); the deadline fires as the `abortAt`-th one is issued. */
 const deadlineAt = (abortAt: number) => {
   const controller = new AbortController();
   const counts = { updates: 0, afterAbort: 0 };
   const send = dynamo.doc.send.bind(dynamo.doc) as (...args: unknown[]) => Promise<unknown>;
   const spy = jest.spyOn(dynamo.doc, 'send').mockImplementation(((command: unknown, ...rest: unknown[]) => {
-    if (command instanceof UpdateCommand) {
+    if (command instanceof UpdateCommand || command instanceof TransactWriteCommand) {
       if (controller.signal.aborted) counts.afterAbort += 1;
       counts.updates += 1;
       if (counts.updates === abortAt) controller.abort(new Error('deadline'));
@@ -58,9 +58,13 @@ describe('the deadline stops a request’s writes', () => {
   });
 
   test('an aborted set issues no further writes and reports the unwritten users as failed (503)', async () => {
+    // Its batches refused, the set writes entry by entry: the third write meets the deadline.
+    const oneByOne = Object.assign(Object.create(store) as DynamoPreferenceStore, {
+      setChannelsBatch: async (keys: readonly unknown[]) => keys,
+    });
     const deadline = deadlineAt(3);
     const error = (await setConfig(
-      { store, concurrency: 1 },
+      { store: oneByOne, concurrency: 1 },
       { organizationId: org, userIds, config: { inbox: 'NONE' } },
       'ak',
       { signal: deadline.signal },
@@ -74,6 +78,25 @@ describe('the deadline stops a request’s writes', () => {
     expect(userIds.filter((userId) => details[userId]?.success)).toEqual(['u0', 'u1']);
     // The write under way at the deadline was cancelled, and nothing after it was issued.
     expect((await storedUsers()).sort()).toEqual(['u0', 'u1']);
+  });
+
+  test('an aborted set in batches issues no further batch once the deadline fires, and reports its users as failed', async () => {
+    const many = Array.from({ length: 250 }, (_, i) => `b${i}`);
+    const deadline = deadlineAt(1);
+    const error = (await setConfig(
+      { store },
+      { organizationId: org, userIds: many, documentIds: ['d'], config: { inbox: 'NONE' } },
+      'ak',
+      { signal: deadline.signal },
+    )
+      .catch((e: unknown) => e)
+      .finally(deadline.restore)) as ApiError;
+
+    // Three batches of up to 100: the first met the deadline, the other two were never issued.
+    expect(deadline.counts).toEqual({ updates: 1, afterAbort: 0 });
+    expect(error.status).toBe('UNAVAILABLE');
+    const details = error.details as Record<string, { success: boolean }>;
+    expect(many.filter((userId) => details[userId]?.success)).toEqual([]);
   });
 
   test('an aborted reset issues no further writes either', async () => {

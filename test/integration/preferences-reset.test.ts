@@ -102,6 +102,7 @@ describe('config reset', () => {
       getEntries: store.getEntries.bind(store),
       getUserLayers: store.getUserLayers.bind(store),
       setChannels: store.setChannels.bind(store),
+      setChannelsBatch: store.setChannelsBatch.bind(store),
       resetChannels: async (key, ...rest) => {
         if (key.userId === '__proto__') throw throttled();
         return store.resetChannels(key, ...rest);
@@ -172,6 +173,8 @@ describe('user ids such as __proto__ in every response map', () => {
       getEntries: store.getEntries.bind(store),
       getUserLayers: store.getUserLayers.bind(store),
       resetChannels: store.resetChannels.bind(store),
+      // Every batch refused: the entries go one by one, and each fails.
+      setChannelsBatch: async (keys) => keys,
       setChannels: async () => {
         throw throttled();
       },

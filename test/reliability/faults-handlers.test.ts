@@ -132,8 +132,14 @@ describe('transient faults are retried and never reach the caller', () => {
 describe('faults that outlast the retries: 503 UNAVAILABLE and a consistent store', () => {
   // 503s rather than throttling: the SDK backs off from throttling for up to ~15 s in all.
   test("one user's writes keep failing with 503: the answer is 503 naming that user, the others are stored, the retry completes", async () => {
+    // Every write that touches p2's entry: alone, or in a batch of entries.
+    const touchesP2 = (key: unknown) => (key as { sk?: { S?: string } } | undefined)?.sk?.S === 'p2';
     proxy.policy = ({ operation, body }) =>
-      operation === 'UpdateItem' && (body.Key as { sk?: { S?: string } }).sk?.S === 'p2' ? 'unavailable' : undefined;
+      (operation === 'UpdateItem' && touchesP2(body.Key)) ||
+      (operation === 'TransactWriteItems' &&
+        (body.TransactItems as { Update?: { Key?: unknown } }[]).some((item) => touchesP2(item.Update?.Key)))
+        ? 'unavailable'
+        : undefined;
     const data = {
       organizationId: 'org-1',
       userIds: ['p1', 'p2', 'p3'],

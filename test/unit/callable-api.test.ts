@@ -1,4 +1,10 @@
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
@@ -287,18 +293,31 @@ describe('config set handler', () => {
         message: 'Config set.',
       },
     });
-    expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 4);
-    expect(ddb).toHaveReceivedCommandWith(UpdateCommand, {
+    // The four entries go in one transaction of four conditional updates.
+    expect(ddb).toHaveReceivedCommandTimes(TransactWriteCommand, 1);
+    const updates = (ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? []).map(
+      (item) => item.Update,
+    );
+    expect(updates.map((update) => update?.Key)).toEqual([
+      { pk: 'DOC#org-1#d1', sk: 'u1' },
+      { pk: 'DOC#org-1#d2', sk: 'u1' },
+      { pk: 'DOC#org-1#d1', sk: 'u2' },
+      { pk: 'DOC#org-1#d2', sk: 'u2' },
+    ]);
+    expect(updates[3]).toMatchObject({
       TableName: 'config-table',
-      Key: { pk: 'DOC#org-1#d2', sk: 'u2' },
       ExpressionAttributeValues: expect.objectContaining({ ':inbox': 'NONE', ':by': apiKey }),
     });
-    const expressions = ddb.commandCalls(UpdateCommand).map((c) => c.args[0].input.UpdateExpression ?? '');
-    for (const expression of expressions) expect(expression).not.toMatch(/#email|#slack/);
+    for (const update of updates) expect(update?.UpdateExpression).not.toMatch(/#email|#slack/);
+    expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 0);
   });
 
   test('a write that still fails after retries answers 503 with the per-user map', async () => {
     const errorSpy = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
+    // The batch is refused (u2's write fails in it too), so each entry is written on its own.
+    ddb
+      .on(TransactWriteCommand)
+      .rejects(Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException' }));
     ddb.on(UpdateCommand).resolves({});
     ddb
       .on(UpdateCommand, { Key: { pk: 'ORG#org-1', sk: 'u2' } })

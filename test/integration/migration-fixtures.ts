@@ -1,10 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ensureTables } from '#local/dynamo.js';
-import { TABLES } from '#shared/deployment/tables.js';
-import { createDocumentClient } from '#shared/lambda/aws-clients.js';
 import { logger } from '#shared/lambda/logger.js';
 import type { Delivery } from '#shared/migration/delivery-policy.js';
 import { lockKey } from '#shared/migration/keys.js';
@@ -15,7 +9,7 @@ import { runMigration, type WorkerDeps } from '#shared/migration/worker.js';
 import { DynamoPreferenceStore, itemToEntry } from '#shared/preferences/dynamo-store.js';
 import { documentPartition, entryTableKey } from '#shared/preferences/keys.js';
 import type { ChannelConfig, StoredEntry } from '#shared/preferences/model.js';
-import type { TestDynamo } from '../support/dynamo.js';
+import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 
 /** The queue as a list: what was sent, in order. */
 export class MemoryQueue implements MigrationQueue {
@@ -203,53 +197,8 @@ export const contents = async (h: Harness, documentId: string) =>
     (await h.documentEntries(ORG, documentId)).map((e) => [e.userId, { config: e.config, updatedAt: e.updatedAt }]),
   );
 
-// dynalite started inside a worker thread, so that it and the client under test each get a
-// core: the large-document test does 10,000 conditional writes and is CPU-bound otherwise.
-const DYNALITE_WORKER = `
-const { parentPort } = require('node:worker_threads');
-const dynalite = require('dynalite');
-const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
-`;
-
-/** Like startTestDynamo (test/support/dynamo.ts), with dynalite on its own thread. */
-export const startThreadedDynamo = async (): Promise<TestDynamo> => {
-  const worker = new Worker(DYNALITE_WORKER, { eval: true });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  const endpoint = `http://127.0.0.1:${port}`;
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 3,
-  });
-  const result: TestDynamo = {
-    client,
-    doc: createDocumentClient(client),
-    endpoint,
-    tables: { config: '', migrations: '', credentials: '' },
-    async createTables() {
-      const suffix = randomUUID().slice(0, 8);
-      const names = {
-        config: `${TABLES.config.localName}-${suffix}`,
-        migrations: `${TABLES.migrations.localName}-${suffix}`,
-        credentials: `${TABLES.credentials.localName}-${suffix}`,
-      };
-      const byId = new Map<string, string>(
-        Object.entries(TABLES).map(([key, table]) => [table.id, names[key as keyof typeof names]]),
-      );
-      await ensureTables(client, (table) => byId.get(table.id) as string);
-      result.tables = names;
-      return names;
-    },
-    async close() {
-      client.destroy();
-      await worker.terminate();
-    },
-  };
-  await result.createTables();
-  return result;
-};
+/**
+ * The large-document tests once ran dynalite on a worker thread to give it a core of its own;
+ * DynamoDB Local is a process of its own already, so this is startTestDynamo.
+ */
+export const startThreadedDynamo = (): Promise<TestDynamo> => startTestDynamo();

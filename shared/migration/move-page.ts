@@ -1,6 +1,7 @@
 import pMap from 'p-map';
+import type { ChangeAttribution } from '#shared/preferences/change-attribution.js';
 import type { EntryKey } from '#shared/preferences/model.js';
-import type { MarkedEntry, MigrationEntryStore } from '#shared/preferences/store.js';
+import { entryId, type MarkedEntry, type MigrationEntryStore } from '#shared/preferences/store.js';
 import { decideMove, type MoveContext } from './move-decision.js';
 
 /** Source entries per page: one Query and one BatchGetItem (its 100-key maximum) per page. */
@@ -19,12 +20,16 @@ export interface PageScope extends MoveContext {
   organizationId: string;
 }
 
-/** Reads the targets of a page of source entries in one batch, then decides and writes each. */
+/**
+ * Reads the targets of a page of source entries in one batch, then decides and writes each;
+ * `change` attributes the writes to the migration (change-attribution.ts).
+ */
 export const copyPage = async (
   entries: MigrationEntryStore,
   sources: readonly MarkedEntry[],
   scope: PageScope,
   concurrency: number,
+  change: ChangeAttribution,
 ): Promise<Outcome[]> => {
   const targetKeys: EntryKey[] = sources.map((source) => ({
     organizationId: scope.organizationId,
@@ -43,7 +48,7 @@ export const copyPage = async (
         case 'drop':
           return { kind: 'moved', source, count: false };
         case 'write': {
-          const written = await entries.putEntryIf(decision.entry, decision.expectedVersion);
+          const written = await entries.putEntryIf(decision.entry, decision.expectedVersion, change);
           return written ? { kind: 'moved', source, count: decision.countMoved } : { kind: 'retry', source };
         }
       }
@@ -63,16 +68,21 @@ export const skippedSources = (outcomes: readonly Outcome[]): MarkedEntry[] =>
 
 /**
  * Deletes the page's moved and skipped source entries, each only if unchanged since it was read:
- * a source rewritten meanwhile stays and is moved by a later pass. True when any was deleted.
+ * a source rewritten meanwhile stays and is moved by a later pass. They are first stamped with
+ * the migration's attribution (one request per page), which the change stream's record of each
+ * delete then carries. True when any was deleted.
  */
 export const deleteSources = async (
   entries: MigrationEntryStore,
   outcomes: readonly Outcome[],
   concurrency: number,
+  change: ChangeAttribution,
 ): Promise<boolean> => {
+  const done = outcomes.filter((o) => o.kind !== 'retry').map((o) => o.source);
+  const stamped = new Set((await entries.stampForDelete(done, change)).map(entryId));
   const deleted = await pMap(
-    outcomes.filter((o) => o.kind !== 'retry'),
-    (o) => entries.deleteEntryIf(o.source, { version: o.source.version, updatedAt: o.source.updatedAt }),
+    done.filter((source) => stamped.has(entryId(source))),
+    (source) => entries.deleteEntryIf(source, { version: source.version, updatedAt: source.updatedAt }, change),
     { concurrency },
   );
   return deleted.some(Boolean);

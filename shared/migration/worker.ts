@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '#shared/lambda/logger.js';
+import { type ChangeAttribution, migrationActor } from '#shared/preferences/change-attribution.js';
 import type { MigrationEntryStore } from '#shared/preferences/store.js';
 import {
   type Delivery,
@@ -161,11 +162,18 @@ const processPages = async (
     }
     page += 1;
 
+    // Every copy and delete of the page is the migration's change (change-attribution.ts).
+    const change: ChangeAttribution = {
+      cause: 'migration',
+      changedBy: migrationActor(migrationId),
+      changedAt: now().toISOString(),
+    };
     const outcomes = await copyPage(
       entries,
       sources,
       { migrationId, organizationId, newDocumentId, run, page, savedPages, checkpoint },
       concurrency,
+      change,
     );
     const next = nextCheckpoint(checkpoint, sources, pageSize, skippedSources(outcomes));
     const saved = await repository.saveProgress(migrationId, run, {
@@ -182,7 +190,7 @@ const processPages = async (
     checkpoint = next;
 
     // Only now, with the progress saved, the sources go.
-    stalled = (await deleteSources(entries, outcomes, concurrency)) ? 0 : stalled + 1;
+    stalled = (await deleteSources(entries, outcomes, concurrency, change)) ? 0 : stalled + 1;
     if (stalled >= MAX_STALLED_PAGES) {
       throw new Error(`No progress on migration ${migrationId} in ${stalled} pages: its entries keep changing`);
     }

@@ -9,6 +9,12 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { drainWithBackoff } from '#shared/lambda/backoff.js';
 import { UnprocessedItemsError } from '#shared/lambda/dependency-errors.js';
+import {
+  ATTRIBUTION_ATTRIBUTES,
+  attributionItem,
+  attributionUpdate,
+  type ChangeAttribution,
+} from './change-attribution.js';
 import { documentPartition, entryTableKey } from './keys.js';
 import {
   CHANNELS,
@@ -25,6 +31,8 @@ import type {
   MarkedEntry,
   MigrationEntryStore,
   PreferenceStore,
+  Unchanged,
+  UnchangedEntry,
   UserLayers,
   WriteMeta,
 } from './store.js';
@@ -95,9 +103,15 @@ interface ChannelWrite {
  * past its deadline and resumed) cannot replace a newer value.
  */
 const channelUpdate = ({ key, changes, meta, entryTime, mustExist }: ChannelWrite) => {
-  const names: Record<string, string> = { '#by': 'updatedBy', '#version': 'version' };
-  const values: Record<string, unknown> = { ':at': meta.updatedAt, ':by': meta.updatedBy, ':one': 1 };
-  const sets = ['#by = :by'];
+  // Who and why, for the change stream (change-attribution.ts): a reset is the write that never creates.
+  const change = attributionUpdate({
+    cause: mustExist ? 'reset' : 'set',
+    changedBy: meta.updatedBy,
+    changedAt: meta.updatedAt,
+  });
+  const names: Record<string, string> = { '#by': 'updatedBy', '#version': 'version', ...change.names };
+  const values: Record<string, unknown> = { ':at': meta.updatedAt, ':by': meta.updatedBy, ':one': 1, ...change.values };
+  const sets = ['#by = :by', ...change.sets];
   const removes: string[] = [];
   const conditions: string[] = [];
   if (mustExist) {
@@ -155,6 +169,24 @@ const emptyEntryCondition = () => {
   return {
     ConditionExpression: ['attribute_exists(#pk)', ...CHANNELS.map((c) => `attribute_not_exists(#${c})`)].join(' AND '),
     ExpressionAttributeNames: names,
+  };
+};
+
+/** DynamoDB's limit of actions in one TransactWriteItems call. */
+const TRANSACTION_LIMIT = 100;
+
+/**
+ * Stamps an entry with a delete's attribution if it is unchanged since it was read: no channel
+ * changes, so the change stream skips it (change-attribution.ts).
+ */
+const stampUpdate = (entry: UnchangedEntry, change: ChangeAttribution) => {
+  const stamp = attributionUpdate(change);
+  return {
+    Key: entryTableKey(entry),
+    UpdateExpression: `SET ${stamp.sets.join(', ')}`,
+    ConditionExpression: '#version = :version AND #at = :at',
+    ExpressionAttributeNames: { '#version': 'version', '#at': 'updatedAt', ...stamp.names },
+    ExpressionAttributeValues: { ':version': entry.version, ':at': entry.updatedAt, ...stamp.values },
   };
 };
 
@@ -315,7 +347,7 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
     return (output.Items ?? []).map(itemToMarkedEntry);
   }
 
-  async putEntryIf(entry: MarkedEntry, expected: ExpectedVersion): Promise<boolean> {
+  async putEntryIf(entry: MarkedEntry, expected: ExpectedVersion, change: ChangeAttribution): Promise<boolean> {
     const item: Item = {
       ...entryTableKey(entry),
       organizationId: entry.organizationId,
@@ -329,6 +361,7 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
       updatedAt: entry.updatedAt,
       updatedBy: entry.updatedBy,
       version: entry.version,
+      ...attributionItem(change),
       // A migration that moves a reset onto its own copy may leave a tombstone at the target too.
       ...(isTombstone(entry) ? { [TOMBSTONE_TTL_ATTRIBUTE]: tombstoneExpiry(entry.updatedAt) } : {}),
       ...(entry.migration
@@ -361,15 +394,56 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
     }
   }
 
-  async deleteEntryIf(key: EntryKey, unchanged: { version: number; updatedAt: string }): Promise<boolean> {
+  async stampForDelete(entries: readonly UnchangedEntry[], change: ChangeAttribution): Promise<EntryKey[]> {
+    const stamped: EntryKey[] = [];
+    for (let start = 0; start < entries.length; start += TRANSACTION_LIMIT) {
+      const chunk = entries.slice(start, start + TRANSACTION_LIMIT);
+      const updates = chunk.map((entry) => ({ TableName: this.tableName, ...stampUpdate(entry, change) }));
+      try {
+        await this.client.send(new TransactWriteCommand({ TransactItems: updates.map((Update) => ({ Update })) }));
+        stamped.push(...chunk);
+        continue;
+      } catch (error) {
+        if ((error as { name?: string } | null)?.name !== 'TransactionCanceledException') throw error;
+      }
+      // Some entry changed since it was read (or the transaction met another): all or nothing
+      // is lifted, each entry is stamped on its own condition.
+      const one = await Promise.all(
+        updates.map(async (update) => {
+          try {
+            await this.client.send(new UpdateCommand(update));
+            return true;
+          } catch (error) {
+            if (isConditionFailure(error)) return false;
+            throw error;
+          }
+        }),
+      );
+      stamped.push(...chunk.filter((_, index) => one[index]));
+    }
+    return stamped;
+  }
+
+  async deleteEntryIf(key: EntryKey, unchanged: Unchanged, change: ChangeAttribution): Promise<boolean> {
     try {
       await this.client.send(
         new DeleteCommand({
           TableName: this.tableName,
           Key: entryTableKey(key),
-          ConditionExpression: '#version = :version AND #at = :at',
-          ExpressionAttributeNames: { '#version': 'version', '#at': 'updatedAt' },
-          ExpressionAttributeValues: { ':version': unchanged.version, ':at': unchanged.updatedAt },
+          ConditionExpression:
+            '#version = :version AND #at = :at AND #changedBy = :changedBy AND #changedAt = :changedAt',
+          ExpressionAttributeNames: {
+            '#version': 'version',
+            '#at': 'updatedAt',
+            '#changedBy': ATTRIBUTION_ATTRIBUTES.changedBy,
+            '#changedAt': ATTRIBUTION_ATTRIBUTES.changedAt,
+          },
+          ExpressionAttributeValues: {
+            ':version': unchanged.version,
+            ':at': unchanged.updatedAt,
+            ':changedBy': change.changedBy,
+            ':changedAt': change.changedAt,
+          },
         }),
       );
       return true;

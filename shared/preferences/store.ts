@@ -1,3 +1,4 @@
+import type { ChangeAttribution } from './change-attribution.js';
 import type { Channel, ChannelConfig, EntryKey, StoredEntry } from './model.js';
 
 export interface WriteMeta {
@@ -105,13 +106,29 @@ export interface MigrationEntryStore {
   /**
    * Writes the whole entry (replacing what is there) if the stored one still has the expected
    * version (or is absent, for null); an entry with no channel is written as a tombstone.
-   * Returns false when the condition did not hold.
+   * `change` says who wrote it (the migration). Returns false when the condition did not hold.
    */
-  putEntryIf(entry: MarkedEntry, expected: ExpectedVersion): Promise<boolean>;
+  putEntryIf(entry: MarkedEntry, expected: ExpectedVersion, change: ChangeAttribution): Promise<boolean>;
+
+  /**
+   * Stamps entries about to be deleted with the delete's attribution (change-attribution.ts),
+   * each only if unchanged since it was read; many in one request. Answers the stamped ones.
+   */
+  stampForDelete(entries: readonly UnchangedEntry[], change: ChangeAttribution): Promise<EntryKey[]>;
 
   /**
    * Deletes an entry if it is unchanged (same version and updatedAt; versions restart after a
-   * delete, so the time tells a re-created entry apart). Returns false when it was changed or gone.
+   * delete, so the time tells a re-created entry apart) and still bears the stamp of `change`
+   * (stampForDelete), which the change stream's record of the delete then shows. Returns false
+   * when it was changed or gone.
    */
-  deleteEntryIf(key: EntryKey, unchanged: { version: number; updatedAt: string }): Promise<boolean>;
+  deleteEntryIf(key: EntryKey, unchanged: Unchanged, change: ChangeAttribution): Promise<boolean>;
 }
+
+/** What an entry must still have for a conditional delete. */
+export interface Unchanged {
+  version: number;
+  updatedAt: string;
+}
+
+export type UnchangedEntry = EntryKey & Unchanged;

@@ -1,0 +1,51 @@
+/*
+ * Who changed a config entry and why, stored on the entry by every write so that the table's
+ * change stream (shared/history/) can tell it from the item alone, never from a second write.
+ *
+ * A delete carries no attributes, and the stream's record of it only has the item as it was.
+ * So a delete that changes what a reader sees (a migration deleting a source entry it copied,
+ * an erasure) first stamps the entry with its cause in a conditional update that changes no
+ * channel (the stream skips it), then deletes it only while that stamp is still there. The only
+ * other deletes are a reset's delete of an organization-level entry it has just emptied and
+ * DynamoDB's expiry of a tombstone: both remove an entry without channels, which is no change
+ * of a channel value and appears nowhere.
+ */
+
+export const CHANGE_CAUSES = ['set', 'reset', 'migration', 'erasure'] as const;
+export type ChangeCause = (typeof CHANGE_CAUSES)[number];
+
+export interface ChangeAttribution {
+  cause: ChangeCause;
+  /** The api key for set and reset, `migration:<migrationId>` or `erasure:<erasureId>`. */
+  changedBy: string;
+  /** ISO-8601 time of the change: the request's time for set and reset, the worker's clock otherwise. */
+  changedAt: string;
+}
+
+/** The item attributes that hold the attribution. */
+export const ATTRIBUTION_ATTRIBUTES = {
+  cause: 'changeCause',
+  changedBy: 'changedBy',
+  changedAt: 'changedAt',
+} as const;
+
+export const migrationActor = (migrationId: string): string => `migration:${migrationId}`;
+export const erasureActor = (erasureId: string): string => `erasure:${erasureId}`;
+
+/** The attributes as stored on an item. */
+export const attributionItem = (change: ChangeAttribution): Record<string, string> => ({
+  [ATTRIBUTION_ATTRIBUTES.cause]: change.cause,
+  [ATTRIBUTION_ATTRIBUTES.changedBy]: change.changedBy,
+  [ATTRIBUTION_ATTRIBUTES.changedAt]: change.changedAt,
+});
+
+/** SET clauses and their names and values, for an UpdateItem that stamps the attribution. */
+export const attributionUpdate = (change: ChangeAttribution) => ({
+  sets: ['#changeCause = :changeCause', '#changedBy = :changedBy', '#changedAt = :changedAt'],
+  names: {
+    '#changeCause': ATTRIBUTION_ATTRIBUTES.cause,
+    '#changedBy': ATTRIBUTION_ATTRIBUTES.changedBy,
+    '#changedAt': ATTRIBUTION_ATTRIBUTES.changedAt,
+  },
+  values: { ':changeCause': change.cause, ':changedBy': change.changedBy, ':changedAt': change.changedAt },
+});

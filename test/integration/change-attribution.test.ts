@@ -1,0 +1,118 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import type { ChangeAttribution } from '#shared/preferences/change-attribution.js';
+import { entryTableKey } from '#shared/preferences/keys.js';
+import type { EntryKey } from '#shared/preferences/model.js';
+import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { DST, type Harness, harness, ORG, SRC, sourceEntries, user } from './migration-fixtures.js';
+
+let dynamo: TestDynamo;
+let h: Harness;
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+});
+afterAll(async () => {
+  await dynamo.close();
+});
+beforeEach(async () => {
+  await dynamo.createTables();
+  h = harness(dynamo);
+});
+
+const item = async (key: EntryKey) =>
+  (await dynamo.doc.send(new GetCommand({ TableName: dynamo.tables.config, Key: entryTableKey(key) }))).Item;
+
+const attributionOf = (change: ChangeAttribution) => ({
+  changeCause: change.cause,
+  changedBy: change.changedBy,
+  changedAt: change.changedAt,
+});
+const attributionOfPlain = (change: ChangeAttribution) => ({
+  cause: change.cause,
+  changedBy: change.changedBy,
+  changedAt: change.changedAt,
+});
+
+const attribution = (stored: Record<string, unknown> | undefined) => ({
+  cause: stored?.changeCause,
+  changedBy: stored?.changedBy,
+  changedAt: stored?.changedAt,
+});
+
+describe('every write of an entry says who made it and why', () => {
+  test('set and reset: the api key and the request time', async () => {
+    const key = { organizationId: ORG, userId: 'alice', documentId: 'doc-1' };
+    await h.store.setChannels(key, { inbox: 'NONE' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_set' });
+    expect(attribution(await item(key))).toEqual({
+      cause: 'set',
+      changedBy: 'ak_set',
+      changedAt: '2026-01-01T00:00:00.000Z',
+    });
+    await h.store.resetChannels(key, ['inbox'], { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak_reset' });
+    expect(attribution(await item(key))).toEqual({
+      cause: 'reset',
+      changedBy: 'ak_reset',
+      changedAt: '2026-01-02T00:00:00.000Z',
+    });
+  });
+
+  test('a migration: the copies it writes name it', async () => {
+    await h.seed(sourceEntries(2));
+    const id = await h.start(ORG, SRC, DST);
+    expect(await h.deliver(id)).toBe('completed');
+    const copy = await item({ organizationId: ORG, userId: user(0), documentId: DST });
+    expect(copy).toMatchObject({ changeCause: 'migration', changedBy: `migration:${id}`, updatedBy: 'ak_seed' });
+  });
+
+  test('a migration deletes a source it moved only under its own stamp, which a write in between replaces', async () => {
+    const key = { organizationId: ORG, userId: 'bob', documentId: SRC };
+    await h.store.setChannels(key, { email: 'ALL' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' });
+    const change: ChangeAttribution = {
+      cause: 'migration',
+      changedBy: 'migration:m1',
+      changedAt: '2026-01-03T00:00:00.000Z',
+    };
+    const [entry] = await h.store.getMarkedEntries([key]);
+    const unchanged = { version: entry!.version, updatedAt: entry!.updatedAt };
+
+    // Not stamped: not deleted.
+    expect(await h.store.deleteEntryIf(key, unchanged, change)).toBe(false);
+    // Stamped: the entry's last write is the migration's, which the stream's record of the delete shows.
+    expect(await h.store.stampForDelete([{ ...key, ...unchanged }], change)).toEqual([{ ...key, ...unchanged }]);
+    expect(await item(key)).toMatchObject({ email: 'ALL', version: entry!.version, ...attributionOf(change) });
+    expect(await h.store.deleteEntryIf(key, unchanged, change)).toBe(true);
+    expect(await item(key)).toBeUndefined();
+
+    // A write between the stamp and the delete: its own attribution stays, and the entry too.
+    await h.store.setChannels(key, { email: 'MINE' }, { updatedAt: '2026-01-04T00:00:00.000Z', updatedBy: 'ak_2' });
+    const [again] = await h.store.getMarkedEntries([key]);
+    const now = { version: again!.version, updatedAt: again!.updatedAt };
+    expect(await h.store.stampForDelete([{ ...key, ...now }], change)).toHaveLength(1);
+    await h.store.setChannels(key, { inbox: 'NONE' }, { updatedAt: '2026-01-05T00:00:00.000Z', updatedBy: 'ak_3' });
+    expect(await h.store.deleteEntryIf(key, now, change)).toBe(false);
+    expect(attribution(await item(key))).toEqual({
+      cause: 'set',
+      changedBy: 'ak_3',
+      changedAt: '2026-01-05T00:00:00.000Z',
+    });
+  });
+
+  test('stamping a page: an entry changed since it was read is left unstamped, the others are stamped', async () => {
+    const keys = [0, 1, 2].map((i) => ({ organizationId: ORG, userId: user(i), documentId: SRC }));
+    for (const key of keys) {
+      await h.store.setChannels(key, { slack: 'ALL' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak' });
+    }
+    const read = await h.store.getMarkedEntries(keys);
+    await h.store.setChannels(keys[1]!, { slack: 'NONE' }, { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak' });
+    const change: ChangeAttribution = {
+      cause: 'erasure',
+      changedBy: 'erasure:e1',
+      changedAt: '2026-01-03T00:00:00.000Z',
+    };
+    const stamped = await h.store.stampForDelete(read, change);
+    expect(stamped.map((key) => key.userId).sort()).toEqual([user(0), user(2)]);
+    expect(attribution(await item(keys[1]!))).toMatchObject({ cause: 'set' });
+    expect(attribution(await item(keys[2]!))).toEqual(attributionOfPlain(change));
+  });
+});

@@ -4,7 +4,7 @@ import { type LocalRuntime, startLocalRuntime } from './runtime.js';
 
 /**
  * `npm start`: the whole API on this machine, through the same handler modules as Lambda,
- * with an embedded DynamoDB (dynalite) and an embedded SQS queue feeding the consumer.
+ * with an embedded DynamoDB (DynamoDB Local) and an embedded SQS queue feeding the consumer.
  */
 const USAGE = `Usage: npm start [-- --in-memory] [--port N] [--host H] [--data-dir DIR]
 

@@ -1,6 +1,6 @@
 import type { Credential } from './credential.js';
 
-/** Storage port for credentials (DynamoDB in every environment, dynalite locally). */
+/** Storage port for credentials (DynamoDB in every environment, DynamoDB Local locally). */
 export interface CredentialStore {
   get(apiKey: string): Promise<Credential | undefined>;
   /** Creates a credential; fails if the api key exists. */

@@ -68,7 +68,12 @@ export class ServiceStack extends Stack {
         logRetention: config.logRetentionDays,
         removalPolicy,
         environment: Object.assign(
-          { POWERTOOLS_SERVICE_NAME: SERVICE_NAME, POWERTOOLS_LOG_LEVEL: config.logLevel },
+          {
+            POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+            POWERTOOLS_LOG_LEVEL: config.logLevel,
+            // Business metrics (shared/lambda/metrics.ts): one namespace per stage.
+            POWERTOOLS_METRICS_NAMESPACE: this.stackName,
+          },
           ...(spec.settings ?? []).map((setting) => settings[setting]),
         ),
       });

@@ -10,11 +10,21 @@ import type { CredentialStore } from './store.js';
 
 const MAX_CACHED = 1000;
 
+/**
+ * Why a request was refused, for operators (a metric): the caller always gets the same answer,
+ * and neither the key nor the token is ever part of it.
+ */
+export type AuthFailureReason = 'missing' | 'malformed' | 'unknown' | 'wrong_token' | 'revoked' | 'expired';
+
 export interface AuthenticatorOptions {
   /** How long a warm function trusts a looked-up credential; revocation takes effect within it. */
   cacheSeconds: number;
   now?: () => Date;
+  /** Told the reason of each refusal (after the decision: it cannot change the answer). */
+  onFailure?: (reason: AuthFailureReason) => void;
 }
+
+const isMissing = (value: unknown) => value === undefined || value === '';
 
 /**
  * Checks the two auth headers against the credential store. Found credentials are cached
@@ -35,13 +45,22 @@ export class Authenticator {
   /** Resolves the credential, or throws UNAUTHENTICATED with one message for every cause. */
   async authenticate(apiKey: unknown, token: unknown): Promise<Credential> {
     // A missing or malformed header (any length, any bytes) costs no lookup: it cannot match.
-    if (!isWellFormedApiKey(apiKey) || !isWellFormedToken(token)) throw unauthenticated();
+    if (!isWellFormedApiKey(apiKey) || !isWellFormedToken(token)) {
+      throw this.refuse(isMissing(apiKey) || isMissing(token) ? 'missing' : 'malformed');
+    }
     const now = this.now();
     const credential = await this.lookup(apiKey, now.getTime());
     // The hash is compared even when the key is unknown, so timing does not tell them apart.
     const matches = tokenMatches(token, credential?.tokenHash ?? '0'.repeat(64));
-    if (!credential || !matches || !isActive(credential, now)) throw unauthenticated();
+    if (!credential) throw this.refuse('unknown');
+    if (!matches) throw this.refuse('wrong_token');
+    if (!isActive(credential, now)) throw this.refuse(credential.revokedAt ? 'revoked' : 'expired');
     return credential;
+  }
+
+  private refuse(reason: AuthFailureReason) {
+    this.options.onFailure?.(reason);
+    return unauthenticated();
   }
 
   private async lookup(apiKey: string, nowMs: number): Promise<Credential | undefined> {

@@ -1,5 +1,6 @@
 import { documentClient } from '#shared/lambda/aws-clients.js';
 import { credentialCacheSeconds, ENV, requireEnv } from '#shared/lambda/environment.js';
+import { countAuthFailure } from '#shared/lambda/metrics.js';
 import { Authenticator } from './authenticator.js';
 import { DynamoCredentialStore } from './dynamo-credential-store.js';
 
@@ -7,4 +8,5 @@ import { DynamoCredentialStore } from './dynamo-credential-store.js';
 export const createAuthenticator = (env: NodeJS.ProcessEnv = process.env): Authenticator =>
   new Authenticator(new DynamoCredentialStore(documentClient, requireEnv(ENV.credentialsTable, env)), {
     cacheSeconds: credentialCacheSeconds(env),
+    onFailure: countAuthFailure,
   });

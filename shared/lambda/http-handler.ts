@@ -1,4 +1,5 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
@@ -8,7 +9,9 @@ import type { Authenticator } from '#shared/auth/authenticator.js';
 import { type Credential, grantsOrganization, permissionDenied } from '#shared/auth/credential.js';
 import { logger } from '#shared/lambda/logger.js';
 import { type ApiContext, type CallableResult, callableApi, DEADLINE_MARGIN_MS } from './callable-api.js';
+import { serviceMetrics } from './metrics.js';
 import { parseCallableBody } from './parse-body.js';
+import { traceHandler } from './tracing.js';
 
 export interface RouteInput<T> {
   data: T;
@@ -43,8 +46,12 @@ export const httpHandler = <S extends z.core.$ZodType<{ organizationId: string }
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | CallableResult, Error, ApiContext>({
     timeoutEarlyInMillis: DEADLINE_MARGIN_MS,
   })
+    .use(traceHandler())
     // logEvent false wins over POWERTOOLS_LOGGER_LOG_EVENT: the event's headers hold the auth token.
     .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
+    // Outside callableApi, so that its onError (which turns every error into an answer) runs
+    // first and the metrics of every invocation, refused ones included, are flushed once.
+    .use(logMetrics(serviceMetrics()))
     .use(httpHeaderNormalizer())
     .use(callableApi({ authenticator }))
     // Content type: callableApi checks it (any parameters); the parser's own check is stricter.

@@ -1,6 +1,10 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '#shared/lambda/logger.js';
+import { serviceMetrics } from '#shared/lambda/metrics.js';
+import { traceHandler } from '#shared/lambda/tracing.js';
 import { migrationMessage } from './schemas.js';
 import { runMigration, type WorkerDeps } from './worker.js';
 
@@ -39,11 +43,16 @@ export const createConsumerHandler = ({ deps, maxReceiveCount }: ConsumerOptions
       maxReceiveCount,
     });
   };
-  return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     logger.addContext(context);
     // A processor per invocation: it keeps the batch's state, and the local runtime may run
     // invocations of one module concurrently (Lambda never does).
     const processor = new BatchProcessor(EventType.SQS);
     return processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
   };
+  // The same tracing and metrics as the HTTP functions (shared/lambda/http-handler.ts).
+  return middy<SQSEvent, SQSBatchResponse, Error, Context>()
+    .use(traceHandler())
+    .use(logMetrics(serviceMetrics()))
+    .handler(handler);
 };

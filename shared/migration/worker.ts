@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '#shared/lambda/logger.js';
+import { countMigrationEnded } from '#shared/lambda/metrics.js';
 import { type ChangeAttribution, migrationActor } from '#shared/preferences/change-attribution.js';
 import type { MigrationEntryStore } from '#shared/preferences/store.js';
 import {
@@ -97,6 +98,7 @@ export const runMigration = async (deps: WorkerDeps, migrationId: string, delive
     if (failed.action === 'fail') {
       try {
         if (await repository.fail(migrationId, failed.reason, now(), { owner: run })) {
+          countMigrationEnded('failed');
           const current = record ?? (await repository.get(migrationId));
           if (current) await releaseLocks(repository, current);
         }
@@ -156,6 +158,7 @@ const processPages = async (
       if (!(await repository.complete(migrationId, run, now().toISOString()))) {
         throw new LeaseLostError(`Lost the lease on migration ${migrationId}`);
       }
+      countMigrationEnded('completed');
       await releaseLocks(repository, record);
       logger.info('Migration completed', { migrationId, run });
       return 'completed';

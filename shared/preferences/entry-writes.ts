@@ -4,6 +4,7 @@ import { ApiError } from '#shared/api/errors.js';
 import { distinct } from '#shared/api/identifiers.js';
 import { isTransientDependencyError } from '#shared/lambda/dependency-errors.js';
 import { logger } from '#shared/lambda/logger.js';
+import { countEntriesWritten } from '#shared/lambda/metrics.js';
 import type { EntryKey, Scope } from './model.js';
 import type { userWriteResult } from './results.js';
 import { SET_BATCH_SIZE } from './store.js';
@@ -41,8 +42,8 @@ export interface EntryWrites {
 }
 
 export interface WriteMessages {
-  /** Logged: "set", "reset". */
-  operation: string;
+  /** Logged, and names the metric of entries written: "set", "reset". */
+  operation: 'set' | 'reset';
   done: string;
   failed: string;
   /** "could not be saved" in "Config could not be saved for 2 of 3 users; ...". */
@@ -116,6 +117,10 @@ export const writeEntries = async ({
     if (!signal?.aborted) throw error;
     logger.warn(`Config ${messages.operation} stopped at the deadline`, { organizationId });
   }
+  // Counted whatever the answer: entries written before a failure stay written.
+  let unwritten = 0;
+  for (const count of pending.values()) unwritten += count;
+  countEntriesWritten(messages.operation, keys.length - unwritten);
   if (fault !== undefined) throw fault;
 
   // Taken now: a write still settling after the deadline is reported as not done (safe to retry).

@@ -173,6 +173,7 @@ describe('functions', () => {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'notification-preferences',
         POWERTOOLS_LOG_LEVEL: 'DEBUG',
+        POWERTOOLS_METRICS_NAMESPACE: s.stack.stackName,
       });
       // Its own log group, with the configured retention.
       const logGroup = res(refId(props.LoggingConfig.LogGroup));
@@ -273,8 +274,8 @@ describe('functions', () => {
 
   test('environment: exactly the variables each function reads, with the configured values', () => {
     const variables = (key: FunctionKey) => {
-      const { NODE_OPTIONS, POWERTOOLS_SERVICE_NAME, POWERTOOLS_LOG_LEVEL, ...rest } = fnProps(key).Environment
-        .Variables as Record<string, unknown>;
+      const { NODE_OPTIONS, POWERTOOLS_SERVICE_NAME, POWERTOOLS_LOG_LEVEL, POWERTOOLS_METRICS_NAMESPACE, ...rest } =
+        fnProps(key).Environment.Variables as Record<string, unknown>;
       return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? v : refId(v)]));
     };
     const http = { [ENV.credentialsTable]: tableId('credentials'), [ENV.credentialCacheSeconds]: '42' };

@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { REPO_ROOT } from '#local/data-dir.js';
+import { ensureTables } from '#local/dynamo.js';
+import { DbPathInUseError, dbPathHolder, findJava, startDynamoDbLocal } from '#local/dynamodb-local.js';
+
+// The launcher of AWS's DynamoDB Local (local/dynamodb-local.ts): what a developer without
+// Java is told, data kept between starts, one JVM per data folder, and no JVM left behind.
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dynamodb-local-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const tablesOf = async (endpoint: string) => {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    await ensureTables(client);
+    return (await client.send(new ListTablesCommand({}))).TableNames;
+  } finally {
+    client.destroy();
+  }
+};
+
+describe('without Java', () => {
+  test('the error says exactly how to get it', () => {
+    expect(() => findJava({ PATH: '/nonexistent' })).toThrow(
+      /No `java` on PATH.*sudo apt-get install default-jre-headless.*Java 17\+ on PATH or point JAVA_HOME/,
+    );
+  });
+
+  test('a JAVA_HOME without a java in it is named', () => {
+    expect(() => findJava({ PATH: '', JAVA_HOME: '/nonexistent-jdk' })).toThrow(
+      /JAVA_HOME is \/nonexistent-jdk, but \/nonexistent-jdk\/bin\/java is not an executable/,
+    );
+  });
+});
+
+test('a data folder keeps its tables across restarts, and serves one JVM at a time', async () => {
+  const dbPath = join(dir, 'persist');
+  const first = await startDynamoDbLocal({ dbPath });
+  try {
+    expect(await tablesOf(first.endpoint)).toEqual(['config', 'credentials', 'migrations']);
+    await expect(startDynamoDbLocal({ dbPath })).rejects.toBeInstanceOf(DbPathInUseError);
+  } finally {
+    await first.close();
+  }
+  expect(await dbPathHolder(dbPath)).toBeUndefined();
+  const second = await startDynamoDbLocal({ dbPath });
+  try {
+    const client = new DynamoDBClient({
+      endpoint: second.endpoint,
+      region: 'other',
+      credentials: { accessKeyId: 'other', secretAccessKey: 'x' },
+    });
+    // -sharedDb: the same database whatever the credentials and region.
+    expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(['config', 'credentials', 'migrations']);
+    client.destroy();
+  } finally {
+    await second.close();
+  }
+});
+
+// PR_SET_PDEATHSIG is Linux's: elsewhere a JVM can outlive a process killed with SIGKILL.
+(process.platform === 'linux' ? test : test.skip)(
+  'a process killed with SIGKILL takes its DynamoDB Local with it',
+  async () => {
+    const dbPath = join(dir, 'orphan');
+    const script = `
+      import { startDynamoDbLocal } from '#local/dynamodb-local.js';
+      const local = await startDynamoDbLocal({ dbPath: ${JSON.stringify(dbPath)} });
+      console.log('pid', local.pid);
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const deadline = Date.now() + 60_000;
+    while (!/pid \d+/.test(output) && Date.now() < deadline && child.exitCode === null) await sleep(50);
+    const jvm = Number(output.match(/pid (\d+)/)?.[1]);
+    expect(await dbPathHolder(dbPath)).toBe(jvm);
+
+    child.kill('SIGKILL');
+    while ((await dbPathHolder(dbPath)) !== undefined && Date.now() < deadline) await sleep(50);
+    const left = await dbPathHolder(dbPath);
+    if (left !== undefined) process.kill(left, 'SIGKILL'); // never leave it running after a failure
+    expect(left).toBeUndefined();
+  },
+  90_000,
+);

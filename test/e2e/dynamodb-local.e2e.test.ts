@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { REPO_ROOT } from '#local/data-dir.js';
 import { ensureTables } from '#local/dynamo.js';
 import { DbPathInUseError, dbPathHolder, findJava, startDynamoDbLocal } from '#local/dynamodb-local.js';
+import { TABLE_LIST } from '#shared/deployment/tables.js';
 
 // The launcher of AWS's DynamoDB Local (local/dynamodb-local.ts): what a developer without
 // Java is told, data kept between starts, one JVM per data folder, and no JVM left behind.
@@ -18,6 +19,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
+
+const TABLE_NAMES = TABLE_LIST.map((table) => table.localName).sort();
 
 const tablesOf = async (endpoint: string) => {
   const client = new DynamoDBClient({
@@ -51,7 +54,7 @@ test('a data folder keeps its tables across restarts, and serves one JVM at a ti
   const dbPath = join(dir, 'persist');
   const first = await startDynamoDbLocal({ dbPath });
   try {
-    expect(await tablesOf(first.endpoint)).toEqual(['config', 'credentials', 'migrations']);
+    expect(await tablesOf(first.endpoint)).toEqual(TABLE_NAMES);
     await expect(startDynamoDbLocal({ dbPath })).rejects.toBeInstanceOf(DbPathInUseError);
   } finally {
     await first.close();
@@ -65,7 +68,7 @@ test('a data folder keeps its tables across restarts, and serves one JVM at a ti
       credentials: { accessKeyId: 'other', secretAccessKey: 'x' },
     });
     // -sharedDb: the same database whatever the credentials and region.
-    expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(['config', 'credentials', 'migrations']);
+    expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(TABLE_NAMES);
     client.destroy();
   } finally {
     await second.close();

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dbPathHolder } from './dynamodb-local.js';
+import { dbPathHolder, reclaimOrphanedDbPath } from './dynamodb-local.js';
 
 /**
  * The local runtime's data directory: the DynamoDB Local files (SQLite), the queue snapshot, the
@@ -75,9 +75,10 @@ export class DataDirLockedError extends Error {
 /**
  * Throws DataDirLockedError while a DynamoDB Local serves the files in `path` (its launcher
  * records the JVM's pid there, local/dynamodb-local.ts), so that callers can name the server
- * that holds them before starting another.
+ * that holds them before starting another. One left behind by a launcher that died is stopped.
  */
 export const assertDynamoFilesFree = async (path: string): Promise<void> => {
   await mkdir(path, { recursive: true });
+  await reclaimOrphanedDbPath(path);
   if ((await dbPathHolder(path)) !== undefined) throw new DataDirLockedError(path);
 };

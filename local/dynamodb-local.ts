@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { assertPortFree, PortInUseError } from './ports.js';
 
 /**
  * AWS's own DynamoDB Local (a Java program, shipped inside the npm package
@@ -102,20 +103,20 @@ export const waitUntilAnswering = async (endpoint: string, timeoutMs = 60_000): 
   }
 };
 
-const LOCK_FILE = 'dynamodb-local.pid';
+export const LOCK_FILE = 'dynamodb-local.pid';
+
+const HAS_PROC = existsSync('/proc/self/stat');
 
 /**
- * Whether `pid` is a running DynamoDB Local. On Linux /proc tells: a killed JVM whose parent
- * died stays a zombie until something reaps it (in a container, maybe never), and a recorded
- * pid may since belong to another program.
+ * Whether `pid` runs. On Linux /proc tells: a killed process whose parent died stays a zombie
+ * until something reaps it (in a container, maybe never). Elsewhere: whether it exists.
  */
-const isDynamoDbLocal = (pid: number): boolean => {
+const isRunning = (pid: number): boolean => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync('/proc/self/stat')) return false;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && HAS_PROC) return false;
   }
   try {
     process.kill(pid, 0);
@@ -125,18 +126,75 @@ const isDynamoDbLocal = (pid: number): boolean => {
   }
 };
 
+/** `pid`'s command line, where /proc tells. */
+const commandLine = (pid: number): string[] | undefined => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return HAS_PROC ? [] : undefined;
+  }
+};
+
+/** Whether `pid` is a running DynamoDB Local: a recorded pid may since belong to another program. */
+const isDynamoDbLocal = (pid: number): boolean =>
+  isRunning(pid) && (commandLine(pid)?.includes('DynamoDBLocal.jar') ?? true);
+
+/** The lock file: the JVM's pid, then the pid of the process that launched it (older files lack it). */
+const parseLock = (text: string): { pid: number; launcher: number | undefined } | undefined => {
+  const [pid = Number.NaN, launcher = Number.NaN] = text.split('\n').map(Number);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  return { pid, launcher: Number.isInteger(launcher) && launcher > 0 ? launcher : undefined };
+};
+
+const readLock = async (dbPath: string) => parseLock(await readFile(join(dbPath, LOCK_FILE), 'utf8').catch(() => ''));
+
+const readLockSync = (lockFile: string): number | undefined => {
+  try {
+    return parseLock(readFileSync(lockFile, 'utf8'))?.pid;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * The pid of the live DynamoDB Local that serves `dbPath`, if any. Two JVMs on one SQLite
  * file would step on each other, so a launcher records its JVM's pid in the folder; a pid
  * that no longer runs is a crash left behind and frees the folder.
  */
 export const dbPathHolder = async (dbPath: string): Promise<number | undefined> => {
-  try {
-    const pid = Number((await readFile(join(dbPath, LOCK_FILE), 'utf8')).trim());
-    return Number.isInteger(pid) && pid > 0 && isDynamoDbLocal(pid) ? pid : undefined;
-  } catch {
-    return undefined;
+  const lock = await readLock(dbPath);
+  return lock && isDynamoDbLocal(lock.pid) ? lock.pid : undefined;
+};
+
+const gone = async (pid: number, timeoutMs: number): Promise<boolean> => {
+  const deadline = performance.now() + timeoutMs;
+  while (isDynamoDbLocal(pid)) {
+    if (performance.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 25));
   }
+  return true;
+};
+
+/** Whether the JVM's command line names `dbPath` (true where there is no /proc to ask). */
+const serves = (pid: number, dbPath: string): boolean => commandLine(pid)?.includes(resolve(dbPath)) ?? true;
+
+/**
+ * Stops the DynamoDB Local that still holds `dbPath` when the process that launched it died
+ * without closing it: e.g. `npm run dev` killed by its watcher while stopping, for a second
+ * quick restart. On Linux the kernel kills such a JVM with its launcher, a moment later;
+ * elsewhere nothing would. Resolves once the files and the JVM's port are free; a JVM whose
+ * launcher runs is left alone.
+ */
+export const reclaimOrphanedDbPath = async (dbPath: string): Promise<void> => {
+  const lock = await readLock(dbPath);
+  if (!lock?.launcher || isRunning(lock.launcher) || !isDynamoDbLocal(lock.pid) || !serves(lock.pid, dbPath)) return;
+  if (await gone(lock.pid, 2_000)) return;
+  try {
+    process.kill(lock.pid, 'SIGKILL');
+  } catch {
+    // Gone already, or not ours to stop: the holder check that follows says so.
+  }
+  await gone(lock.pid, 5_000);
 };
 
 export class DbPathInUseError extends Error {
@@ -209,9 +267,12 @@ export const startDynamoDbLocal = async ({
   const storage = dbPath ? ['-dbPath', resolve(dbPath)] : ['-inMemory'];
   if (dbPath) {
     await mkdir(dbPath, { recursive: true });
+    await reclaimOrphanedDbPath(dbPath);
     const holder = await dbPathHolder(dbPath);
     if (holder !== undefined) throw new DbPathInUseError(dbPath, holder);
   }
+  // The JVM listens on every interface: a port taken on any of them stops it.
+  if (givenPort) await assertPortFree('dynamodb', undefined, givenPort);
   const port = givenPort || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
   const args = [
@@ -252,7 +313,8 @@ export const startDynamoDbLocal = async ({
   const lockFile = dbPath ? join(dbPath, LOCK_FILE) : undefined;
   const release = () => {
     running.delete(child);
-    if (lockFile) rmSync(lockFile, { force: true });
+    // Only its own lock: a JVM stopped as an orphan may exit after another took the folder.
+    if (lockFile && readLockSync(lockFile) === child.pid) rmSync(lockFile, { force: true });
   };
   child.once('exit', release);
 
@@ -272,7 +334,7 @@ export const startDynamoDbLocal = async ({
   };
 
   try {
-    if (lockFile && child.pid) await writeFile(lockFile, `${child.pid}\n`);
+    if (lockFile && child.pid) await writeFile(lockFile, `${child.pid}\n${process.pid}\n`);
     const deadline = started + startTimeoutMs;
     let ready = false;
     while (!ready) {
@@ -282,6 +344,8 @@ export const startDynamoDbLocal = async ({
         new Promise<undefined>((r) => setTimeout(() => r(undefined), 50)),
       ]);
       if (early) throw new Error(`DynamoDB Local ${early}\n${output.trim()}`);
+      // Taken since the check (or by a port chosen free): the JVM then waits forever.
+      if (output.includes('java.net.BindException')) throw new PortInUseError('dynamodb', '127.0.0.1', port);
       if (performance.now() > deadline) {
         throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${startTimeoutMs} ms\n${output.trim()}`);
       }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from './data-dir.js';
+import { PortInUseError, type TwinPorts, type TwinService, twinPorts } from './ports.js';
 import { type LocalRuntime, startLocalRuntime } from './runtime.js';
 
 /**
@@ -8,10 +9,14 @@ import { type LocalRuntime, startLocalRuntime } from './runtime.js';
  */
 const USAGE = `Usage: npm start [-- --in-memory] [--port N] [--host H] [--data-dir DIR]
 
-Serves the API on http://127.0.0.1:3000 with an embedded DynamoDB and migration queue.
+Serves the API on http://127.0.0.1:3000 with an embedded DynamoDB (port 3001) and SQS (port
+3002) holding the migration queue. \`npm run dev\` takes the same options and restarts it when
+the code changes.
 
 Options (each also has an environment variable):
-  --port N          port of the API (PORT, default 3000; 0 picks a free port)
+  --port N          port of the API (PORT, default 3000; 0 picks free ports for all three)
+  --dynamodb-port N port of the embedded DynamoDB (LOCAL_DYNAMODB_PORT, default the API's + 1)
+  --sqs-port N      port of the SQS twin (LOCAL_SQS_PORT, default the API's + 2)
   --host H          interface to listen on (LOCAL_HOST, default 127.0.0.1)
   --data-dir DIR    where data persists between restarts (DATA_DIR, default .data/ in the repository)
   --in-memory       a throw-away store: nothing read or written on disk (LOCAL_IN_MEMORY=1)
@@ -31,6 +36,19 @@ const parsePort = (value: string): number => {
   return port;
 };
 
+/** Where to move a taken port: the option and variable that set it. */
+const PORT_SETTINGS: Record<TwinService, string> = {
+  api: '--port (PORT)',
+  dynamodb: '--dynamodb-port (LOCAL_DYNAMODB_PORT)',
+  sqs: '--sqs-port (LOCAL_SQS_PORT)',
+};
+
+const portInUse = ({ service, host, port }: PortInUseError): string =>
+  `port ${port} on ${host} is in use, and ${
+    { api: 'the API', dynamodb: 'the embedded DynamoDB', sqs: 'the SQS twin' }[service]
+  } needs it. Stop what holds it, or set ${PORT_SETTINGS[service]} to another port` +
+  (service === 'api' ? ' (the DynamoDB and SQS ports follow it: +1, +2).' : '.');
+
 const truthy = (value: string | undefined) => value !== undefined && /^(1|true|yes)$/i.test(value);
 
 const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
@@ -48,14 +66,16 @@ const banner = (runtime: LocalRuntime): string => {
     `Notification preferences API (local) on ${runtime.baseUrl}`,
     '',
     `  data         ${store}`,
-    `  DynamoDB     ${runtime.dynamoEndpoint}`,
-    `  queue        ${runtime.queueUrl} (dead letters: ${runtime.deadLetterQueueUrl})`,
+    `  DynamoDB     ${runtime.dynamoEndpoint} (tables ${Object.values(runtime.tables).join(', ')})`,
+    `  SQS          ${runtime.sqsEndpoint}`,
+    `    queue      ${runtime.queueUrl} (dead letters: ${runtime.deadLetterQueueUrl})`,
     ...(runtime.restoredMessages ? [`               ${runtime.restoredMessages} queued message(s) restored`] : []),
     `  credential   ${credentialNote}, granted every organization`,
     `    x-service-api-key:    ${runtime.apiKey}`,
     `    x-service-auth-token: ${runtime.token}`,
     `  API docs     ${runtime.baseUrl}/docs (OpenAPI: ${runtime.baseUrl}/openapi.json)`,
     '  sample data  npm run seed (in another terminal): an organization to read and migrate',
+    '  inspect      tables and queues with the AWS SDK or CLI at the endpoints above: docs/development.md',
     '',
     'Try:',
     `  curl -s ${runtime.baseUrl}/v2/notifications/config/set \\`,
@@ -73,6 +93,8 @@ const main = async () => {
       return parseArgs({
         options: {
           port: { type: 'string' },
+          'dynamodb-port': { type: 'string' },
+          'sqs-port': { type: 'string' },
           host: { type: 'string' },
           'data-dir': { type: 'string' },
           'in-memory': { type: 'boolean' },
@@ -89,37 +111,36 @@ const main = async () => {
     return;
   }
   const port = parsePort(values.port ?? process.env.PORT ?? '3000');
+  const given = (value: string | undefined) => (value === undefined ? undefined : parsePort(value));
+  let ports: TwinPorts;
+  try {
+    ports = twinPorts(port, {
+      dynamodb: given(values['dynamodb-port'] ?? process.env.LOCAL_DYNAMODB_PORT),
+      sqs: given(values['sqs-port'] ?? process.env.LOCAL_SQS_PORT),
+    });
+  } catch (error) {
+    return fail(`${(error as Error).message}: set --dynamodb-port and --sqs-port, or a lower --port.`);
+  }
   // Not HOST: some shells set that to the machine's name, which would expose the server.
   const host = values.host ?? process.env.LOCAL_HOST ?? '127.0.0.1';
   const inMemory = values['in-memory'] ?? truthy(process.env.LOCAL_IN_MEMORY);
   const dataDir = resolveDataDir(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : process.env);
 
-  let runtime: LocalRuntime;
-  try {
-    runtime = await startLocalRuntime({
-      host,
-      port,
-      inMemory,
-      dataDir,
-      apiKey: process.env.LOCAL_API_KEY,
-      token: process.env.LOCAL_AUTH_TOKEN,
-      log: (line) => console.log(line),
-    });
-  } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') fail(`port ${port} on ${host} is in use; set PORT (or --port) to another one.`);
-    if (e.code === 'EACCES') fail(`not allowed to listen on ${host}:${port}.`);
-    return fail(e.message);
-  }
-  console.log(banner(runtime));
-
-  let stopping = false;
+  let runtime: LocalRuntime | undefined;
+  let stoppingSince: number | undefined;
   const stop = (signal: string) => {
-    if (stopping) {
+    if (!runtime) {
+      // Still starting (tsx watch restarts on every save): at once; the exit hook stops the JVM.
+      console.log(`\n${signal} while starting: stopped.`);
+      process.exit(1);
+    }
+    if (stoppingSince !== undefined) {
+      // One Ctrl+C arrives twice under `npm run dev`: from the terminal, and relayed by tsx watch.
+      if (performance.now() - stoppingSince < 1_000) return;
       console.log('Stopping now.');
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = performance.now();
     console.log(`\n${signal}: stopping (the queue finishes the deliveries under way)…`);
     runtime.close().then(
       () => {
@@ -134,6 +155,26 @@ const main = async () => {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  try {
+    runtime = await startLocalRuntime({
+      host,
+      port,
+      dynamoPort: ports.dynamodb,
+      sqsPort: ports.sqs,
+      inMemory,
+      dataDir,
+      apiKey: process.env.LOCAL_API_KEY,
+      token: process.env.LOCAL_AUTH_TOKEN,
+      log: (line) => console.log(line),
+    });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e instanceof PortInUseError) fail(portInUse(e));
+    if (e.code === 'EADDRINUSE') fail(`port ${port} on ${host} is in use; set PORT (or --port) to another one.`);
+    if (e.code === 'EACCES') fail(`not allowed to listen on ${host}:${port}.`);
+    return fail(e.message);
+  }
+  console.log(banner(runtime));
 };
 
 process.on('unhandledRejection', (reason) => {

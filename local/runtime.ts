@@ -23,6 +23,7 @@ import {
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
 import { LOCAL_REGION } from './lambda-context.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
+import { assertPortFree, namingPort } from './ports.js';
 import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
 import { type ApiHandler, createApiServer, type LocalFunction } from './server.js';
@@ -40,6 +41,9 @@ export interface LocalRuntimeOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** Ports of the embedded DynamoDB and the SQS twin (on 127.0.0.1); 0 or none picks free ones. */
+  dynamoPort?: number;
+  sqsPort?: number;
   /** A throw-away store: nothing is read from or written to the data directory. */
   inMemory?: boolean;
   /** Where the data persists; required unless inMemory. */
@@ -151,9 +155,14 @@ const start = async (
     }
   }
 
+  const dynamoPort = firstPorts?.dynamo ?? options.dynamoPort ?? 0;
+  const sqsPort = firstPorts?.sqs ?? options.sqsPort ?? 0;
+  // A taken port fails the start before the JVM is launched (DynamoDB Local checks its own).
+  await assertPortFree('api', host, port);
+  await assertPortFree('sqs', '127.0.0.1', sqsPort);
   const embedded: EmbeddedDynamo = await startEmbeddedDynamo({
     ...(inMemory ? {} : { path: paths.dynamo }),
-    ...(firstPorts ? { port: firstPorts.dynamo } : {}),
+    port: dynamoPort,
   });
   cleanups.push(() => embedded.close());
   const dynamo = new DynamoDBClient({
@@ -168,11 +177,11 @@ const start = async (
 
   const sqs: LocalSqs = await startLocalSqs({
     host: '127.0.0.1',
-    ...(firstPorts ? { port: firstPorts.sqs } : {}),
+    port: sqsPort,
     region: LOCAL_REGION,
     ...(inMemory ? {} : { persistFile: paths.queues }),
     log,
-  });
+  }).catch(namingPort('sqs', '127.0.0.1', sqsPort));
   cleanups.push(() => sqs.close());
   firstPorts ??= { dynamo: portOf(embedded.endpoint), sqs: portOf(sqs.endpoint) };
   const maxReceiveCount = queueOptions.maxReceiveCount ?? DEFAULT_MAX_RECEIVE_COUNT;
@@ -242,7 +251,7 @@ const start = async (
     pages: (await import('#tools/openapi/routes.js')).openApiRoutes(),
     log,
   });
-  const baseUrl = await api.listen(port, host);
+  const baseUrl = await api.listen(port, host).catch(namingPort('api', host, port));
   cleanups.push(() => api.close());
 
   if (!inMemory) {

@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { REPO_ROOT } from '#local/data-dir.js';
+import { SHARED_DYNAMODB_LOCAL_ENV } from '#local/dynamo.js';
+import { assertPortFree } from '#local/ports.js';
+
+// `npm start`'s DynamoDB and SQS endpoints stay where they were (the API's port + 1 and + 2)
+// from one start to the next, and a taken one stops the start with the port and the option
+// that moves it.
+let dataDir: string;
+const children: ChildProcess[] = [];
+const holders: Server[] = [];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'npm-start-ports-'));
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const holder of holders) holder.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** An API port whose next two ports are free as well. */
+const freeBase = async (): Promise<number> => {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    try {
+      for (const port of [base, base + 1, base + 2]) await assertPortFree('api', undefined, port);
+      return base;
+    } catch {
+      // taken: another try
+    }
+  }
+  throw new Error('no three consecutive free ports found');
+};
+
+const hold = async (port: number) => {
+  const server = createServer();
+  holders.push(server);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+};
+
+/** local/main.ts as `npm start` runs it (in one process: node --import tsx). */
+const npmStart = (args: string[]) => {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    LOCAL_API_KEY: '',
+    LOCAL_AUTH_TOKEN: '',
+  };
+  // Its own DynamoDB Local, not the one this test run shares.
+  delete env[SHARED_DYNAMODB_LOCAL_ENV];
+  for (const name of ['PORT', 'LOCAL_DYNAMODB_PORT', 'LOCAL_SQS_PORT']) delete env[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts', '--data-dir', dataDir, ...args], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const started = async () => {
+    while (!output.includes('Ctrl+C stops it.')) {
+      if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
+      await sleep(50);
+    }
+    return output;
+  };
+  return { child, exit, started, output: () => output };
+};
+
+const local = { region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+
+test('the DynamoDB and SQS endpoints follow the API port, answer there, and stay there after a restart', async () => {
+  const base = await freeBase();
+  for (let run = 0; run < 2; run++) {
+    const server = npmStart(['--port', String(base)]);
+    const banner = await server.started();
+    expect(banner).toContain(`on http://127.0.0.1:${base}`);
+    expect(banner).toMatch(new RegExp(`DynamoDB +http://127\\.0\\.0\\.1:${base + 1} `));
+    expect(banner).toMatch(new RegExp(`SQS +http://127\\.0\\.0\\.1:${base + 2}\\n`));
+
+    const dynamo = new DynamoDBClient({ endpoint: `http://127.0.0.1:${base + 1}`, ...local });
+    const sqs = new SQSClient({ endpoint: `http://127.0.0.1:${base + 2}`, ...local });
+    try {
+      expect((await dynamo.send(new ListTablesCommand({}))).TableNames).toEqual(
+        expect.arrayContaining(['config', 'migrations', 'credentials']),
+      );
+      expect((await sqs.send(new GetQueueUrlCommand({ QueueName: 'migrations' }))).QueueUrl).toBe(
+        `http://127.0.0.1:${base + 2}/000000000000/migrations`,
+      );
+    } finally {
+      dynamo.destroy();
+      sqs.destroy();
+    }
+    server.child.kill('SIGTERM');
+    expect(await server.exit).toBe(0);
+  }
+}, 60_000);
+
+test.each([
+  ['DynamoDB', 1, '--dynamodb-port (LOCAL_DYNAMODB_PORT)'],
+  ['SQS', 2, '--sqs-port (LOCAL_SQS_PORT)'],
+  ['API', 0, '--port (PORT)'],
+] as const)(
+  'a taken %s port stops the start, naming the port and the option that moves it',
+  async (_name, offset, option) => {
+    const base = await freeBase();
+    await hold(base + offset);
+    const server = npmStart(['--port', String(base)]);
+    expect(await server.exit).toBe(2);
+    expect(server.output()).toContain(`port ${base + offset} on 127.0.0.1 is in use`);
+    expect(server.output()).toContain(option);
+    expect(server.output()).not.toContain('Ctrl+C stops it.');
+  },
+  30_000,
+);
+
+test('--dynamodb-port and --sqs-port place the endpoints anywhere', async () => {
+  const [api, dynamodb, sqs] = [await freeBase(), await freeBase(), await freeBase()];
+  const server = npmStart(['--port', String(api), '--dynamodb-port', String(dynamodb), '--sqs-port', String(sqs)]);
+  const banner = await server.started();
+  expect(banner).toMatch(new RegExp(`DynamoDB +http://127\\.0\\.0\\.1:${dynamodb} `));
+  expect(banner).toMatch(new RegExp(`SQS +http://127\\.0\\.0\\.1:${sqs}\\n`));
+  server.child.kill('SIGTERM');
+  expect(await server.exit).toBe(0);
+}, 30_000);

@@ -6,16 +6,18 @@ import { logger } from '#shared/lambda/logger.js';
 import { bundleBench } from './bundles.js';
 import { largestBench } from './largest.js';
 import { migrationBench } from './migration.js';
+import { rejectedBench } from './rejected.js';
 import { machine, type RunInfo, renderText, type Section, writeResults } from './report.js';
 import { storageBench } from './storage.js';
 import { throughputBench } from './throughput.js';
 
 /**
  * The benchmark suite (`npm run bench`; `-- --full` for the full migration sizes and longer
- * throughput runs; `-- --only=storage,largest,throughput,migration,bundles` to run some
- * sections; `storage` includes the dispatcher case). Other options: --connections=1,8,32
+ * throughput runs; `-- --only=storage,rejected,largest,throughput,migration,bundles` to run
+ * some sections; `storage` includes the dispatcher case). Other options: --connections=1,8,32
  * --seconds=2 --rounds=5 (throughput), --sample=3000 (entries per way of writing, largest),
- * --sizes=1000,5000 (migration), --runs=20 (cold starts). Not a Jest suite: it reports
+ * --sizes=1000,5000 (migration), --runs=20 (cold starts), --invocations=2000 (refused
+ * requests, per case). Not a Jest suite: it reports
  * figures and scored goals (met or missed), it does not fail on them. Long steps print a
  * progress line on stderr every 5 s.
  */
@@ -50,6 +52,7 @@ const main = async () => {
     }
   };
   await run('storage', storageBench);
+  await run('rejected', () => rejectedBench({ invocations: Number(option('invocations') ?? 2000) }));
   await run('largest', () => largestBench({ sample: Number(option('sample') ?? 3000) }));
   await run('throughput', () =>
     throughputBench({

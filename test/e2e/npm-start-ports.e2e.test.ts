@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,14 @@ const npmStart = (args: string[]) => {
   return { child, exit, started, output: () => output };
 };
 
+const INSPECT_ANCHOR = 'inspecting-the-tables-and-the-queue';
+
+test('the banner points to a section of the development guide that exists', async () => {
+  const guide = await readFile(join(REPO_ROOT, 'docs', 'development.md'), 'utf8');
+  const headings = [...guide.matchAll(/^#+ (.*)$/gm)].map((m) => (m[1] as string).toLowerCase().replaceAll(' ', '-'));
+  expect(headings).toContain(INSPECT_ANCHOR);
+});
+
 const local = { region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 test('the DynamoDB and SQS endpoints follow the API port, answer there, and stay there after a restart', async () => {
@@ -91,6 +99,8 @@ test('the DynamoDB and SQS endpoints follow the API port, answer there, and stay
     expect(banner).toContain(`on http://127.0.0.1:${base}`);
     expect(banner).toMatch(new RegExp(`DynamoDB +http://127\\.0\\.0\\.1:${base + 1} `));
     expect(banner).toMatch(new RegExp(`SQS +http://127\\.0\\.0\\.1:${base + 2}\\n`));
+    // And where to read how to look inside them.
+    expect(banner).toContain(`docs/development.md#${INSPECT_ANCHOR}`);
 
     const dynamo = new DynamoDBClient({ endpoint: `http://127.0.0.1:${base + 1}`, ...local });
     const sqs = new SQSClient({ endpoint: `http://127.0.0.1:${base + 2}`, ...local });

@@ -76,8 +76,8 @@ export const MIGRATION_CONSUMER_FUNCTION = {
   description: 'Performs document migrations',
   timeoutSeconds: 60,
   tables: {
-    // List source entries, read targets, conditional copy and delete.
-    config: ['Query', 'BatchGetItem', 'PutItem', 'DeleteItem'],
+    // List source entries, read targets, conditional copy, stamp (updates, in transactions) and delete.
+    config: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     // Lease, progress, complete or fail (updates), read the record, release locks.
     migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
   },

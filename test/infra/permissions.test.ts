@@ -22,6 +22,8 @@ const COMMAND_ACTIONS: Record<string, string> = {
   UpdateCommand: 'dynamodb:UpdateItem',
   DeleteCommand: 'dynamodb:DeleteItem',
   BatchWriteCommand: 'dynamodb:BatchWriteItem',
+  // IAM checks each action inside a transaction; the adapters' transactions hold only updates.
+  TransactWriteCommand: 'dynamodb:UpdateItem',
   SendMessageCommand: 'sqs:SendMessage',
 };
 

@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { OPERATIONS } from '#shared/api/operations.js';
+import { hashToken } from '#shared/auth/credential.js';
+import { logger } from '#shared/lambda/logger.js';
+import { runSmokeCommand } from '#tools/smoke/command.js';
+import { PROJECT_ROOT } from '../support/bundle.js';
+import { type LocalService, startLocalService } from '../support/local-service.js';
+
+// `npm run smoke` against the twin, as an operator runs it against a stage: every check passes on
+// a healthy service, and a deviation fails the run with one line per failed check.
+const exec = promisify(execFile);
+let service: LocalService;
+
+beforeAll(async () => {
+  // Loaded (through the operations table) before the service could set its level.
+  logger.setLogLevel('SILENT');
+  service = await startLocalService();
+});
+afterAll(async () => {
+  await service?.close();
+});
+
+const smoke = async (args: string[], fetchImpl?: typeof fetch) => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runSmokeCommand(args, {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    env: {},
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+};
+const target = () => ['--url', service.baseUrl, '--key', service.apiKey, '--token', service.token];
+
+test('npm run smoke passes against npm start and calls every operation', async () => {
+  const { stdout } = await exec(
+    'npm',
+    ['run', '--silent', 'smoke', '--', '--url', service.baseUrl, '--key', service.apiKey, '--token', service.token],
+    { cwd: PROJECT_ROOT, timeout: 60_000 },
+  );
+  expect(stdout).not.toContain('FAIL');
+  expect(stdout).toMatch(/^ok {4}migrate\/status: completes, every entry moved/m);
+  expect(stdout).toMatch(/checks, 0 failed/);
+  const covered = /operations covered: (.*)\./.exec(stdout)?.[1]?.split(', ') ?? [];
+  expect(covered.sort()).toEqual(OPERATIONS.map((operation) => operation.operationId).sort());
+}, 90_000);
+
+test('a credential without the organization: exit 1, each failed check named with the answer it got', async () => {
+  await service.doc.send(
+    new PutCommand({
+      TableName: service.tables.credentials,
+      Item: {
+        apiKey: 'ak_smoke-elsewhere',
+        tokenHash: hashToken('st_smoke-elsewhere'),
+        organizationIds: ['elsewhere'],
+        createdAt: new Date().toISOString(),
+      },
+    }),
+  );
+  const result = await smoke([
+    '--url',
+    service.baseUrl,
+    '--key',
+    'ak_smoke-elsewhere',
+    '--token',
+    'st_smoke-elsewhere',
+    '--timeout',
+    '5',
+  ]);
+  expect(result.code).toBe(1);
+  expect(result.stdout).toMatch(/^FAIL {2}config\/set: two users on a document/m);
+  expect(result.stderr).toContain(
+    'config/set: two users on a document: answered PERMISSION_DENIED (HTTP 403): The credential is not granted organization "smoke".',
+  );
+  // The checks that do not depend on the organization still pass.
+  expect(result.stdout).toMatch(/^ok {4}authentication: a wrong token is refused/m);
+});
+
+test('an answer that deviates fails its check, saying what was expected', async () => {
+  // The service answers config/get with every channel from the default layer.
+  const tampering: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (!String(input).endsWith('/config/get')) return response;
+    const body = (await response.json()) as { result: { data: { source: Record<string, string> }[] } };
+    for (const item of body.result.data) item.source = { inbox: 'default', email: 'default', slack: 'default' };
+    return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+  };
+  const result = await smoke(target(), tampering);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain(
+    'config/get: the stored entry and the layer of each channel: source is {"inbox":"default","email":"default","slack":"default"}, expected {"inbox":"organization","email":"document","slack":"document"}',
+  );
+});
+
+test('an incomplete command line: exit 2 with the usage', async () => {
+  const result = await smoke(['--url', service.baseUrl, '--key', service.apiKey]);
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain('missing --token');
+  expect(result.stderr).toContain('Usage: npm run smoke');
+});

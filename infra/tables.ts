@@ -1,5 +1,12 @@
 import { type CfnResource, RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { TABLES, type TableDefinition, type TableName } from '#shared/deployment/tables.js';
 import type { BoundTable } from './constructs/service-function.js';
@@ -13,10 +20,11 @@ export const TABLE_LOGICAL_IDS: Record<TableName, string> = {
   config: 'ConfigTable5CD72349',
   migrations: 'MigrationsTable97ED8188',
   credentials: 'CredentialsTableD9D3F717',
+  history: 'HistoryTable8F2A5C31',
 };
 
 /**
- * Creates the three tables of shared/deployment/tables.ts in `scope`: on-demand capacity, point-in-time
+ * Creates the tables of shared/deployment/tables.ts in `scope` (with their indexes and streams): on-demand capacity, point-in-time
  * recovery, and encryption with the AWS managed key (aws/dynamodb). That key is auditable in
  * CloudTrail and costs nothing; a customer managed key would add a key policy to maintain and
  * KMS permissions to every function, for control the service does not need (no cross-account
@@ -31,14 +39,24 @@ export const createServiceTables = (scope: Construct, protectData: boolean): Rec
     const table = new Table(scope, definition.id, {
       partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
       ...(definition.sortKey ? { sortKey: { name: definition.sortKey, type: AttributeType.STRING } } : {}),
-      // Expiring items (the config table's reset tombstones) are deleted by DynamoDB, at no cost.
+      // Expiring items (reset tombstones, old history) are deleted by DynamoDB, at no cost.
       ...(definition.ttlAttribute ? { timeToLiveAttribute: definition.ttlAttribute } : {}),
+      // Read by the change publisher (shared/history/publisher.ts).
+      ...(definition.stream ? { stream: StreamViewType[definition.stream] } : {}),
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
       deletionProtection: protectData,
       removalPolicy: protectData ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY,
     });
+    for (const index of definition.indexes ?? []) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        ...(index.sortKey ? { sortKey: { name: index.sortKey, type: AttributeType.STRING } } : {}),
+        projectionType: ProjectionType[index.projection],
+      });
+    }
     (table.node.defaultChild as CfnResource).overrideLogicalId(TABLE_LOGICAL_IDS[name]);
     return { env: definition.env, table };
   };
@@ -46,5 +64,6 @@ export const createServiceTables = (scope: Construct, protectData: boolean): Rec
     config: create('config', TABLES.config),
     migrations: create('migrations', TABLES.migrations),
     credentials: create('credentials', TABLES.credentials),
+    history: create('history', TABLES.history),
   };
 };

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   CreateTableCommand,
   DeleteTableCommand,
+  DescribeTableCommand,
   DynamoDBClient,
   paginateListTables,
   ResourceInUseException,
+  UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_LIST, type TableDefinition } from '#shared/deployment/tables.js';
+import { type IndexDefinition, TABLE_LIST, type TableDefinition } from '#shared/deployment/tables.js';
 import { DataDirLockedError } from './data-dir.js';
 import { DbPathInUseError, startDynamoDbLocal, waitUntilAnswering } from './dynamodb-local.js';
 import { LOCAL_REGION } from './lambda-context.js';
@@ -80,24 +82,70 @@ export const startEmbeddedDynamo = async ({
   }
 };
 
-/** Creates the service's tables (under their local names, or `names` given) if they do not exist. */
+const keySchema = (partitionKey: string, sortKey?: string) =>
+  [partitionKey, ...(sortKey ? [sortKey] : [])].map((name, index) => ({
+    AttributeName: name,
+    KeyType: index === 0 ? ('HASH' as const) : ('RANGE' as const),
+  }));
+
+const attributeDefinitions = (table: TableDefinition) => {
+  const names = new Set([
+    table.partitionKey,
+    table.sortKey,
+    ...(table.indexes ?? []).flatMap((index) => [index.partitionKey, index.sortKey]),
+  ]);
+  return [...names]
+    .filter((name) => name !== undefined)
+    .map((name) => ({ AttributeName: name, AttributeType: 'S' as const }));
+};
+
+const indexSpec = (index: IndexDefinition) => ({
+  IndexName: index.name,
+  KeySchema: keySchema(index.partitionKey, index.sortKey),
+  Projection: { ProjectionType: index.projection },
+});
+
+/**
+ * Creates the service's tables (under their local names, or `names` given) if they do not
+ * exist, with their indexes and change streams. A table kept in a data directory from before an
+ * index or a stream existed gets it added, as a deployment of the stack would.
+ */
 export const ensureTables = async (
   client: DynamoDBClient,
   nameOf: (table: TableDefinition) => string = (table) => table.localName,
 ): Promise<void> => {
   for (const table of TABLE_LIST) {
-    const keys = [table.partitionKey, ...(table.sortKey ? [table.sortKey] : [])];
+    const TableName = nameOf(table);
+    const StreamSpecification = table.stream ? { StreamEnabled: true, StreamViewType: table.stream } : undefined;
     try {
       await client.send(
         new CreateTableCommand({
-          TableName: nameOf(table),
+          TableName,
           BillingMode: 'PAY_PER_REQUEST',
-          AttributeDefinitions: keys.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-          KeySchema: keys.map((name, index) => ({ AttributeName: name, KeyType: index === 0 ? 'HASH' : 'RANGE' })),
+          AttributeDefinitions: attributeDefinitions(table),
+          KeySchema: keySchema(table.partitionKey, table.sortKey),
+          ...(table.indexes?.length ? { GlobalSecondaryIndexes: table.indexes.map(indexSpec) } : {}),
+          ...(StreamSpecification ? { StreamSpecification } : {}),
         }),
       );
+      continue;
     } catch (error) {
       if (!(error instanceof ResourceInUseException)) throw error;
+    }
+    const { Table: existing } = await client.send(new DescribeTableCommand({ TableName }));
+    if (StreamSpecification && !existing?.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName, StreamSpecification }));
+    }
+    const present = new Set((existing?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    for (const index of table.indexes ?? []) {
+      if (present.has(index.name)) continue;
+      await client.send(
+        new UpdateTableCommand({
+          TableName,
+          AttributeDefinitions: attributeDefinitions(table),
+          GlobalSecondaryIndexUpdates: [{ Create: indexSpec(index) }],
+        }),
+      );
     }
   }
 };

@@ -1,9 +1,20 @@
+import { ENTRY_INDEX } from '#shared/history/keys.js';
+import { HISTORY_TTL_ATTRIBUTE } from '#shared/history/retention.js';
 import { ENV, type EnvName } from '#shared/lambda/environment.js';
 import { TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
 
+/** A global secondary index: string keys, and which attributes it holds. */
+export interface IndexDefinition {
+  name: string;
+  partitionKey: string;
+  sortKey?: string;
+  /** KEYS_ONLY: the table's and the index's keys; ALL: the whole item. */
+  projection: 'KEYS_ONLY' | 'ALL';
+}
+
 /**
- * The three DynamoDB tables: key schema and the environment variable that carries each
- * table's name. The CDK stack and the local runtime both create tables from this list.
+ * The DynamoDB tables: key schema, indexes, change stream and the environment variable that
+ * carries each table's name. The CDK stack and the local runtime both create tables from this list.
  */
 export interface TableDefinition {
   /** CDK construct id. */
@@ -15,6 +26,10 @@ export interface TableDefinition {
   sortKey?: string;
   /** Number attribute (epoch seconds) after which DynamoDB deletes an item, if the table has one. */
   ttlAttribute?: string;
+  /** Global secondary indexes, all on string attributes. */
+  indexes?: readonly IndexDefinition[];
+  /** The table's change stream, read by the change publisher (shared/history/publisher.ts). */
+  stream?: 'NEW_AND_OLD_IMAGES';
 }
 
 export const TABLES = {
@@ -29,6 +44,8 @@ export const TABLES = {
     partitionKey: 'pk',
     sortKey: 'sk',
     ttlAttribute: TOMBSTONE_TTL_ATTRIBUTE,
+    // Every change becomes a history item and an event (shared/history/).
+    stream: 'NEW_AND_OLD_IMAGES',
   },
   /** Migration records and the per-document locks that keep migrations exclusive. */
   migrations: {
@@ -37,9 +54,24 @@ export const TABLES = {
     env: ENV.migrationsTable,
     partitionKey: 'pk',
     sortKey: 'sk',
+    // A record that completes or fails becomes an event (shared/history/).
+    stream: 'NEW_AND_OLD_IMAGES',
   },
   /** API credentials, keyed by api key; tokens are stored only as SHA-256 hashes. */
   credentials: { id: 'CredentialsTable', localName: 'credentials', env: ENV.credentialsTable, partitionKey: 'apiKey' },
+  /**
+   * The change history of config entries (shared/history/keys.ts), written only by the change
+   * publisher from the config table's stream; items expire after the retention time.
+   */
+  history: {
+    id: 'HistoryTable',
+    localName: 'history',
+    env: ENV.historyTable,
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: HISTORY_TTL_ATTRIBUTE,
+    indexes: [{ name: ENTRY_INDEX, partitionKey: 'entryPk', sortKey: 'entrySk', projection: 'ALL' }],
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof TABLES;

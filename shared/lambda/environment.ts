@@ -8,6 +8,13 @@ export const ENV = {
   configTable: 'CONFIG_TABLE_NAME',
   migrationsTable: 'MIGRATIONS_TABLE_NAME',
   credentialsTable: 'CREDENTIALS_TABLE_NAME',
+  historyTable: 'HISTORY_TABLE_NAME',
+  /** How long a change stays in the history (whole days, default 365). */
+  historyRetentionDays: 'HISTORY_RETENTION_DAYS',
+  /** The EventBridge bus the change publisher puts events on. */
+  eventBusName: 'EVENT_BUS_NAME',
+  /** Locally only: the file the change publisher appends events to instead of EventBridge. */
+  localEventsFile: 'LOCAL_EVENTS_FILE',
   migrationQueueUrl: 'MIGRATION_QUEUE_URL',
   /** The queue's maxReceiveCount: the consumer marks a migration failed on the last attempt. */
   migrationMaxReceiveCount: 'MIGRATION_MAX_RECEIVE_COUNT',

@@ -418,7 +418,7 @@ describe('HTTP API', () => {
 describe('tables', () => {
   test('on-demand, point-in-time recovery, encrypted; destroyed with a non-production stage', () => {
     const tables = ofType('AWS::DynamoDB::Table');
-    expect(tables).toHaveLength(3);
+    expect(tables).toHaveLength(Object.keys(TABLES).length);
     for (const [name, definition] of Object.entries(TABLES)) {
       const table = res(tableId(name as keyof typeof TABLES));
       expect(table.Properties).toMatchObject({
@@ -446,6 +446,32 @@ describe('tables', () => {
   });
 });
 
+describe('change history tables', () => {
+  test('the config and migrations tables stream new and old images; the others stream nothing', () => {
+    for (const name of ['config', 'migrations'] as const) {
+      expect(res(tableId(name)).Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    }
+    for (const name of ['credentials', 'history'] as const) {
+      expect(res(tableId(name)).Properties.StreamSpecification).toBeUndefined();
+    }
+  });
+
+  test("the history expires by its TTL attribute and has the index of one entry's changes", () => {
+    const history = res(tableId('history')).Properties;
+    expect(history.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    expect(history.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'byEntry',
+        KeySchema: [
+          { AttributeName: 'entryPk', KeyType: 'HASH' },
+          { AttributeName: 'entrySk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+  });
+});
+
 describe('stateful resources', () => {
   // A changed logical id replaces the resource: a new, empty table, or a queue without its
   // pending messages. These are the ids the stacks were first deployed with.
@@ -457,6 +483,7 @@ describe('stateful resources', () => {
     expect(ids('AWS::DynamoDB::Table')).toEqual([
       'ConfigTable5CD72349',
       'CredentialsTableD9D3F717',
+      'HistoryTable8F2A5C31',
       'MigrationsTable97ED8188',
     ]);
     expect(ids('AWS::SQS::Queue')).toEqual(['MigrationDeadLetterQueue934940CB', 'MigrationQueue0B48C43A']);

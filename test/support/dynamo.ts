@@ -3,7 +3,7 @@ import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTables, SHARED_DYNAMODB_LOCAL_ENV, startEmbeddedDynamo } from '#local/dynamo.js';
 import { waitUntilAnswering } from '#local/dynamodb-local.js';
-import { TABLES } from '#shared/deployment/tables.js';
+import { TABLES, type TableDefinition } from '#shared/deployment/tables.js';
 import { createDocumentClient } from '#shared/lambda/aws-clients.js';
 
 /** Set by the Jest global setup (test/support/dynamo-global.ts): one DynamoDB Local for the whole run. */
@@ -26,6 +26,12 @@ export interface TestDynamo {
  * table names unique to each call of `createTables`; elsewhere it starts its own, in memory.
  * (In-memory local runtimes join it too, each in a database of its own: local/dynamo.ts.)
  */
+const tableNames = (name: (table: TableDefinition) => string) =>
+  Object.fromEntries(Object.entries(TABLES).map(([key, table]) => [key, name(table)])) as Record<
+    keyof typeof TABLES,
+    string
+  >;
+
 export const startTestDynamo = async (): Promise<TestDynamo> => {
   const shared = process.env[SHARED_DYNAMO_ENV];
   const own = shared ? undefined : await startEmbeddedDynamo();
@@ -43,14 +49,10 @@ export const startTestDynamo = async (): Promise<TestDynamo> => {
     client,
     doc,
     endpoint,
-    tables: { config: '', migrations: '', credentials: '' },
+    tables: tableNames(() => ''),
     async createTables() {
       const suffix = randomUUID().slice(0, 8);
-      const names = {
-        config: `${TABLES.config.localName}-${suffix}`,
-        migrations: `${TABLES.migrations.localName}-${suffix}`,
-        credentials: `${TABLES.credentials.localName}-${suffix}`,
-      };
+      const names = tableNames((table) => `${table.localName}-${suffix}`);
       const byEnv = new Map<string, string>(
         Object.entries(TABLES).map(([key, table]) => [table.id, names[key as keyof typeof names]]),
       );

@@ -1,0 +1,77 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { ATTRIBUTION_ATTRIBUTES, CHANGE_CAUSES, type ChangeCause } from '#shared/preferences/change-attribution.js';
+import { CHANNELS, type ChannelConfig, scopeOf } from '#shared/preferences/model.js';
+import type { HistoryChange } from './results.js';
+
+/*
+ * From a record of the config table's change stream to the change it records (docs/design.md,
+ * "Change history"). Pure: the publisher (publisher.ts) stores and announces what this returns.
+ */
+
+type Item = Record<string, unknown>;
+
+/** A stream image as a plain object (Lambda's and the SDK's attribute values have one shape). */
+export const imageOf = (image: unknown): Item | undefined =>
+  image ? unmarshall(image as Parameters<typeof unmarshall>[0]) : undefined;
+
+/** The channel values of an item: what a reader sees. A tombstone and no item both give {}. */
+export const channelsOf = (item: Item | undefined): ChannelConfig => {
+  const config: ChannelConfig = {};
+  for (const channel of CHANNELS) {
+    const value = item?.[channel];
+    if (typeof value === 'string') config[channel] = value as ChannelConfig[typeof channel];
+  }
+  return config;
+};
+
+const sameChannels = (a: ChannelConfig, b: ChannelConfig): boolean =>
+  CHANNELS.every((channel) => a[channel] === b[channel]);
+
+const isCause = (value: unknown): value is ChangeCause => CHANGE_CAUSES.includes(value as ChangeCause);
+
+/** A history item plus where it goes: the stream's sequence number orders and deduplicates it. */
+export interface RecordedChange {
+  change: HistoryChange;
+  sequenceNumber: string;
+}
+
+/**
+ * The change a stream record of the config table records, or undefined when it changes no
+ * channel value (a delete's stamp, a tombstone's expiry, the delete of an emptied entry, a set
+ * that repeats the stored values) or is not a config entry.
+ *
+ * Who and why come from the item the record leaves (its new image), or for a delete from the
+ * item as it was: every write stamps them (change-attribution.ts). An item written before the
+ * stamps existed is attributed to a set by its `updatedBy` at its `updatedAt`.
+ */
+export const changeOf = (record: DynamoDBRecord): RecordedChange | undefined => {
+  const before = imageOf(record.dynamodb?.OldImage);
+  const after = record.eventName === 'REMOVE' ? undefined : imageOf(record.dynamodb?.NewImage);
+  const item = after ?? before;
+  const sequenceNumber = record.dynamodb?.SequenceNumber;
+  if (!item || !sequenceNumber || typeof item.organizationId !== 'string' || typeof item.userId !== 'string') {
+    return undefined;
+  }
+  const beforeChannels = channelsOf(before);
+  const afterChannels = channelsOf(after);
+  if (sameChannels(beforeChannels, afterChannels)) return undefined;
+
+  const stamped = isCause(item[ATTRIBUTION_ATTRIBUTES.cause]);
+  const documentId = typeof item.documentId === 'string' ? item.documentId : null;
+  return {
+    sequenceNumber,
+    change: {
+      changeId: record.eventID ?? sequenceNumber,
+      organizationId: item.organizationId,
+      userId: item.userId,
+      documentId,
+      scope: scopeOf(documentId),
+      cause: stamped ? (item[ATTRIBUTION_ATTRIBUTES.cause] as ChangeCause) : 'set',
+      changedAt: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedAt] : item.updatedAt),
+      changedBy: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedBy] : item.updatedBy),
+      before: beforeChannels,
+      after: afterChannels,
+    },
+  };
+};

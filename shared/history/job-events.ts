@@ -1,0 +1,32 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { type MigrationRecord, toView } from '#shared/migration/model.js';
+import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from './events.js';
+import { imageOf } from './from-stream.js';
+
+/*
+ * Events from the migrations table's stream: a migration record that reaches completed or failed
+ * becomes `Document Migration Completed` or `Failed`, its detail the status the status route answers.
+ */
+
+const FINISHED = { completed: DETAIL_TYPES.migrationCompleted, failed: DETAIL_TYPES.migrationFailed } as const;
+
+const isMigrationRecord = (item: Record<string, unknown> | undefined): item is Record<string, unknown> =>
+  typeof item?.pk === 'string' && item.pk.startsWith('MIGRATION#') && item.sk === 'RECORD';
+
+/** The event a stream record of the migrations table announces, if any (locks and progress announce nothing). */
+export const jobEventOf = (record: DynamoDBRecord): BusEvent | undefined => {
+  if (record.eventName === 'REMOVE') return undefined;
+  const after = imageOf(record.dynamodb?.NewImage);
+  const before = imageOf(record.dynamodb?.OldImage);
+  if (!isMigrationRecord(after)) return undefined;
+  const status = after.status as keyof typeof FINISHED;
+  if (!(status in FINISHED) || before?.status === status) return undefined;
+  const { pk: _pk, sk: _sk, ...stored } = after;
+  const view = toView({ runs: {}, skippedCheckpoint: [], ...stored } as unknown as MigrationRecord, new Date());
+  return {
+    detailType: FINISHED[status],
+    source: EVENT_SOURCE,
+    // One migration finishes once: its id and final status name the event.
+    detail: { id: `migration:${view.migrationId}:${status}`, ...view },
+  };
+};

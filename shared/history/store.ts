@@ -1,0 +1,31 @@
+import type { RecordedChange } from './from-stream.js';
+import type { HistoryChange } from './results.js';
+
+/** Which entries of a user a history read covers: one document, the organization level, or all. */
+export interface HistoryQuery {
+  organizationId: string;
+  userId: string;
+  /** A document id: that entry only; null: the organization-level entry only; undefined: every entry. */
+  documentId?: string | null | undefined;
+  limit: number;
+  /** Where the previous page stopped (a key the store answered as `lastKey`). */
+  startKey?: Record<string, string> | undefined;
+}
+
+export interface HistoryPage {
+  changes: HistoryChange[];
+  /** Present when more changes may follow. */
+  lastKey?: Record<string, string>;
+}
+
+/** The storage port of the change history (the DynamoDB adapter: dynamo-store.ts). */
+export interface HistoryStore {
+  /** Stores a change once: false when it was already stored (a redelivered stream record). */
+  record(change: RecordedChange, expiresAt: number): Promise<boolean>;
+  /** Newest first. */
+  list(query: HistoryQuery): Promise<HistoryPage>;
+  /** Deletes every change of one entry of the user; returns how many. */
+  deleteEntryHistory(organizationId: string, userId: string, documentId: string | null): Promise<number>;
+  /** Deletes every change of the user in the organization; returns how many. */
+  deleteUserHistory(organizationId: string, userId: string): Promise<number>;
+}

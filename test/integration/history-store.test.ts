@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
+import type { RecordedChange } from '#shared/history/from-stream.js';
+import type { HistoryChange } from '#shared/history/results.js';
+import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+
+let dynamo: TestDynamo;
+let store: DynamoHistoryStore;
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+});
+afterAll(async () => {
+  await dynamo.close();
+});
+beforeEach(async () => {
+  const tables = await dynamo.createTables();
+  store = new DynamoHistoryStore(dynamo.doc, tables.history);
+});
+
+let sequence = 0;
+const change = (overrides: Partial<HistoryChange> = {}, sequenceNumber = String(++sequence)): RecordedChange => ({
+  sequenceNumber,
+  change: {
+    changeId: `c-${sequenceNumber}`,
+    organizationId: 'acme',
+    userId: 'alice',
+    documentId: 'doc-1',
+    scope: 'document',
+    cause: 'set',
+    changedAt: `2026-01-01T00:00:${String(sequence % 60).padStart(2, '0')}.000Z`,
+    changedBy: 'ak_1',
+    before: {},
+    after: { inbox: 'ALL' },
+    ...overrides,
+  },
+});
+
+const ids = (changes: HistoryChange[]) => changes.map((c) => c.changeId);
+
+describe('the history table', () => {
+  test('a change is stored once: the same stream record again is refused', async () => {
+    const one = change();
+    expect(await store.record(one, 2_000_000_000)).toBe(true);
+    expect(await store.record(one, 2_000_000_000)).toBe(false);
+    expect((await store.list({ organizationId: 'acme', userId: 'alice', limit: 10 })).changes).toEqual([one.change]);
+  });
+
+  test("a user's changes newest first, by document, by organization level, page by page", async () => {
+    const a = change({ changedAt: '2026-01-01T00:00:01.000Z' });
+    const b = change({ changedAt: '2026-01-01T00:00:02.000Z', documentId: null, scope: 'organization' });
+    const c = change({ changedAt: '2026-01-01T00:00:03.000Z', documentId: 'doc-2' });
+    const d = change({ changedAt: '2026-01-01T00:00:04.000Z' });
+    const otherUser = change({ changedAt: '2026-01-01T00:00:05.000Z', userId: 'alice#2' });
+    const otherOrg = change({ changedAt: '2026-01-01T00:00:06.000Z', organizationId: 'acme#x' });
+    for (const item of [a, b, c, d, otherUser, otherOrg]) await store.record(item, 2_000_000_000);
+
+    const query = { organizationId: 'acme', userId: 'alice' };
+    expect(ids((await store.list({ ...query, limit: 10 })).changes)).toEqual(ids([d, c, b, a].map((x) => x.change)));
+    expect(ids((await store.list({ ...query, documentId: 'doc-1', limit: 10 })).changes)).toEqual(
+      ids([d, a].map((x) => x.change)),
+    );
+    expect(ids((await store.list({ ...query, documentId: null, limit: 10 })).changes)).toEqual([b.change.changeId]);
+    expect((await store.list({ ...query, documentId: null, limit: 10 })).changes[0]?.documentId).toBeNull();
+
+    const first = await store.list({ ...query, limit: 3 });
+    expect(ids(first.changes)).toEqual(ids([d, c, b].map((x) => x.change)));
+    const second = await store.list({ ...query, limit: 3, startKey: first.lastKey });
+    expect(ids(second.changes)).toEqual([a.change.changeId]);
+  });
+
+  test("deletes one entry's changes of the user, or all the user's changes in the organization", async () => {
+    const items = [
+      change({ documentId: 'doc-1' }),
+      change({ documentId: 'doc-2' }),
+      change({ documentId: null, scope: 'organization' }),
+      change({ documentId: 'doc-1', userId: 'bob' }),
+    ];
+    for (const item of items) await store.record(item, 2_000_000_000);
+    expect(await store.deleteEntryHistory('acme', 'alice', 'doc-1')).toBe(1);
+    expect(ids((await store.list({ organizationId: 'acme', userId: 'alice', limit: 10 })).changes).sort()).toEqual(
+      ids([items[1]!, items[2]!].map((x) => x.change)).sort(),
+    );
+    expect(await store.deleteUserHistory('acme', 'alice')).toBe(2);
+    expect((await store.list({ organizationId: 'acme', userId: 'alice', limit: 10 })).changes).toEqual([]);
+    expect((await store.list({ organizationId: 'acme', userId: 'bob', limit: 10 })).changes).toHaveLength(1);
+  });
+
+  test('worst-case identifiers fit the keys of the table and of its index', async () => {
+    // 256 UTF-16 units each, 3 UTF-8 bytes per unit once escaped (see test/reliability/key-limits.test.ts).
+    const worst = { organizationId: '#'.repeat(256), userId: '%'.repeat(256), documentId: '\uFFFD'.repeat(256) };
+    const item = change({ ...worst }, '9'.repeat(40));
+    expect(await store.record(item, 2_000_000_000)).toBe(true);
+    const query = { organizationId: worst.organizationId, userId: worst.userId, limit: 1 };
+    expect((await store.list({ ...query, documentId: worst.documentId })).changes).toEqual([item.change]);
+  });
+});

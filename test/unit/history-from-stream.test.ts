@@ -1,0 +1,112 @@
+import { describe, expect, test } from '@jest/globals';
+import { changeOf } from '#shared/history/from-stream.js';
+import { entryItem, streamRecord } from '../support/stream-records.js';
+
+const CONFIG = 'config';
+
+describe('the change a stream record of the config table records', () => {
+  test('a set that creates an entry: before {}, after its channels, who and why from the item', () => {
+    const record = streamRecord(CONFIG, 'INSERT', { new: entryItem({ inbox: 'NONE' }) }, '42');
+    expect(changeOf(record)).toEqual({
+      sequenceNumber: '42',
+      change: {
+        changeId: 'event-42',
+        organizationId: 'acme',
+        userId: 'alice',
+        documentId: 'doc-1',
+        scope: 'document',
+        cause: 'set',
+        changedAt: '2026-01-01T00:00:00.000Z',
+        changedBy: 'ak_1',
+        before: {},
+        after: { inbox: 'NONE' },
+      },
+    });
+  });
+
+  test('a reset that empties an entry into a tombstone: after {}', () => {
+    const record = streamRecord(CONFIG, 'MODIFY', {
+      old: entryItem({ inbox: 'NONE', email: 'ALL' }),
+      new: entryItem({ changeCause: 'reset', changedBy: 'ak_2', changedAt: '2026-01-02T00:00:00.000Z' }),
+    });
+    expect(changeOf(record)?.change).toMatchObject({
+      cause: 'reset',
+      changedBy: 'ak_2',
+      changedAt: '2026-01-02T00:00:00.000Z',
+      before: { inbox: 'NONE', email: 'ALL' },
+      after: {},
+    });
+  });
+
+  test('a set over a tombstone: before {}', () => {
+    const record = streamRecord(CONFIG, 'MODIFY', {
+      old: entryItem({ tombstoneExpiresAt: 1_800_000_000 }),
+      new: entryItem({ slack: 'MINE' }),
+    });
+    expect(changeOf(record)?.change).toMatchObject({ before: {}, after: { slack: 'MINE' } });
+  });
+
+  test('an organization-level entry: documentId null, scope organization', () => {
+    const record = streamRecord(CONFIG, 'INSERT', {
+      new: entryItem({ pk: 'ORG#acme', documentId: undefined, scope: 'organization', email: 'MINE' }),
+    });
+    expect(changeOf(record)?.change).toMatchObject({ documentId: null, scope: 'organization' });
+  });
+
+  test("a migration's delete of a source: the stamp on the deleted item names the migration", () => {
+    const record = streamRecord(CONFIG, 'REMOVE', {
+      old: entryItem({
+        inbox: 'ALL',
+        changeCause: 'migration',
+        changedBy: 'migration:m1',
+        changedAt: '2026-01-03T00:00:00.000Z',
+      }),
+    });
+    expect(changeOf(record)?.change).toMatchObject({
+      cause: 'migration',
+      changedBy: 'migration:m1',
+      before: { inbox: 'ALL' },
+      after: {},
+    });
+  });
+
+  test('records that change no channel value record nothing', () => {
+    const stamp = { changeCause: 'migration', changedBy: 'migration:m1', changedAt: '2026-01-03T00:00:00.000Z' };
+    // A delete's stamp.
+    expect(
+      changeOf(
+        streamRecord(CONFIG, 'MODIFY', {
+          old: entryItem({ inbox: 'ALL' }),
+          new: entryItem({ inbox: 'ALL', ...stamp }),
+        }),
+      ),
+    ).toBeUndefined();
+    // The same value set again.
+    expect(
+      changeOf(
+        streamRecord(CONFIG, 'MODIFY', {
+          old: entryItem({ inbox: 'ALL' }),
+          new: entryItem({ inbox: 'ALL', version: 2, updatedAt: '2026-01-05T00:00:00.000Z' }),
+        }),
+      ),
+    ).toBeUndefined();
+    // A tombstone's expiry, or a tombstone given its expiry time.
+    expect(changeOf(streamRecord(CONFIG, 'REMOVE', { old: entryItem({ tombstoneExpiresAt: 1 }) }))).toBeUndefined();
+    expect(
+      changeOf(streamRecord(CONFIG, 'MODIFY', { old: entryItem(), new: entryItem({ tombstoneExpiresAt: 1 }) })),
+    ).toBeUndefined();
+  });
+
+  test('an item written before attribution existed counts as a set by its updatedBy at its updatedAt', () => {
+    const { changeCause: _c, changedBy: _b, changedAt: _a, ...legacy } = entryItem({ email: 'NONE' });
+    expect(changeOf(streamRecord(CONFIG, 'INSERT', { new: legacy }))?.change).toMatchObject({
+      cause: 'set',
+      changedBy: 'ak_1',
+      changedAt: '2026-01-01T00:00:00.000Z',
+    });
+  });
+
+  test('an item that is no config entry records nothing', () => {
+    expect(changeOf(streamRecord(CONFIG, 'INSERT', { new: { pk: 'x', sk: 'y', inbox: 'ALL' } }))).toBeUndefined();
+  });
+});

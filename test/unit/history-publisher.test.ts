@@ -1,0 +1,163 @@
+import { describe, expect, test } from '@jest/globals';
+import type { BusEvent, EventBus } from '#shared/history/events.js';
+import type { RecordedChange } from '#shared/history/from-stream.js';
+import { createPublisherHandler, type PublisherDeps } from '#shared/history/publisher.js';
+import type { HistoryPage, HistoryStore } from '#shared/history/store.js';
+import { logger } from '#shared/lambda/logger.js';
+import { entryItem, streamRecord } from '../support/stream-records.js';
+
+logger.setLogLevel('SILENT');
+
+/** The history as a map keyed like the table: a second write of a key is refused. */
+class MemoryHistory implements HistoryStore {
+  readonly items = new Map<string, RecordedChange>();
+  readonly erased: string[] = [];
+  failOn?: string;
+  async record(recorded: RecordedChange): Promise<boolean> {
+    if (recorded.sequenceNumber === this.failOn) throw new Error('throttled');
+    if (this.items.has(recorded.sequenceNumber)) return false;
+    this.items.set(recorded.sequenceNumber, recorded);
+    return true;
+  }
+  async list(): Promise<HistoryPage> {
+    return { changes: [] };
+  }
+  async deleteEntryHistory(organizationId: string, userId: string, documentId: string | null): Promise<number> {
+    this.erased.push(JSON.stringify([organizationId, userId, documentId]));
+    return 0;
+  }
+  async deleteUserHistory(): Promise<number> {
+    return 0;
+  }
+}
+
+class MemoryBus implements EventBus {
+  readonly published: BusEvent[] = [];
+  refuse = 0;
+  async publish(events: readonly BusEvent[]): Promise<void> {
+    if (this.refuse > 0) {
+      this.refuse -= 1;
+      throw new Error('refused');
+    }
+    this.published.push(...events);
+  }
+}
+
+const setup = () => {
+  const history = new MemoryHistory();
+  const bus = new MemoryBus();
+  const deps: PublisherDeps = {
+    history,
+    bus,
+    tables: { config: 'config', migrations: 'migrations' },
+    retentionDays: 365,
+  };
+  return { history, bus, handler: createPublisherHandler(deps) };
+};
+
+const set = (sequenceNumber: string, inbox: string) =>
+  streamRecord('config', 'MODIFY', { old: entryItem(), new: entryItem({ inbox }) }, sequenceNumber);
+
+describe('the change publisher', () => {
+  test('each change is stored once and announced; a redelivered batch stores nothing new', async () => {
+    const { history, bus, handler } = setup();
+    const event = { Records: [set('1', 'ALL'), set('2', 'NONE')] };
+    expect(await handler(event)).toEqual({ batchItemFailures: [] });
+    expect(await handler(event)).toEqual({ batchItemFailures: [] });
+    expect([...history.items.keys()]).toEqual(['1', '2']);
+    // Events are at least once: the same ids again.
+    expect(bus.published.map((e) => e.detail.id)).toEqual(['event-1', 'event-2', 'event-1', 'event-2']);
+    expect(bus.published[0]).toMatchObject({
+      detailType: 'Notification Config Changed',
+      source: 'notification-preferences',
+      detail: { id: 'event-1', changeId: 'event-1', after: { inbox: 'ALL' }, cause: 'set' },
+    });
+  });
+
+  test('a record that fails fails every later one of the batch, unprocessed, so changes keep their order', async () => {
+    const { history, bus, handler } = setup();
+    history.failOn = '2';
+    const response = await handler({ Records: [set('1', 'ALL'), set('2', 'NONE'), set('3', 'MINE')] });
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: '2' }, { itemIdentifier: '3' }]);
+    expect([...history.items.keys()]).toEqual(['1']);
+    expect(bus.published.map((e) => e.detail.id)).toEqual(['event-1']);
+  });
+
+  test('events that cannot be published fail their record and the later ones', async () => {
+    const { bus, handler } = setup();
+    bus.refuse = 1;
+    const records = Array.from({ length: 12 }, (_, i) => set(String(i + 1), 'ALL'));
+    const response = await handler({ Records: records });
+    // The first 10 events go in one call, which is refused: every record is reported.
+    expect(response.batchItemFailures).toHaveLength(12);
+    expect(response.batchItemFailures[0]).toEqual({ itemIdentifier: '1' });
+  });
+
+  test("an erasure's change is not stored: it removes that entry's history", async () => {
+    const { history, bus, handler } = setup();
+    const erased = streamRecord('config', 'REMOVE', {
+      old: entryItem({ inbox: 'ALL', changeCause: 'erasure', changedBy: 'erasure:e1' }),
+    });
+    await handler({ Records: [erased] });
+    expect(history.items.size).toBe(0);
+    expect(history.erased).toEqual([JSON.stringify(['acme', 'alice', 'doc-1'])]);
+    expect(bus.published[0]?.detail).toMatchObject({ cause: 'erasure', changedBy: 'erasure:e1', after: {} });
+  });
+
+  test('a migration record that completes or fails is announced with its status; progress is not', async () => {
+    const { bus, handler } = setup();
+    const migration = {
+      pk: 'MIGRATION#m1',
+      sk: 'RECORD',
+      migrationId: 'm1',
+      organizationId: 'acme',
+      documentId: 'doc-1',
+      newDocumentId: 'doc-2',
+      moved: 3,
+      skipped: 1,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:05.000Z',
+      leaseOwner: 'run-1',
+      runs: { 'run-1': 1 },
+    };
+    await handler({
+      Records: [
+        streamRecord('migrations', 'MODIFY', {
+          old: { ...migration, status: 'pending' },
+          new: { ...migration, status: 'in_progress' },
+        }),
+        streamRecord('migrations', 'MODIFY', {
+          old: { ...migration, status: 'in_progress' },
+          new: { ...migration, status: 'completed', completedAt: '2026-01-01T00:00:05.000Z' },
+        }),
+        streamRecord('migrations', 'MODIFY', {
+          old: { ...migration, status: 'in_progress' },
+          new: { ...migration, status: 'failed', error: 'gave up' },
+        }),
+      ],
+    });
+    expect(bus.published).toEqual([
+      {
+        detailType: 'Document Migration Completed',
+        source: 'notification-preferences',
+        detail: {
+          id: 'migration:m1:completed',
+          migrationId: 'm1',
+          organizationId: 'acme',
+          documentId: 'doc-1',
+          newDocumentId: 'doc-2',
+          status: 'completed',
+          moved: 3,
+          skipped: 1,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-01T00:00:05.000Z',
+          completedAt: '2026-01-01T00:00:05.000Z',
+        },
+      },
+      expect.objectContaining({
+        detailType: 'Document Migration Failed',
+        detail: expect.objectContaining({ id: 'migration:m1:failed', status: 'failed', error: 'gave up' }),
+      }),
+    ]);
+  });
+});

@@ -34,8 +34,8 @@ beforeAll(async () => {
   process.env[ENV.credentialCacheSeconds] = '0';
   process.env.AWS_ENDPOINT_URL_DYNAMODB = proxy.endpoint;
   process.env.AWS_REGION = 'local';
-  process.env.AWS_ACCESS_KEY_ID = 'local';
-  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  process.env.AWS_ACCESS_KEY_ID = dynamo.credentials.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = dynamo.credentials.secretAccessKey;
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   await dynamo.doc.send(
     new PutCommand({

@@ -28,8 +28,8 @@ beforeAll(async () => {
   process.env[ENV.migrationQueueUrl] = 'http://127.0.0.1:9/000000000000/unused';
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
   process.env.AWS_REGION = 'local';
-  process.env.AWS_ACCESS_KEY_ID = 'local';
-  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  process.env.AWS_ACCESS_KEY_ID = dynamo.credentials.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = dynamo.credentials.secretAccessKey;
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   await dynamo.doc.send(
     new PutCommand({

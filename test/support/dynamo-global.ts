@@ -20,6 +20,8 @@ export default async function startSharedDynamo(): Promise<void> {
     '../../local/dynamo.ts',
     import.meta.url,
   )) as typeof import('#local/dynamo.js');
+  // Already given (a DynamoDB Local started without -sharedDb): the run uses it as it is.
+  if (process.env[SHARED_DYNAMODB_LOCAL_ENV]) return;
   try {
     launcher.findJava();
   } catch {

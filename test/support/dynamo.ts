@@ -13,6 +13,8 @@ export interface TestDynamo {
   client: DynamoDBClient;
   doc: DynamoDBDocumentClient;
   endpoint: string;
+  /** What to sign with (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY for functions under test). */
+  credentials: { accessKeyId: string; secretAccessKey: string };
   /** Table names of this test run (unique per call to `createTables`). */
   tables: Record<keyof typeof TABLES, string>;
   /** Creates a fresh set of tables and points `tables` at them: isolation between tests. */
@@ -20,27 +22,37 @@ export interface TestDynamo {
   close(): Promise<void>;
 }
 
-/**
- * DynamoDB Local for integration tests, with the service's tables created. Under Jest every
- * test file shares the run's one instance (a JVM takes a second or more to start), isolated by
- * table names unique to each call of `createTables`; elsewhere it starts its own, in memory.
- * (In-memory local runtimes join it too, each in a database of its own: local/dynamo.ts.)
- */
 const tableNames = (name: (table: TableDefinition) => string) =>
   Object.fromEntries(Object.entries(TABLES).map(([key, table]) => [key, name(table)])) as Record<
     keyof typeof TABLES,
     string
   >;
 
+/**
+ * DynamoDB Local for integration tests, with the service's tables created. Under Jest every
+ * test file shares the run's one instance (a JVM takes a second or more to start), isolated by
+ * table names unique to each call of `createTables`; elsewhere it starts its own, in memory.
+ * (In-memory local runtimes join it too, each in a database of its own: local/dynamo.ts.)
+ *
+ * Each call also gets a database of its own in the shared instance (its access key picks it):
+ * DynamoDB Local keeps the stream records of deleted tables, and every write to a table with a
+ * stream slows down with the records its database holds (1,500 puts: 1 s in a fresh database,
+ * 24 s in one that had served the large-migration test). Functions under test must sign with
+ * `credentials`.
+ */
 export const startTestDynamo = async (): Promise<TestDynamo> => {
   const shared = process.env[SHARED_DYNAMO_ENV];
   const own = shared ? undefined : await startEmbeddedDynamo();
   const endpoint = shared ?? (own?.endpoint as string);
   if (shared) await waitUntilAnswering(shared);
+  const credentials = {
+    accessKeyId: shared ? `test${randomUUID().replaceAll('-', '')}` : 'local',
+    secretAccessKey: 'local',
+  };
   const client = new DynamoDBClient({
     endpoint,
     region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials,
     maxAttempts: 3,
   });
   const doc = createDocumentClient(client);
@@ -49,6 +61,7 @@ export const startTestDynamo = async (): Promise<TestDynamo> => {
     client,
     doc,
     endpoint,
+    credentials,
     tables: tableNames(() => ''),
     async createTables() {
       const suffix = randomUUID().slice(0, 8);

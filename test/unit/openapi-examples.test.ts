@@ -28,8 +28,8 @@ beforeAll(async () => {
     [ENV.migrationQueueUrl]: 'http://127.0.0.1:9/000000000000/unused',
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     AWS_REGION: 'local',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ACCESS_KEY_ID: dynamo.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: dynamo.credentials.secretAccessKey,
     POWERTOOLS_LOG_LEVEL: 'SILENT',
   });
   await dynamo.doc.send(

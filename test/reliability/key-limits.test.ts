@@ -5,6 +5,8 @@ import { MAX_IDENTIFIER_LENGTH } from '#shared/api/identifiers.js';
 import { Authenticator } from '#shared/auth/authenticator.js';
 import { hashToken, MAX_API_KEY_LENGTH, MAX_TOKEN_LENGTH } from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
+import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
+import { historyKeys } from '#shared/history/keys.js';
 import { lockKey, migrationKey } from '#shared/migration/keys.js';
 import { getMigrationView } from '#shared/migration/status.js';
 import { documentPartition, escapeKeyPart, organizationPartition } from '#shared/preferences/keys.js';
@@ -35,6 +37,10 @@ const worst = {
 };
 const WORST_ESCAPED = worst.percent; // 3 bytes per code unit once escaped
 const WORST_RAW = worst.replacement; // 3 bytes per code unit as it is
+/** A history item's worst case: the longest identifiers, time and stream sequence number. */
+const worstEntry = { organizationId: WORST_ESCAPED, userId: WORST_ESCAPED, documentId: WORST_ESCAPED };
+const LATEST_TIME = '+275760-09-13T00:00:00.000Z'; // the longest ISO time JavaScript writes
+const LONGEST_SEQUENCE = '9'.repeat(40); // stream sequence numbers have at most 40 digits
 /** A second worst-case identifier, different from `id`. */
 const otherThan = (id: string) => (id === worst.percent ? worst.replacement : worst.percent);
 
@@ -75,6 +81,10 @@ describe('the worst case in bytes', () => {
       migrationRecordPk: bytes(migrationKey(WORST_RAW).pk),
       lockPk: bytes(lockKey(WORST_ESCAPED, WORST_ESCAPED).pk),
       credentialPk: bytes('~'.repeat(MAX_API_KEY_LENGTH)),
+      historyPk: bytes(historyKeys(worstEntry, LATEST_TIME, LONGEST_SEQUENCE).pk),
+      historySk: bytes(historyKeys(worstEntry, LATEST_TIME, LONGEST_SEQUENCE).sk),
+      historyEntryPk: bytes(historyKeys(worstEntry, LATEST_TIME, LONGEST_SEQUENCE).entryPk),
+      historyEntrySk: bytes(historyKeys(worstEntry, LATEST_TIME, LONGEST_SEQUENCE).entrySk),
     };
     expect(sizes).toEqual({
       documentEntryPk: 4 + 768 + 1 + 768, // DOC#<org>#<doc>
@@ -83,8 +93,13 @@ describe('the worst case in bytes', () => {
       migrationRecordPk: 10 + 768, // MIGRATION#<migrationId>, not escaped
       lockPk: 5 + 768 + 1 + 768, // LOCK#<org>#<doc>
       credentialPk: 128, // visible ASCII only
+      historyPk: 2 + 768 + 1 + 768, // H#<org>#<user>
+      historySk: 27 + 1 + 40, // <changedAt>#<sequence number, 40 digits>
+      historyEntryPk: 4 + 768 + 1 + 768, // the entry's config partition key
+      historyEntrySk: 768 + 1 + 27 + 1 + 40, // <user>#<changedAt>#<sequence number>
     });
     for (const [key, size] of Object.entries(sizes)) {
+      // The history table's index keys (entryPk, entrySk) have the same limits as table keys.
       expect([key, size <= (key.endsWith('Sk') ? SORT_KEY_LIMIT : PARTITION_KEY_LIMIT)]).toEqual([key, true]);
     }
   });
@@ -159,6 +174,28 @@ describe('the service writes and reads every key with the longest identifiers', 
       await expect(getMigrationView({ repository }, worst.percent, id)).rejects.toMatchObject({ status: 'NOT_FOUND' });
     }
   });
+
+  test.each(Object.entries(worst))(
+    'a history item (table and entry index), recorded and listed by user and by entry: %s',
+    async (_name, id) => {
+      const store = new DynamoHistoryStore(dynamo.doc, dynamo.tables.history);
+      const entry = { organizationId: id, userId: id, documentId: otherThan(id) };
+      const change = {
+        changeId: 'c1',
+        ...entry,
+        scope: 'document' as const,
+        cause: 'set' as const,
+        changedAt: LATEST_TIME,
+        changedBy: 'ak_test',
+        before: {},
+        after: { inbox: 'NONE' as const },
+      };
+      expect(await store.record({ change, sequenceNumber: LONGEST_SEQUENCE }, 2_000_000_000)).toBe(true);
+      const byUser = await store.list({ organizationId: id, userId: id, limit: 10 });
+      const byEntry = await store.list({ ...entry, limit: 10 });
+      expect([byUser.changes, byEntry.changes]).toEqual([[change], [change]]);
+    },
+  );
 
   test('the credential lookup with the longest api key and token', async () => {
     const store = new DynamoCredentialStore(dynamo.doc, dynamo.tables.credentials);

@@ -30,6 +30,12 @@ export interface MigrationRecord {
   runs: Record<string, number>;
   /** Skipped source entries (see skippedKey) of recent pages, so that a rerun does not count them again. */
   skippedCheckpoint: string[];
+  /**
+   * When the sweeper (sweep.ts) or an operator last re-queued the stalled migration, and how
+   * often the sweeper did since its last saved page (a saved page clears both).
+   */
+  sweptAt?: string;
+  sweepResumes?: number;
 }
 
 /** A per-document lock: the document is the source or the target of an active migration. */

@@ -59,6 +59,7 @@ export class ServiceStack extends Stack {
       },
       credentialCache: { [ENV.credentialCacheSeconds]: String(config.credentialCacheSeconds) },
       migrationMaxReceiveCount: { [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT) },
+      historyRetention: { [ENV.historyRetentionDays]: String(config.historyRetentionDays) },
     };
 
     /** One function from its spec: settings, grants and the variables naming what it may touch. */

@@ -1,6 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
+import { DEFAULT_HISTORY_RETENTION_DAYS, MAX_HISTORY_RETENTION_DAYS } from '#shared/history/retention.js';
 import { DEFAULT_CREDENTIAL_CACHE_SECONDS, MAX_CREDENTIAL_CACHE_SECONDS } from '#shared/lambda/environment.js';
 import { BUILT_IN_DEFAULTS, deliverySetting } from '#shared/preferences/model.js';
 
@@ -54,6 +55,8 @@ const stageSettingsSchema = z.object({
   defaultSlack: z.preprocess(unsetIfEmpty, z._default(deliverySetting, BUILT_IN_DEFAULTS.slack)),
   /** How long a warm function trusts a looked-up credential; bounds how late a revocation bites. */
   credentialCacheSeconds: integer(0, MAX_CREDENTIAL_CACHE_SECONDS, DEFAULT_CREDENTIAL_CACHE_SECONDS),
+  /** How long a change stays in the history before DynamoDB expires it (docs/api.md, config/history). */
+  historyRetentionDays: integer(1, MAX_HISTORY_RETENTION_DAYS, DEFAULT_HISTORY_RETENTION_DAYS),
   /** API stage throttling: steady requests per second and burst, over all callers. */
   throttleRate: integer(1, 10_000, 50),
   throttleBurst: integer(1, 5_000, 100),

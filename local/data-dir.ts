@@ -15,6 +15,10 @@ export const dataPaths = (dataDir: string) => ({
   queues: join(dataDir, 'queues.json'),
   credential: join(dataDir, 'local-credential.json'),
   endpoints: join(dataDir, 'endpoint.json'),
+  /** How far the stream twin has read each table's stream (local/streams/checkpoints.ts). */
+  streams: join(dataDir, 'streams.json'),
+  /** Every event the service published, one JSON line each. */
+  events: join(dataDir, 'events.jsonl'),
 });
 
 export const resolveDataDir = (env: NodeJS.ProcessEnv = process.env): string =>

@@ -70,6 +70,7 @@ const banner = (runtime: LocalRuntime): string => {
     `  SQS          ${runtime.sqsEndpoint}`,
     `    queue      ${runtime.queueUrl} (dead letters: ${runtime.deadLetterQueueUrl})`,
     ...(runtime.restoredMessages ? [`               ${runtime.restoredMessages} queued message(s) restored`] : []),
+    `  events       ${runtime.eventsFile ?? 'printed only (in memory)'} (one JSON line each; the history from the tables' streams)`,
     `  credential   ${credentialNote}, granted every organization`,
     `    x-service-api-key:    ${runtime.apiKey}`,
     `    x-service-auth-token: ${runtime.token}`,
@@ -166,6 +167,7 @@ const main = async () => {
       dataDir,
       apiKey: process.env.LOCAL_API_KEY,
       token: process.env.LOCAL_AUTH_TOKEN,
+      printEvents: true,
       log: (line) => console.log(line),
     });
   } catch (error) {

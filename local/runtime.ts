@@ -3,6 +3,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
 import {
+  CHANGE_PUBLISHER_BATCH_SIZE,
+  CHANGE_PUBLISHER_FUNCTION,
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
@@ -27,6 +29,8 @@ import { assertPortFree, namingPort } from './ports.js';
 import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
 import { type ApiHandler, createApiServer, type LocalFunction } from './server.js';
+import type { StreamHandler } from './streams/stream-poller.js';
+import { type StreamTwin, startStreamTwin } from './streams/stream-twin.js';
 
 export const MIGRATION_QUEUE_NAME = 'migrations';
 export const MIGRATION_DLQ_NAME = 'migrations-dlq';
@@ -59,6 +63,8 @@ export interface LocalRuntimeOptions {
   };
   /** Replaces the migration consumer (functions/migration-consumer.ts), e.g. with a test double. */
   consumer?: QueueConsumer;
+  /** Prints one line per event the service publishes (npm start does). */
+  printEvents?: boolean;
   /** Replaces every HTTP function's deployed timeout (their contexts count down from it). */
   handlerTimeoutMs?: number;
   /** Extra environment for the functions, set before they are loaded. */
@@ -87,6 +93,10 @@ export interface LocalRuntime {
   dynamo: DynamoDBClient;
   doc: DynamoDBDocumentClient;
   tables: Record<keyof typeof TABLES, string>;
+  /** The twin of the tables' streams and the change publisher behind them. */
+  streams: StreamTwin;
+  /** Where events are appended, or undefined in memory (printed only). */
+  eventsFile: string | undefined;
   close(): Promise<void>;
 }
 
@@ -207,6 +217,9 @@ const start = async (
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: embedded.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    // The change publisher's events go to the data directory's events.jsonl instead of EventBridge.
+    [ENV.localEventsFile]: inMemory ? '-' : paths.events,
+    ...(options.printEvents ? { [ENV.localEventsPrint]: '1' } : {}),
     ...options.env,
   };
   Object.assign(process.env, env);
@@ -241,6 +254,22 @@ const start = async (
     concurrency: queueOptions.concurrency ?? 2,
     timeoutMs: queueOptions.consumerTimeoutMs ?? DEFAULT_CONSUMER_TIMEOUT_MS,
   });
+
+  // The tables' streams feed the change publisher, as its event source mappings do on AWS.
+  const streams = await startStreamTwin({
+    dynamo,
+    endpoint: embedded.endpoint,
+    region: LOCAL_REGION,
+    credentials: embedded.credentials,
+    tables: (CHANGE_PUBLISHER_FUNCTION.streams as readonly (keyof typeof TABLES)[]).map((name) => tables[name]),
+    handler: await loadHandler<StreamHandler>(CHANGE_PUBLISHER_FUNCTION.entry),
+    functionName: `${FUNCTION_PREFIX}-ChangePublisher`,
+    timeoutMs: timeoutSecondsOf(CHANGE_PUBLISHER_FUNCTION) * 1000,
+    batchSize: CHANGE_PUBLISHER_BATCH_SIZE,
+    ...(inMemory ? {} : { checkpointFile: paths.streams }),
+    log,
+  });
+  cleanups.push(() => streams.close());
 
   const api = createApiServer({
     routes,
@@ -283,6 +312,8 @@ const start = async (
     dynamo,
     doc,
     tables,
+    streams,
+    eventsFile: inMemory ? undefined : paths.events,
     close: () => {
       closing ??= cleanup().finally(() => {
         running = false;

@@ -28,7 +28,10 @@ export type QueueAction = 'SendMessage';
 export type QueueName = 'migrations';
 
 /** Deployment settings a function reads from its environment (the stack sets them from CDK context). */
-export type FunctionSetting = 'deliveryDefaults' | 'credentialCache' | 'migrationMaxReceiveCount';
+export type FunctionSetting = 'deliveryDefaults' | 'credentialCache' | 'migrationMaxReceiveCount' | 'historyRetention';
+
+/** Actions on the service's event bus. */
+export type EventBusAction = 'PutEvents';
 
 export interface FunctionSpec {
   /** Handler file relative to the repository root; it exports `handler`. */
@@ -41,6 +44,9 @@ export interface FunctionSpec {
   /** Item actions per table: what the code behind the function calls, nothing more. */
   tables?: Partial<Record<TableName, readonly TableAction[]>>;
   queues?: Partial<Record<QueueName, readonly QueueAction[]>>;
+  /** Tables whose change stream invokes the function (the stack adds the event source mappings). */
+  streams?: readonly TableName[];
+  eventBus?: readonly EventBusAction[];
   settings?: readonly FunctionSetting[];
 }
 
@@ -88,3 +94,24 @@ export const MIGRATION_CONSUMER_FUNCTION = {
 
 /** AWS's advice for an SQS event source: a visibility timeout of at least six times the function timeout. */
 export const MIGRATION_VISIBILITY_TIMEOUT_SECONDS = 6 * MIGRATION_CONSUMER_FUNCTION.timeoutSeconds;
+
+/**
+ * The consumer of the config and migrations tables' streams (shared/history/publisher.ts): it
+ * writes the change history and puts the events on the bus. It reads the streams through its
+ * event source mappings; it never reads the tables themselves.
+ */
+export const CHANGE_PUBLISHER_FUNCTION = {
+  entry: 'functions/change-publisher.ts',
+  description: "Records config changes in the history and publishes events, from the tables' streams",
+  timeoutSeconds: 60,
+  tables: {
+    // Record a change (conditional put); an erasure's change deletes that entry's history (query, batch delete).
+    history: ['PutItem', 'Query', 'BatchWriteItem'],
+  },
+  streams: ['config', 'migrations'],
+  eventBus: ['PutEvents'],
+  settings: ['historyRetention'],
+} as const satisfies FunctionSpec;
+
+/** Stream records per invocation of the change publisher. */
+export const CHANGE_PUBLISHER_BATCH_SIZE = 100;

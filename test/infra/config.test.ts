@@ -22,6 +22,7 @@ describe('an ad-hoc stage: settings from -c flags', () => {
       defaultEmail: 'MINE',
       defaultSlack: 'NONE',
       credentialCacheSeconds: 60,
+      historyRetentionDays: 365,
       throttleRate: 50,
       throttleBurst: 100,
       consumerMaxConcurrency: 5,

@@ -337,7 +337,14 @@ describe('least-privilege IAM', () => {
     expect(dataAccess('getMigrationStatus')).toEqual({ ...credentials, [tableId('migrations')]: ['dynamodb:GetItem'] });
     expect(dataAccess('NotFound')).toEqual({});
     expect(dataAccess('MigrationConsumer')).toEqual({
-      [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+      // UpdateItem: it stamps a source entry with the migration's attribution before deleting it.
+      [tableId('config')]: [
+        'dynamodb:BatchGetItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+      ],
       [tableId('migrations')]: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
       [queueId('MigrationQueue')]: [...consume, 'sqs:SendMessage'].sort(),
     });

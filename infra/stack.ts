@@ -81,6 +81,9 @@ export class ServiceStack extends Stack {
       for (const [table, actions] of Object.entries(spec.tables ?? {})) {
         fn.grantTable(tables[table as TableName], actions);
       }
+      for (const [table, indexes] of Object.entries(spec.indexes ?? {})) {
+        for (const index of indexes) fn.grantIndexQuery(tables[table as TableName], index);
+      }
       for (const [queue, actions] of Object.entries(spec.queues ?? {})) {
         fn.grantQueue(queues[queue as QueueName], actions);
       }

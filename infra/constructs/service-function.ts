@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -162,9 +162,27 @@ export class ServiceFunction extends Construct {
     });
   }
 
-  /** Grants exactly `actions` on the table (no index access) and sets its name variable. */
+  /**
+   * Grants exactly `actions` on the table, not on its indexes, and sets its name variable.
+   * (CDK's table.grant would add `<table>/index/*` to every grant once the table has an index.)
+   */
   grantTable({ table, env }: BoundTable, actions: readonly TableAction[]): this {
-    table.grant(this.function, ...actions.map((action) => `dynamodb:${action}`));
+    Grant.addToPrincipal({
+      grantee: this.function,
+      actions: actions.map((action) => `dynamodb:${action}`),
+      resourceArns: [table.tableArn],
+    });
+    this.function.addEnvironment(env, table.tableName);
+    return this;
+  }
+
+  /** Grants Query on one index of the table (by name, no wildcard) and sets the table's name variable. */
+  grantIndexQuery({ table, env }: BoundTable, indexName: string): this {
+    Grant.addToPrincipal({
+      grantee: this.function,
+      actions: ['dynamodb:Query'],
+      resourceArns: [`${table.tableArn}/index/${indexName}`],
+    });
     this.function.addEnvironment(env, table.tableName);
     return this;
   }

@@ -43,6 +43,11 @@ export interface FunctionSpec {
   timeoutSeconds?: number;
   /** Item actions per table: what the code behind the function calls, nothing more. */
   tables?: Partial<Record<TableName, readonly TableAction[]>>;
+  /**
+   * Indexes the function queries, by table: Query on each named index only (table actions
+   * above never reach an index).
+   */
+  indexes?: Partial<Record<TableName, readonly string[]>>;
   queues?: Partial<Record<QueueName, readonly QueueAction[]>>;
   /** Tables whose change stream invokes the function (the stack adds the event source mappings). */
   streams?: readonly TableName[];

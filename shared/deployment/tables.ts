@@ -1,6 +1,7 @@
 import { ENTRY_INDEX } from '#shared/history/keys.js';
 import { HISTORY_TTL_ATTRIBUTE } from '#shared/history/retention.js';
 import { ENV, type EnvName } from '#shared/lambda/environment.js';
+import { ACTIVE_INDEX, ACTIVE_PK_ATTRIBUTE } from '#shared/migration/keys.js';
 import { TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
 
 /** A global secondary index: string keys, and which attributes it holds. */
@@ -56,6 +57,8 @@ export const TABLES = {
     sortKey: 'sk',
     // A record that completes or fails becomes an event (shared/history/).
     stream: 'NEW_AND_OLD_IMAGES',
+    // Active migrations by last progress, for the sweeper of stuck ones (shared/migration/keys.ts).
+    indexes: [{ name: ACTIVE_INDEX, partitionKey: ACTIVE_PK_ATTRIBUTE, sortKey: 'updatedAt', projection: 'ALL' }],
   },
   /** API credentials, keyed by api key; tokens are stored only as SHA-256 hashes. */
   credentials: { id: 'CredentialsTable', localName: 'credentials', env: ENV.credentialsTable, partitionKey: 'apiKey' },

@@ -3,9 +3,10 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { lockKey, migrationKey } from './keys.js';
+import { ACTIVE_INDEX, ACTIVE_PK, ACTIVE_PK_ATTRIBUTE, lockKey, migrationKey } from './keys.js';
 import type { MigrationLock, MigrationRecord } from './model.js';
 
 /** Progress of one page, saved under the lease before the page's source entries are deleted. */
@@ -19,22 +20,40 @@ export interface PageProgress {
   at: string;
 }
 
+/**
+ * When `fail` may mark a migration failed (it must be active in every case):
+ * - `owner`: no other delivery holds a live lease on it; with `updatedAt`, also only if it has
+ *   made no progress since that read (the sweeper's guard);
+ * - `onlyIfUnqueued`: it is still pending and was never queued;
+ * - `evenIfLeased`: whoever holds it (an operator's forced failure; the holder stops at its next save).
+ */
+export type FailGuard = { owner: string; updatedAt?: string } | { onlyIfUnqueued: true } | { evenIfLeased: true };
+
+/** The record as read: a re-queue applies only if neither has changed since. */
+export interface SeenRecord {
+  migrationId: string;
+  updatedAt: string;
+  sweptAt?: string;
+}
+
 /** The migrations table as the migration code uses it; every write is conditional. */
 export interface MigrationRepository {
   create(record: MigrationRecord): Promise<void>;
   get(migrationId: string): Promise<MigrationRecord | undefined>;
   markQueued(migrationId: string, at: string): Promise<void>;
+  /** Marks an active migration failed if `guard` holds; returns false when it did not. */
+  fail(migrationId: string, reason: string, at: Date, guard: FailGuard): Promise<boolean>;
   /**
-   * Marks an active migration failed. With `owner`, only if no other delivery holds a live
-   * lease on it; with `onlyIfUnqueued`, only if it is still pending and was never queued.
-   * Returns false when the condition did not hold.
+   * Active migrations whose `updatedAt` is before `before`, oldest first, at most `limit`
+   * (from the sparse index: eventually consistent, so each write after it is guarded).
    */
-  fail(
-    migrationId: string,
-    reason: string,
-    at: Date,
-    guard: { owner: string } | { onlyIfUnqueued: true },
-  ): Promise<boolean>;
+  listQuiet(before: string, limit: number): Promise<MigrationRecord[]>;
+  /**
+   * Records a re-queue of a stalled migration, before its message is sent: sets `sweptAt` and
+   * counts it in `sweepResumes` (or, with `resetCount`, an operator's, starts the count over).
+   * Only if the record is still active, unchanged since `seen` and without a live lease.
+   */
+  markResumed(seen: SeenRecord, at: Date, options?: { resetCount?: boolean }): Promise<boolean>;
 
   getLock(organizationId: string, documentId: string): Promise<MigrationLock | undefined>;
   /** Takes the lock if it is free, or if it is still held by `takeOverFrom` (a stale holder). */
@@ -68,7 +87,7 @@ const conditional = async (write: () => Promise<unknown>): Promise<boolean> => {
 };
 
 const toRecord = (item: Item): MigrationRecord => {
-  const { pk: _pk, sk: _sk, ...rest } = item;
+  const { pk: _pk, sk: _sk, [ACTIVE_PK_ATTRIBUTE]: _active, ...rest } = item;
   return { runs: {}, skippedCheckpoint: [], ...rest } as unknown as MigrationRecord;
 };
 
@@ -84,7 +103,8 @@ export class DynamoMigrationRepository implements MigrationRepository {
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...migrationKey(record.migrationId), ...record },
+        // In the index of active migrations until it completes or fails.
+        Item: { ...migrationKey(record.migrationId), ...record, [ACTIVE_PK_ATTRIBUTE]: ACTIVE_PK },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -111,29 +131,88 @@ export class DynamoMigrationRepository implements MigrationRepository {
     );
   }
 
-  fail(
-    migrationId: string,
-    reason: string,
-    at: Date,
-    guard: { owner: string } | { onlyIfUnqueued: true },
-  ): Promise<boolean> {
-    const byOwner = 'owner' in guard;
+  fail(migrationId: string, reason: string, at: Date, guard: FailGuard): Promise<boolean> {
+    const active = '#status IN (:pending, :inProgress)';
+    let condition: string;
+    let values: Item;
+    if ('onlyIfUnqueued' in guard) {
+      condition = '#status = :pending AND attribute_not_exists(queuedAt)';
+      values = {};
+    } else if ('evenIfLeased' in guard) {
+      condition = active;
+      values = { ':inProgress': 'in_progress' };
+    } else {
+      condition = `${active} AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs OR leaseOwner = :owner)`;
+      values = { ':inProgress': 'in_progress', ':nowMs': at.getTime(), ':owner': guard.owner };
+      if (guard.updatedAt !== undefined) {
+        condition += ' AND updatedAt = :seen';
+        values[':seen'] = guard.updatedAt;
+      }
+    }
     return conditional(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: migrationKey(migrationId),
-          UpdateExpression: 'SET #status = :failed, #error = :reason, updatedAt = :at REMOVE leaseOwner, leaseUntil',
-          ConditionExpression: byOwner
-            ? '#status IN (:pending, :inProgress) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs OR leaseOwner = :owner)'
-            : '#status = :pending AND attribute_not_exists(queuedAt)',
+          UpdateExpression: `SET #status = :failed, #error = :reason, updatedAt = :at REMOVE leaseOwner, leaseUntil, ${ACTIVE_PK_ATTRIBUTE}`,
+          ConditionExpression: condition,
           ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
           ExpressionAttributeValues: {
             ':failed': 'failed',
             ':reason': reason,
             ':at': at.toISOString(),
             ':pending': 'pending',
-            ...(byOwner ? { ':inProgress': 'in_progress', ':nowMs': at.getTime(), ':owner': guard.owner } : {}),
+            ...values,
+          },
+        }),
+      ),
+    );
+  }
+
+  async listQuiet(before: string, limit: number): Promise<MigrationRecord[]> {
+    const records: MigrationRecord[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: ACTIVE_INDEX,
+          KeyConditionExpression: '#active = :active AND updatedAt < :before',
+          ExpressionAttributeNames: { '#active': ACTIVE_PK_ATTRIBUTE },
+          ExpressionAttributeValues: { ':active': ACTIVE_PK, ':before': before },
+          Limit: limit - records.length,
+          ExclusiveStartKey: start,
+        }),
+      );
+      records.push(...(page.Items ?? []).map(toRecord));
+      start = page.LastEvaluatedKey;
+    } while (start && records.length < limit);
+    return records;
+  }
+
+  markResumed(seen: SeenRecord, at: Date, { resetCount = false }: { resetCount?: boolean } = {}): Promise<boolean> {
+    return conditional(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: migrationKey(seen.migrationId),
+          UpdateExpression: resetCount
+            ? 'SET sweptAt = :at REMOVE sweepResumes'
+            : 'SET sweptAt = :at ADD sweepResumes :one',
+          // Unchanged since read: a delivery that meanwhile took the lease or saved a page, or a
+          // concurrent sweep that re-queued it already, wins, and nothing is sent.
+          ConditionExpression:
+            '#status IN (:pending, :inProgress) AND updatedAt = :seen AND ' +
+            (seen.sweptAt === undefined ? 'attribute_not_exists(sweptAt)' : 'sweptAt = :seenSwept') +
+            ' AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ...ACTIVE,
+            ':at': at.toISOString(),
+            ':seen': seen.updatedAt,
+            ':nowMs': at.getTime(),
+            ...(resetCount ? {} : { ':one': 1 }),
+            ...(seen.sweptAt === undefined ? {} : { ':seenSwept': seen.sweptAt }),
           },
         }),
       ),
@@ -219,7 +298,8 @@ export class DynamoMigrationRepository implements MigrationRepository {
           TableName: this.tableName,
           Key: migrationKey(migrationId),
           UpdateExpression:
-            'ADD moved :moved, skipped :skipped SET #runs.#run = :page, skippedCheckpoint = :checkpoint, leaseUntil = :until, updatedAt = :at',
+            // A saved page is progress: the sweeper's count of re-queues starts over.
+            'ADD moved :moved, skipped :skipped SET #runs.#run = :page, skippedCheckpoint = :checkpoint, leaseUntil = :until, updatedAt = :at REMOVE sweepResumes, sweptAt',
           ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
           ExpressionAttributeNames: { '#status': 'status', '#runs': 'runs', '#run': progress.run },
           ExpressionAttributeValues: {
@@ -257,8 +337,7 @@ export class DynamoMigrationRepository implements MigrationRepository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: migrationKey(migrationId),
-          UpdateExpression:
-            'SET #status = :completed, completedAt = :at, updatedAt = :at REMOVE leaseOwner, leaseUntil, skippedCheckpoint',
+          UpdateExpression: `SET #status = :completed, completedAt = :at, updatedAt = :at REMOVE leaseOwner, leaseUntil, skippedCheckpoint, sweepResumes, sweptAt, ${ACTIVE_PK_ATTRIBUTE}`,
           ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {

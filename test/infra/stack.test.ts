@@ -453,6 +453,19 @@ describe('tables', () => {
   });
 });
 
+test('the migrations table indexes active migrations by updatedAt, whole records, for the sweeper of stuck ones', () => {
+  expect(res(tableId('migrations')).Properties.GlobalSecondaryIndexes).toEqual([
+    {
+      IndexName: 'activeByUpdatedAt',
+      KeySchema: [
+        { AttributeName: 'activePk', KeyType: 'HASH' },
+        { AttributeName: 'updatedAt', KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    },
+  ]);
+});
+
 describe('change history tables', () => {
   test('the config and migrations tables stream new and old images; the others stream nothing', () => {
     for (const name of ['config', 'migrations'] as const) {

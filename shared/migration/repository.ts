@@ -91,6 +91,12 @@ const toRecord = (item: Item): MigrationRecord => {
   return { runs: {}, skippedCheckpoint: [], ...rest } as unknown as MigrationRecord;
 };
 
+const isSameCreation = (a: MigrationRecord, b: MigrationRecord): boolean =>
+  a.organizationId === b.organizationId &&
+  a.documentId === b.documentId &&
+  a.newDocumentId === b.newDocumentId &&
+  a.createdAt === b.createdAt;
+
 const ACTIVE = { ':pending': 'pending', ':inProgress': 'in_progress' };
 
 export class DynamoMigrationRepository implements MigrationRepository {
@@ -100,14 +106,22 @@ export class DynamoMigrationRepository implements MigrationRepository {
   ) {}
 
   async create(record: MigrationRecord): Promise<void> {
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        // In the index of active migrations until it completes or fails.
-        Item: { ...migrationKey(record.migrationId), ...record, [ACTIVE_PK_ATTRIBUTE]: ACTIVE_PK },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+    const created = await conditional(() =>
+      this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          // In the index of active migrations until it completes or fails.
+          Item: { ...migrationKey(record.migrationId), ...record, [ACTIVE_PK_ATTRIBUTE]: ACTIVE_PK },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
     );
+    if (created) return;
+    // The id is new, so a record already there is this one: an attempt whose answer came after
+    // the client's socket timeout took effect, and the SDK's retry then met its own write.
+    const existing = await this.get(record.migrationId);
+    if (existing && isSameCreation(existing, record)) return;
+    throw new Error(`Migration ${record.migrationId} already exists`);
   }
 
   async get(migrationId: string): Promise<MigrationRecord | undefined> {

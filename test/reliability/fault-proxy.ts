@@ -7,6 +7,7 @@ export type Fault =
   | 'internal' // 500 InternalServerError
   | 'unavailable' // 503 ServiceUnavailable
   | 'hang' // no answer at all (until the client gives up)
+  | 'late' // forwarded at once (the call takes effect), answered only after `lateMs`
   | 'reset' // the connection is cut
   | 'unprocessed' // BatchGetItem: half the keys come back unprocessed
   | 'unprocessed-all'; // BatchGetItem: nothing is read, every key comes back unprocessed
@@ -25,6 +26,8 @@ export type FaultPolicy = (call: Call) => Fault | undefined;
 export interface FaultProxy {
   endpoint: string;
   policy: FaultPolicy;
+  /** How long a `late` answer is held back (default 1.5 s: past the clients' 1 s socket timeout). */
+  lateMs: number;
   /** Faults injected, by operation and kind ("GetItem:throttle"). */
   readonly injected: Map<string, number>;
   /** Calls seen, by operation. */
@@ -88,12 +91,14 @@ export const startFaultProxy = async (upstream: () => string): Promise<FaultProx
   const proxy: FaultProxy = {
     endpoint: '',
     policy: () => undefined,
+    lateMs: 1_500,
     injected,
     calls,
     reset() {
       injected.clear();
       calls.clear();
       proxy.policy = () => undefined;
+      proxy.lateMs = 1_500;
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();
@@ -145,6 +150,8 @@ export const startFaultProxy = async (upstream: () => string): Promise<FaultProx
         return;
       }
       const answer = await forward(incoming, raw);
+      if (fault === 'late') await new Promise((resolve) => setTimeout(resolve, proxy.lateMs));
+      if (incoming.socket.destroyed) return; // the client gave up meanwhile
       send(response, answer.status, answer.headers, answer.body);
     } catch (error) {
       if (!response.headersSent) response.writeHead(502);

@@ -129,6 +129,31 @@ describe('transient faults are retried and never reach the caller', () => {
   });
 });
 
+describe('a write that took effect but was answered after the client gave up (the SDK retries it)', () => {
+  test('migrate: every write answered late once: 200, one pending migration holding both locks, one message', async () => {
+    proxy.policy = failFirst(['late'], ['PutItem', 'UpdateItem']);
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm-late' });
+    const response = await call('migrate', {
+      organizationId: 'org-1',
+      documentId: 'late-src',
+      newDocumentId: 'late-dst',
+    });
+    expect(response.body.error).toBeUndefined();
+    expect(response.statusCode).toBe(200);
+    const { migrationId } = response.body.result!.data as { migrationId: string };
+    expect(proxy.injected.get('PutItem:late')).toBeGreaterThanOrEqual(3); // the record and both locks
+    const records = (await scan(dynamo.tables.migrations)).filter((item) => item.documentId === 'late-src');
+    expect(records.map((item) => item.pk)).toContain(`MIGRATION#${migrationId}`);
+    const status = await call('status', { organizationId: 'org-1', migrationId });
+    expect(status.body.result?.data).toMatchObject({ status: 'pending' });
+    const locks = (await scan(dynamo.tables.migrations)).filter((item) => String(item.pk).startsWith('LOCK#'));
+    expect(locks.filter((lock) => String(lock.documentId).startsWith('late-')).map((lock) => lock.migrationId)).toEqual(
+      [migrationId, migrationId],
+    );
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(1);
+  }, 20_000);
+});
+
 describe('faults that outlast the retries: 503 UNAVAILABLE and a consistent store', () => {
   // 503s rather than throttling: the SDK backs off from throttling for up to ~15 s in all.
   test("one user's writes keep failing with 503: the answer is 503 naming that user, the others are stored, the retry completes", async () => {

@@ -1,7 +1,9 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -12,6 +14,8 @@ import {
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
+  MIGRATION_SWEEP_INTERVAL_MINUTES,
+  MIGRATION_SWEEPER_FUNCTION,
   MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
   NOT_FOUND_FUNCTION,
   type QueueName,
@@ -37,7 +41,7 @@ export interface ServiceStackProps extends StackProps {
 export class ServiceStack extends Stack {
   readonly api: HttpApi;
   readonly stage: HttpStage;
-  readonly functions: Record<OperationId | 'NotFound' | 'MigrationConsumer', ServiceFunction>;
+  readonly functions: Record<OperationId | 'NotFound' | 'MigrationConsumer' | 'MigrationSweeper', ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -109,7 +113,16 @@ export class ServiceStack extends Stack {
       }),
     );
 
-    this.functions = { ...routeFunctions, NotFound: notFound, MigrationConsumer: consumer };
+    // A migration that stopped making progress (its message lost) is resumed or failed.
+    const sweeper = deploy('MigrationSweeperFunction', MIGRATION_SWEEPER_FUNCTION);
+    new Rule(this, 'MigrationSweepSchedule', {
+      description: 'Runs the sweeper of stuck migrations',
+      schedule: Schedule.rate(Duration.minutes(MIGRATION_SWEEP_INTERVAL_MINUTES)),
+      // A failed sweep is not retried: the next one comes within minutes.
+      targets: [new LambdaFunction(sweeper.function, { retryAttempts: 0 })],
+    });
+
+    this.functions = { ...routeFunctions, NotFound: notFound, MigrationConsumer: consumer, MigrationSweeper: sweeper };
 
     this.api = new HttpApi(this, 'HttpApi', {
       description: 'Notification preferences and document migration API',

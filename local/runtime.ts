@@ -8,6 +8,8 @@ import {
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
+  MIGRATION_SWEEP_INTERVAL_MINUTES,
+  MIGRATION_SWEEPER_FUNCTION,
   memoryOf,
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
@@ -28,6 +30,7 @@ import { ensureLocalCredential, type LocalCredential } from './local-credential.
 import { assertPortFree, namingPort } from './ports.js';
 import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
+import { type LocalSchedule, type ScheduledHandler, startSchedule } from './schedule.js';
 import { type ApiHandler, createApiServer, type LocalFunction } from './server.js';
 import type { StreamHandler } from './streams/stream-poller.js';
 import { type StreamTwin, startStreamTwin } from './streams/stream-twin.js';
@@ -39,6 +42,8 @@ export const DEFAULT_MAX_RECEIVE_COUNT = MIGRATION_MAX_RECEIVE_COUNT;
 export const DEFAULT_CONSUMER_TIMEOUT_MS = timeoutSecondsOf(MIGRATION_CONSUMER_FUNCTION) * 1000;
 /** Locally a failed message is retried after 2 s instead of the deployed visibility timeout (6 min). */
 export const DEFAULT_RETRY_DELAY_MS = 2_000;
+/** LOCAL_SWEEP_INTERVAL_SECONDS: how often the sweeper of stuck migrations runs (deployed: every 5 minutes). */
+export const SWEEP_INTERVAL_ENV = 'LOCAL_SWEEP_INTERVAL_SECONDS';
 const FUNCTION_PREFIX = 'notification-preferences-local';
 
 export interface LocalRuntimeOptions {
@@ -63,6 +68,11 @@ export interface LocalRuntimeOptions {
   };
   /** Replaces the migration consumer (functions/migration-consumer.ts), e.g. with a test double. */
   consumer?: QueueConsumer;
+  /**
+   * How often the sweeper of stuck migrations runs (default: LOCAL_SWEEP_INTERVAL_SECONDS, else
+   * the deployed 5 minutes). Its stall limit is MIGRATION_STALL_LIMIT_SECONDS, e.g. in `env`.
+   */
+  sweepIntervalMs?: number;
   /** Prints one line per event the service publishes (npm start does). */
   printEvents?: boolean;
   /** Replaces every HTTP function's deployed timeout (their contexts count down from it). */
@@ -95,6 +105,8 @@ export interface LocalRuntime {
   tables: Record<keyof typeof TABLES, string>;
   /** The twin of the tables' streams and the change publisher behind them. */
   streams: StreamTwin;
+  /** The schedule that runs the sweeper of stuck migrations (functions/migration-sweeper.ts). */
+  sweeper: LocalSchedule;
   /** Where events are appended, or undefined in memory (printed only). */
   eventsFile: string | undefined;
   close(): Promise<void>;
@@ -271,6 +283,18 @@ const start = async (
   });
   cleanups.push(() => streams.close());
 
+  // The sweeper of stuck migrations, on a timer as on the deployed schedule rule.
+  const sweepSeconds = Number(process.env[SWEEP_INTERVAL_ENV]);
+  const sweeper = startSchedule({
+    handler: await loadHandler<ScheduledHandler>(MIGRATION_SWEEPER_FUNCTION.entry),
+    functionName: `${FUNCTION_PREFIX}-MigrationSweeper`,
+    timeoutMs: timeoutSecondsOf(MIGRATION_SWEEPER_FUNCTION) * 1000,
+    intervalMs:
+      options.sweepIntervalMs ?? (sweepSeconds > 0 ? sweepSeconds * 1000 : MIGRATION_SWEEP_INTERVAL_MINUTES * 60_000),
+    log,
+  });
+  cleanups.push(() => sweeper.close());
+
   const api = createApiServer({
     routes,
     fallback,
@@ -313,6 +337,7 @@ const start = async (
     doc,
     tables,
     streams,
+    sweeper,
     eventsFile: inMemory ? undefined : paths.events,
     close: () => {
       closing ??= cleanup().finally(() => {

@@ -1,3 +1,4 @@
+import { ACTIVE_INDEX } from '#shared/migration/keys.js';
 import type { TableName } from './tables.js';
 
 /**
@@ -99,6 +100,24 @@ export const MIGRATION_CONSUMER_FUNCTION = {
 
 /** AWS's advice for an SQS event source: a visibility timeout of at least six times the function timeout. */
 export const MIGRATION_VISIBILITY_TIMEOUT_SECONDS = 6 * MIGRATION_CONSUMER_FUNCTION.timeoutSeconds;
+
+/**
+ * Re-queues or fails migrations that have stopped making progress (shared/migration/sweep.ts),
+ * every MIGRATION_SWEEP_INTERVAL_MINUTES: finds them in the index of active migrations, marks
+ * them with conditional updates, frees the documents of those it fails, queues a message for
+ * those it resumes. It never reads a record by key nor touches the config table.
+ */
+export const MIGRATION_SWEEPER_FUNCTION = {
+  entry: 'functions/migration-sweeper.ts',
+  description: 'Resumes or fails migrations that have stopped making progress',
+  timeoutSeconds: 60,
+  // Mark re-queued or failed (updates), release locks.
+  tables: { migrations: ['UpdateItem', 'DeleteItem'] },
+  indexes: { migrations: [ACTIVE_INDEX] },
+  queues: { migrations: ['SendMessage'] },
+} as const satisfies FunctionSpec;
+
+export const MIGRATION_SWEEP_INTERVAL_MINUTES = 5;
 
 /**
  * The consumer of the config and migrations tables' streams (shared/history/publisher.ts): it

@@ -20,6 +20,8 @@ export const ENV = {
   migrationQueueUrl: 'MIGRATION_QUEUE_URL',
   /** The queue's maxReceiveCount: the consumer marks a migration failed on the last attempt. */
   migrationMaxReceiveCount: 'MIGRATION_MAX_RECEIVE_COUNT',
+  /** Optional (default 30 minutes): how long a migration may make no progress before the sweeper acts. */
+  migrationStallLimitSeconds: 'MIGRATION_STALL_LIMIT_SECONDS',
   credentialCacheSeconds: 'CREDENTIAL_CACHE_TTL_SECONDS',
   defaultInbox: 'DEFAULT_INBOX',
   defaultEmail: 'DEFAULT_EMAIL',

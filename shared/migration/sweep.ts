@@ -118,7 +118,13 @@ export const sweepMigrations = async (deps: SweepDeps): Promise<SweepReport> => 
     },
     { concurrency: CONCURRENCY },
   );
-  logger.info('Migration sweep done', { ...report, resumed: report.resumed.length, failed: report.failed.length });
+  // Most sweeps find nothing: only those that acted are worth a line by default.
+  const acted = report.resumed.length + report.failed.length + report.errors > 0;
+  (acted ? logger.info : logger.debug).call(logger, 'Migration sweep done', {
+    ...report,
+    resumed: report.resumed.length,
+    failed: report.failed.length,
+  });
   if (report.errors > 0) throw new Error(`${report.errors} stalled migration(s) could not be handled; see the log`);
   return report;
 };

@@ -14,6 +14,7 @@ import {
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
+  MIGRATION_SWEEPER_FUNCTION,
   memoryOf,
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
@@ -56,7 +57,12 @@ beforeAll(() => {
 afterAll(() => s?.cleanup());
 
 type FunctionKey = keyof Synthesized['stack']['functions'];
-const FUNCTION_KEYS: FunctionKey[] = [...OPERATIONS.map((o) => o.operationId), 'NotFound', 'MigrationConsumer'];
+const FUNCTION_KEYS: FunctionKey[] = [
+  ...OPERATIONS.map((o) => o.operationId),
+  'NotFound',
+  'MigrationConsumer',
+  'MigrationSweeper',
+];
 
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const fnId = (key: FunctionKey) => s.logicalId(s.stack.functions[key].function);
@@ -71,9 +77,14 @@ const queueId = (name: 'MigrationQueue' | 'MigrationDeadLetterQueue') =>
       .filter((id) => id.startsWith(name) && !(name === 'MigrationQueue' && id.includes('Dead'))),
   );
 
-/** A resource reference as its logical id, or '*' for a wildcard. */
-const refId = (value: Json): string =>
-  value === '*' ? '*' : (value?.Ref ?? value?.['Fn::GetAtt']?.[0] ?? JSON.stringify(value));
+/** A resource reference as its logical id ('<id>/index/<name>' for an index), or '*' for a wildcard. */
+const refId = (value: Json): string => {
+  if (value === '*') return '*';
+  const joined = value?.['Fn::Join'];
+  if (joined?.[0] === '')
+    return (joined[1] as Json[]).map((part) => (typeof part === 'string' ? part : refId(part))).join('');
+  return value?.Ref ?? value?.['Fn::GetAtt']?.[0] ?? JSON.stringify(value);
+};
 const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 
 interface Statement {
@@ -158,8 +169,8 @@ describe('cdk-nag AwsSolutions', () => {
 });
 
 describe('functions', () => {
-  test('one per route, the NOT_FOUND catch-all and the consumer, all with the shared defaults', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(OPERATIONS.length + 2);
+  test('one per route, the NOT_FOUND catch-all, the consumer and the sweeper, all with the shared defaults', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(OPERATIONS.length + 3);
     for (const key of FUNCTION_KEYS) {
       const props = fnProps(key);
       expect(props).toMatchObject({
@@ -186,6 +197,7 @@ describe('functions', () => {
       ...OPERATIONS.map((operation) => [operation.operationId, functionSpecOf(operation)] as const),
       ['NotFound', NOT_FOUND_FUNCTION] as const,
       ['MigrationConsumer', MIGRATION_CONSUMER_FUNCTION as FunctionSpec] as const,
+      ['MigrationSweeper', MIGRATION_SWEEPER_FUNCTION as FunctionSpec] as const,
     ];
     for (const [key, spec] of specs) {
       expect({ key, timeout: fnProps(key).Timeout, memory: fnProps(key).MemorySize }).toEqual({
@@ -302,6 +314,11 @@ describe('functions', () => {
       [ENV.migrationQueueUrl]: queueId('MigrationQueue'),
       [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT),
     });
+    // The stall limit is left to its default (MIGRATION_STALL_LIMIT_SECONDS is for the local twin).
+    expect(variables('MigrationSweeper')).toEqual({
+      [ENV.migrationsTable]: tableId('migrations'),
+      [ENV.migrationQueueUrl]: queueId('MigrationQueue'),
+    });
   });
 });
 
@@ -348,6 +365,35 @@ describe('least-privilege IAM', () => {
       [tableId('migrations')]: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
       [queueId('MigrationQueue')]: [...consume, 'sqs:SendMessage'].sort(),
     });
+    // The active migrations through their index only: no table read, no scan, no config.
+    expect(dataAccess('MigrationSweeper')).toEqual({
+      [tableId('migrations')]: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
+      [`${tableId('migrations')}/index/activeByUpdatedAt`]: ['dynamodb:Query'],
+      [queueId('MigrationQueue')]: ['sqs:SendMessage'],
+    });
+  });
+
+  test('no function reaches an index its spec does not name', () => {
+    const specs: [FunctionKey, FunctionSpec][] = [
+      ...OPERATIONS.map(
+        (operation) => [operation.operationId, functionSpecOf(operation)] as [FunctionKey, FunctionSpec],
+      ),
+      ['NotFound', NOT_FOUND_FUNCTION],
+      ['MigrationConsumer', MIGRATION_CONSUMER_FUNCTION],
+      ['MigrationSweeper', MIGRATION_SWEEPER_FUNCTION],
+    ];
+    const named = specs.flatMap(([key, spec]) =>
+      Object.entries(spec.indexes ?? {}).flatMap(([table, indexes]) =>
+        (indexes ?? []).map((index) => `${key} ${tableId(table as keyof typeof TABLES)}/index/${index}`),
+      ),
+    );
+    const grantedIndexes = FUNCTION_KEYS.flatMap((key) =>
+      Object.keys(dataAccess(key))
+        .filter((id) => id.includes('/index/'))
+        .map((id) => `${key} ${id}`),
+    );
+    expect(grantedIndexes.sort()).toEqual(named.sort());
+    expect(grantedIndexes).toContain(`MigrationSweeper ${tableId('migrations')}/index/activeByUpdatedAt`);
   });
 
   test('config/get cannot write, and no function can touch the dead-letter queue or scan', () => {
@@ -559,6 +605,25 @@ describe('migration queue', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 7 },
       BatchSize: 1,
+    });
+  });
+});
+
+describe('migration sweeper', () => {
+  test('runs every 5 minutes, not retried (the next run comes soon)', () => {
+    const [, rule] = only(ofType('AWS::Events::Rule'));
+    expect(rule.Properties).toMatchObject({ ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
+    expect(only(rule.Properties.Targets as Json[])).toMatchObject({
+      Arn: { 'Fn::GetAtt': [fnId('MigrationSweeper'), 'Arn'] },
+      RetryPolicy: { MaximumRetryAttempts: 0 },
+    });
+    // Only the rule may invoke it.
+    const permissions = ofType('AWS::Lambda::Permission').filter(
+      ([, p]) => refId(p.Properties.FunctionName) === fnId('MigrationSweeper'),
+    );
+    expect(only(permissions)[1].Properties).toMatchObject({
+      Principal: 'events.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [only(ofType('AWS::Events::Rule'))[0], 'Arn'] },
     });
   });
 });

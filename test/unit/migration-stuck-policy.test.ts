@@ -1,5 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
+import { MIGRATION_VISIBILITY_TIMEOUT_SECONDS } from '#shared/deployment/functions.js';
 import { ABANDONED_REASON, type MigrationRecord } from '#shared/migration/model.js';
+import { MAX_DELAY_SECONDS } from '#shared/migration/queue.js';
 import { DEFAULT_STALL_LIMIT_MS, judgeMigration, MAX_SWEEP_RESUMES } from '#shared/migration/stuck-policy.js';
 
 const NOW = new Date(Date.UTC(2026, 2, 1, 12));
@@ -85,4 +87,8 @@ describe('failed', () => {
     const leased = record({ sweepResumes: MAX_SWEEP_RESUMES, leaseOwner: 'run', leaseUntil: NOW.getTime() + 1 });
     expect(judgeMigration(leased, NOW)).toEqual({ action: 'leave', why: 'leased' });
   });
+});
+
+test('the stall limit outlasts the longest quiet gap of a healthy migration: a retry after the visibility timeout, a delayed message', () => {
+  expect(DEFAULT_STALL_LIMIT_MS).toBeGreaterThan((MIGRATION_VISIBILITY_TIMEOUT_SECONDS + MAX_DELAY_SECONDS) * 1000);
 });

@@ -1,0 +1,41 @@
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import * as z from 'zod/mini';
+import { ENV, parseEnv } from '#shared/lambda/environment.js';
+import { logger } from '#shared/lambda/logger.js';
+import { serviceMetrics } from '#shared/lambda/metrics.js';
+import { traceHandler } from '#shared/lambda/tracing.js';
+import { DEFAULT_STALL_LIMIT_MS } from './stuck-policy.js';
+import { type SweepDeps, sweepMigrations } from './sweep.js';
+
+/** What one scheduled sweep answers (in its log and to a local caller): counts, never records. */
+export interface SweepSummary {
+  candidates: number;
+  resumed: number;
+  failed: number;
+}
+
+const stallLimitSeconds = z._default(
+  z.pipe(z.coerce.number(), z.int().check(z.minimum(1))),
+  DEFAULT_STALL_LIMIT_MS / 1000,
+);
+
+/** MIGRATION_STALL_LIMIT_SECONDS: unset in a deployment (30 minutes); the local twin's tests shorten it. */
+export const stallLimitMs = (env: NodeJS.ProcessEnv = process.env): number =>
+  1000 * parseEnv(ENV.migrationStallLimitSeconds, stallLimitSeconds, 'a whole number of seconds, at least 1', env);
+
+/**
+ * The scheduled handler (an EventBridge rule every few minutes, a timer in the local twin): one
+ * sweep of stuck migrations (sweep.ts). A candidate it could not handle fails the invocation,
+ * so that the function's Errors alarm tells an operator; the others are done first.
+ */
+export const createSweepHandler = (deps: SweepDeps) =>
+  middy<ScheduledEvent, SweepSummary, Error, Context>()
+    .use(traceHandler())
+    .use(logMetrics(serviceMetrics()))
+    .handler(async (_event, context) => {
+      logger.addContext(context);
+      const { candidates, resumed, failed } = await sweepMigrations(deps);
+      return { candidates, resumed: resumed.length, failed: failed.length };
+    });

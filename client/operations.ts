@@ -6,6 +6,7 @@ export const OPERATION_PATHS = {
   getConfig: '/v2/notifications/config/get',
   resolveConfig: '/v2/notifications/config/resolve',
   resetConfig: '/v2/notifications/config/reset',
+  getConfigHistory: '/v2/notifications/config/history',
   migrateDocument: '/v2/organizations/documents/migrate',
   getMigrationStatus: '/v2/organizations/documents/migrate/status',
 } as const;
@@ -50,7 +51,7 @@ export type GetConfigResult = Array<{
   userId: string;
   documentId: string | null;
   scope: 'document' | 'organization';
-  /** What is stored for the entry; channels never set are absent. */
+  /** The stored channels after the change; {} when there is no entry. */
   config: {
     inbox?: 'ALL' | 'MINE' | 'NONE';
     email?: 'ALL' | 'MINE' | 'NONE';
@@ -137,6 +138,49 @@ export type ResetConfigResult = {
   };
 };
 
+/** `data` of getConfigHistory. */
+export type ConfigHistoryInput = {
+  organizationId: string;
+  userId: string;
+  documentId?: string | null;
+  limit?: number;
+  cursor?: string;
+};
+
+/** `result.data` of getConfigHistory. */
+export type ConfigHistoryResult = {
+  /** Newest first. */
+  changes: Array<{
+    /** Unique per change; the same in the history and in its event. */
+    changeId: string;
+    organizationId: string;
+    userId: string;
+    /** The document, or null for the organization-level entry. */
+    documentId: string | null;
+    scope: 'document' | 'organization';
+    /** What made the change. */
+    cause: 'set' | 'reset' | 'migration' | 'erasure';
+    /** ISO-8601 UTC time of the change. */
+    changedAt: string;
+    /** The api key for set and reset, `migration:<migrationId>` or `erasure:<erasureId>` otherwise. */
+    changedBy: string;
+    /** The stored channels after the change; {} when there is no entry. */
+    before: {
+      inbox?: 'ALL' | 'MINE' | 'NONE';
+      email?: 'ALL' | 'MINE' | 'NONE';
+      slack?: 'ALL' | 'MINE' | 'NONE';
+    };
+    /** The stored channels after the change; {} when there is no entry. */
+    after: {
+      inbox?: 'ALL' | 'MINE' | 'NONE';
+      email?: 'ALL' | 'MINE' | 'NONE';
+      slack?: 'ALL' | 'MINE' | 'NONE';
+    };
+  }>;
+  /** Present when more changes follow: pass it as `cursor` to read the next page. */
+  nextCursor?: string;
+};
+
 /** `data` of migrateDocument. */
 export type MigrateInput = {
   organizationId: string;
@@ -183,6 +227,7 @@ export interface OperationTypes {
   getConfig: { input: GetConfigInput; result: GetConfigResult };
   resolveConfig: { input: ResolveConfigInput; result: ResolveConfigResult };
   resetConfig: { input: ResetConfigInput; result: ResetConfigResult };
+  getConfigHistory: { input: ConfigHistoryInput; result: ConfigHistoryResult };
   migrateDocument: { input: MigrateInput; result: MigrateResult };
   getMigrationStatus: { input: MigrationStatusInput; result: MigrationStatusResult };
 }

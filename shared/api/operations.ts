@@ -2,6 +2,11 @@ import type { z } from 'zod';
 import { type ErrorStatus, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { type FunctionSpec, HTTP_FUNCTION_BASE, MAX_HTTP_TIMEOUT_SECONDS } from '#shared/deployment/functions.js';
+import { INVALID_CURSOR_MESSAGE } from '#shared/history/cursor.js';
+import { ENTRY_INDEX } from '#shared/history/keys.js';
+import { HISTORY_MESSAGE } from '#shared/history/read.js';
+import { historyResult } from '#shared/history/results.js';
+import { DEFAULT_HISTORY_LIMIT, historyRequest, MAX_HISTORY_LIMIT } from '#shared/history/schemas.js';
 import { MIGRATE_MESSAGE, NOT_FOUND_MESSAGE, STATUS_MESSAGE } from '#shared/migration/model.js';
 import { migrateResult, migrationStatusResult } from '#shared/migration/results.js';
 import { migrateRequest, migrationStatusRequest } from '#shared/migration/schemas.js';
@@ -383,6 +388,91 @@ const resetConfig: Operation<typeof resetConfigRequest, typeof resetConfigResult
   },
 };
 
+const getConfigHistory: Operation<typeof historyRequest, typeof historyResult, 'getConfigHistory'> = {
+  operationId: 'getConfigHistory',
+  tag: 'Notification config',
+  name: 'ConfigHistory',
+  path: '/v2/notifications/config/history',
+  // Reads only: one Query of the history table, or of its index of one entry's changes.
+  function: { tables: { history: ['Query'] }, indexes: { history: [ENTRY_INDEX] } },
+  summary: "A user's config changes in an organization, newest first",
+  description: [
+    'Every change of a stored entry of the user in the organization: sets, resets, a migration moving the entry,',
+    'newest first. Each change says what caused it (`set`, `reset`, `migration`, `erasure`), who (`changedBy`: the',
+    'api key, or `migration:<migrationId>`), when, and the stored channels `before` and `after` (`{}` when there was',
+    "or is no entry). A change is recorded from the table's change stream: it shows within a few seconds of the write,",
+    'and a write that was not stored never shows. `documentId` picks one document, `null` the organization-level',
+    'entry; omitted, every entry. Pages: pass `nextCursor` as `cursor` for the next one. Changes expire after the',
+    "deployment's retention time (365 days unless configured). An erasure removes the user's history.",
+    '',
+    `Limits: \`limit\` 1 to ${MAX_HISTORY_LIMIT} (default ${DEFAULT_HISTORY_LIMIT}); \`cursor\` only from an answer to the same`,
+    `organization, user and documentId. ${IDENTIFIER_RULE} ${BODY_RULE}`,
+  ].join('\n'),
+  request: historyRequest,
+  result: historyResult,
+  message: HISTORY_MESSAGE,
+  errors: [
+    {
+      status: 'INVALID_ARGUMENT',
+      when: `${COMMON_ERRORS[0]?.when} Also a \`cursor\` that is not one this request could have answered.`,
+    },
+    ...COMMON_ERRORS.filter((error) => error.status !== 'INVALID_ARGUMENT'),
+  ],
+  examples: {
+    document: {
+      summary: "alice's last change of doc-2",
+      value: { organizationId: 'acme', userId: 'alice', documentId: 'doc-2', limit: 1 },
+      result: {
+        changes: [
+          {
+            changeId: '6c1f2b0e-3a5d-4f7e-9b8a-2d4c6e8f0a1b',
+            organizationId: 'acme',
+            userId: 'alice',
+            documentId: 'doc-2',
+            scope: 'document',
+            cause: 'reset',
+            changedAt: '2026-11-22T09:00:02.000Z',
+            changedBy: 'ak_1f3e5d7c9b0a2c4e6f8d0b1a',
+            before: { inbox: 'NONE' },
+            after: {},
+          },
+        ],
+        nextCursor: 'eyJwayI6IkgjYWNtZSNhbGljZSIsInNrIjoiMjAyNi0xMS0yMlQwOTowMDowMi4wMDBaIzEyIn0',
+      },
+    },
+    organization: {
+      summary: 'The organization-level entry only (documentId null)',
+      value: { organizationId: 'acme', userId: 'alice', documentId: null },
+      result: {
+        changes: [
+          {
+            changeId: '0d9e8f7a-6b5c-4d3e-8f2a-1b0c9d8e7f6a',
+            organizationId: 'acme',
+            userId: 'alice',
+            documentId: null,
+            scope: 'organization',
+            cause: 'set',
+            changedAt: '2026-11-22T09:00:01.000Z',
+            changedBy: 'ak_1f3e5d7c9b0a2c4e6f8d0b1a',
+            before: {},
+            after: { inbox: 'MINE' },
+          },
+        ],
+      },
+    },
+  },
+  invalidExample: {
+    summary: 'A limit above 100',
+    value: { organizationId: 'acme', userId: 'alice', limit: 500 },
+  },
+  errorExamples: {
+    cursor: {
+      summary: 'A cursor from another request, or altered',
+      value: { error: { message: INVALID_CURSOR_MESSAGE, status: 'INVALID_ARGUMENT' } },
+    },
+  },
+};
+
 const EXAMPLE_MIGRATION_ID = '01KAR3V6ZQ8W5N4V7T2K9M1C0X';
 
 const migrateDocument: Operation<typeof migrateRequest, typeof migrateResult, 'migrateDocument'> = {
@@ -510,6 +600,7 @@ export const OPERATIONS = [
   getConfig,
   resolveConfig,
   resetConfig,
+  getConfigHistory,
   migrateDocument,
   getMigrationStatus,
 ] as const;

@@ -114,6 +114,32 @@ describe('set, reset and migration in the history, once each', () => {
     await service.streams.caughtUp();
     expect(await changesOf('alice')).toHaveLength(6);
 
+    // The route answers the same, by filter and page by page.
+    const read = async (data: Record<string, unknown>) => {
+      const { status, body } = await service.call('/v2/notifications/config/history', data);
+      expect(status).toBe(200);
+      return body.result?.data as { changes: HistoryChange[]; nextCursor?: string };
+    };
+    const all = await read({ organizationId: 'acme', userId: 'alice' });
+    expect(all.changes).toEqual(changes);
+    expect(all.nextCursor).toBeUndefined();
+    expect(summary((await read({ organizationId: 'acme', userId: 'alice', documentId: null })).changes)).toEqual([
+      { documentId: null, cause: 'reset', changedBy: key, before: { slack: 'ALL' }, after: {} },
+      { documentId: null, cause: 'set', changedBy: key, before: {}, after: { slack: 'ALL' } },
+    ]);
+    expect(summary((await read({ organizationId: 'acme', userId: 'alice', documentId: 'doc-2' })).changes)).toEqual([
+      { documentId: 'doc-2', cause: 'migration', changedBy: migration, before: {}, after: { email: 'ALL' } },
+    ]);
+    const pages: HistoryChange[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await read({ organizationId: 'acme', userId: 'alice', limit: 4, ...(cursor ? { cursor } : {}) });
+      pages.push(page.changes);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(pages.flat()).toEqual(changes);
+    expect(pages[0]).toHaveLength(4);
+
     const events = await eventually(
       () => eventLines(join(dataDir, 'events.jsonl')),
       (lines) => lines.some((line) => line['detail-type'] === 'Document Migration Completed'),

@@ -5,6 +5,7 @@ export const setUnitTestEnv = (): void => {
   process.env[ENV.configTable] = 'config-table';
   process.env[ENV.migrationsTable] = 'migrations-table';
   process.env[ENV.credentialsTable] = 'credentials-table';
+  process.env[ENV.historyTable] = 'history-table';
   process.env[ENV.migrationQueueUrl] = 'https://sqs.eu-west-1.amazonaws.com/000000000000/migrations';
   process.env[ENV.migrationMaxReceiveCount] = '5';
   process.env[ENV.credentialCacheSeconds] = '60';

@@ -52,6 +52,7 @@ describe('operations', () => {
       'getConfig',
       'resolveConfig',
       'resetConfig',
+      'getConfigHistory',
       'migrateDocument',
       'getMigrationStatus',
     ]);

@@ -1,0 +1,13 @@
+import { operationById } from '#shared/api/operations.js';
+import { createAuthenticator } from '#shared/auth/create-authenticator.js';
+import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
+import { getHistory } from '#shared/history/read.js';
+import { documentClient } from '#shared/lambda/aws-clients.js';
+import { ENV, requireEnv } from '#shared/lambda/environment.js';
+import { httpHandler } from '#shared/lambda/http-handler.js';
+
+const store = new DynamoHistoryStore(documentClient, requireEnv(ENV.historyTable));
+
+export const handler = httpHandler(operationById('getConfigHistory'), createAuthenticator(), ({ data }) =>
+  getHistory({ store }, data),
+);

@@ -42,6 +42,12 @@ export const DEFAULT_MAX_RECEIVE_COUNT = MIGRATION_MAX_RECEIVE_COUNT;
 export const DEFAULT_CONSUMER_TIMEOUT_MS = timeoutSecondsOf(MIGRATION_CONSUMER_FUNCTION) * 1000;
 /** Locally a failed message is retried after 2 s instead of the deployed visibility timeout (6 min). */
 export const DEFAULT_RETRY_DELAY_MS = 2_000;
+/**
+ * The functions' clients give a silent DynamoDB or SQS connection 1 s when deployed; DynamoDB
+ * Local on a busy laptop takes longer, and each retry only adds to its load (5xx answers on a
+ * slow machine). Locally they wait this long; a route's deadline still ends a hung call in 503.
+ */
+export const LOCAL_DEPENDENCY_TIMEOUT_MS = 5_000;
 /** LOCAL_SWEEP_INTERVAL_SECONDS: how often the sweeper of stuck migrations runs (deployed: every 5 minutes). */
 export const SWEEP_INTERVAL_ENV = 'LOCAL_SWEEP_INTERVAL_SECONDS';
 const FUNCTION_PREFIX = 'notification-preferences-local';
@@ -229,6 +235,7 @@ const start = async (
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: embedded.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    [ENV.dependencyTimeoutMs]: process.env[ENV.dependencyTimeoutMs] || String(LOCAL_DEPENDENCY_TIMEOUT_MS),
     // The change publisher's events go to the data directory's events.jsonl instead of EventBridge.
     [ENV.localEventsFile]: inMemory ? '-' : paths.events,
     ...(options.printEvents ? { [ENV.localEventsPrint]: '1' } : {}),

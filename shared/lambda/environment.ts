@@ -26,6 +26,8 @@ export const ENV = {
   defaultInbox: 'DEFAULT_INBOX',
   defaultEmail: 'DEFAULT_EMAIL',
   defaultSlack: 'DEFAULT_SLACK',
+  /** Optional (default 1000): how long a DynamoDB or SQS connection may stay silent before the attempt is retried. */
+  dependencyTimeoutMs: 'DEPENDENCY_TIMEOUT_MS',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];

@@ -1,4 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
+import {
+  DEFAULT_DEPENDENCY_TIMEOUT_MS,
+  dependencyTimeoutMs,
+  requestHandlerOptions,
+} from '#shared/lambda/aws-clients.js';
 import { credentialCacheSeconds, DEFAULT_CREDENTIAL_CACHE_SECONDS, ENV } from '#shared/lambda/environment.js';
 import { BUILT_IN_DEFAULTS, defaultsFromEnv } from '#shared/preferences/model.js';
 
@@ -18,6 +23,22 @@ describe('settings a function reads from its environment at cold start', () => {
       );
     },
   );
+
+  test('dependency timeout: 1 s unless set (the deployed functions leave it unset), for connecting and a silent socket alike', () => {
+    expect(DEFAULT_DEPENDENCY_TIMEOUT_MS).toBe(1_000);
+    expect(dependencyTimeoutMs({})).toBe(1_000);
+    expect(requestHandlerOptions({})).toEqual({ connectionTimeout: 1_000, socketTimeout: 1_000 });
+    expect(requestHandlerOptions({ [ENV.dependencyTimeoutMs]: '5000' })).toEqual({
+      connectionTimeout: 5_000,
+      socketTimeout: 5_000,
+    });
+  });
+
+  test.each(['abc', '0', '2.5', '60001'])('dependency timeout %p fails naming the variable and range', (value) => {
+    expect(() => dependencyTimeoutMs({ [ENV.dependencyTimeoutMs]: value })).toThrow(
+      `Environment variable ${ENV.dependencyTimeoutMs} must be a whole number of milliseconds from 1 to 60000`,
+    );
+  });
 
   test('notification defaults: built-in unless the deployment overrides a channel', () => {
     expect(defaultsFromEnv({})).toEqual(BUILT_IN_DEFAULTS);

@@ -1,0 +1,119 @@
+import { isActiveStatus, type MigrationRecord } from './model.js';
+import type { MigrationQueue } from './queue.js';
+import type { MigrationRepository } from './repository.js';
+import { DEFAULT_STALL_LIMIT_MS, judgeMigration, type StuckVerdict } from './stuck-policy.js';
+import { MAX_PER_SWEEP, releaseLocks, resumeStalled } from './sweep.js';
+
+/*
+ * What an operator may do about one migration (tools/migrations/): re-drive it or fail it by
+ * id, without waiting for the sweeper (sweep.ts), and list the ones the sweeper is about to
+ * handle. The same guarded writes as the sweeper's, so that an operator racing a delivery or a
+ * sweep never undoes what the other did.
+ */
+
+export interface OperatorDeps {
+  repository: MigrationRepository;
+  queue: MigrationQueue;
+  now?: () => Date;
+}
+
+/** The lease owner an operator fails migrations as: no delivery ever holds it. */
+export const OPERATOR_OWNER = 'operator';
+
+export const OPERATOR_FAIL_REASON =
+  'The migration was stopped by an operator; documents may be partly migrated. Start it again to finish.';
+
+/** A refusal: the migration is not in a state the request applies to. The message says why and what to do. */
+export class OperatorRefusal extends Error {
+  override readonly name = 'OperatorRefusal';
+}
+
+const activeRecord = async (repository: MigrationRepository, migrationId: string): Promise<MigrationRecord> => {
+  const record = await repository.get(migrationId);
+  if (!record) throw new OperatorRefusal(`no migration ${JSON.stringify(migrationId)}`);
+  if (!isActiveStatus(record.status)) {
+    throw new OperatorRefusal(
+      `migration ${migrationId} is already ${record.status}${record.error ? ` (${record.error})` : ''}; start a new one to move what is left`,
+    );
+  }
+  return record;
+};
+
+const liveLeaseUntil = (record: MigrationRecord, now: Date): string | undefined =>
+  record.leaseUntil !== undefined && record.leaseUntil > now.getTime()
+    ? new Date(record.leaseUntil).toISOString()
+    : undefined;
+
+/**
+ * Queues a message for an active migration that no delivery is working on, at once (the
+ * consumer resumes it where it stopped), and gives the sweeper its count of re-queues afresh.
+ * Refused for a migration that is finished, leased (it is running), or was never queued (its
+ * request died before queuing, and a repeat of it may own its documents now: fail it instead).
+ */
+export const resumeMigration = async (
+  { repository, queue, now = () => new Date() }: OperatorDeps,
+  migrationId: string,
+): Promise<MigrationRecord> => {
+  const record = await activeRecord(repository, migrationId);
+  const at = now();
+  const leased = liveLeaseUntil(record, at);
+  if (leased) throw new OperatorRefusal(`migration ${migrationId} is running: a delivery holds it until ${leased}`);
+  if (record.status === 'pending' && record.queuedAt === undefined) {
+    throw new OperatorRefusal(
+      `migration ${migrationId} was never queued (its request failed); fail it and start it again`,
+    );
+  }
+  if (!(await resumeStalled({ repository, queue }, record, at, { resetCount: true }))) {
+    throw new OperatorRefusal(`migration ${migrationId} changed while being resumed (a delivery took it?); look again`);
+  }
+  return (await repository.get(migrationId)) ?? record;
+};
+
+/**
+ * Marks an active migration failed with `reason` and frees its documents (each lock only if it
+ * still names it). Refused while a delivery holds a live lease, unless `force`: the delivery
+ * then stops at its next page (its save finds the migration failed), having deleted no source
+ * entry of that page.
+ */
+export const failMigration = async (
+  { repository, now = () => new Date() }: Pick<OperatorDeps, 'repository' | 'now'>,
+  migrationId: string,
+  { reason = OPERATOR_FAIL_REASON, force = false }: { reason?: string; force?: boolean } = {},
+): Promise<MigrationRecord> => {
+  const record = await activeRecord(repository, migrationId);
+  const at = now();
+  const leased = liveLeaseUntil(record, at);
+  if (leased && !force) {
+    throw new OperatorRefusal(
+      `migration ${migrationId} is running: a delivery holds it until ${leased}; wait, or force the failure (the delivery stops at its next page)`,
+    );
+  }
+  const failed = await repository.fail(
+    migrationId,
+    reason,
+    at,
+    force ? { evenIfLeased: true } : { owner: OPERATOR_OWNER },
+  );
+  if (!failed) {
+    throw new OperatorRefusal(
+      `migration ${migrationId} changed while being failed (it finished, or was leased); look again`,
+    );
+  }
+  await releaseLocks(repository, record);
+  return (await repository.get(migrationId)) ?? record;
+};
+
+export interface StuckRow {
+  record: MigrationRecord;
+  verdict: StuckVerdict;
+}
+
+/** Active migrations quiet for longer than the stall limit, each with what the sweeper will do about it. */
+export const listStuck = async (
+  { repository, now = () => new Date() }: Pick<OperatorDeps, 'repository' | 'now'>,
+  stallLimitMs = DEFAULT_STALL_LIMIT_MS,
+): Promise<StuckRow[]> => {
+  const at = now();
+  const quiet = await repository.listQuiet(new Date(at.getTime() - stallLimitMs).toISOString(), MAX_PER_SWEEP);
+  return quiet.map((record) => ({ record, verdict: judgeMigration(record, at, stallLimitMs) }));
+};

@@ -1,0 +1,116 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import type { SQSEvent } from 'aws-lambda';
+import type { QueueConsumer } from '#local/queue/queue.js';
+import { runMigrationsCommand } from '#tools/migrations/command.js';
+import { type LocalService, startLocalService } from '../support/local-service.js';
+
+// `npm run migrations` against a running local server (found through its data directory):
+// migrations whose message was lost are listed, one is resumed and completes, one is failed
+// and its documents can be migrated again.
+const SET = '/v2/notifications/config/set';
+const MIGRATE = '/v2/organizations/documents/migrate';
+const STATUS = '/v2/organizations/documents/migrate/status';
+const ORG = 'org cli/1';
+
+let dataDir: string;
+let service: LocalService;
+const lost = new Set<string>();
+
+// The real consumer, except that the first message of each migration vanishes.
+const losingConsumer: QueueConsumer = async (event, context) => {
+  const kept: SQSEvent['Records'] = [];
+  for (const record of event.Records) {
+    const { migrationId } = JSON.parse(record.body) as { migrationId: string };
+    if (lost.has(migrationId)) kept.push(record);
+    else lost.add(migrationId);
+  }
+  if (kept.length === 0) return { batchItemFailures: [] };
+  const { handler } = await import('#functions/migration-consumer.js');
+  return handler({ Records: kept }, context);
+};
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'migrations-cli-'));
+  service = await startLocalService({ inMemory: false, dataDir, consumer: losingConsumer });
+});
+afterAll(async () => {
+  await service?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const run = async (...args: string[]) => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runMigrationsCommand([...args, '--data-dir', dataDir], {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    env: {},
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+};
+
+const ok = async (path: string, data: unknown) => {
+  const response = await service.call(path, data);
+  expect({ path, status: response.status, error: response.body?.error }).toEqual({
+    path,
+    status: 200,
+    error: undefined,
+  });
+  return response.body.result?.data as Record<string, unknown>;
+};
+
+const status = (migrationId: unknown) => ok(STATUS, { organizationId: ORG, migrationId });
+
+test('list-stuck, resume and fail a migration whose message was lost', async () => {
+  const users = Array.from({ length: 20 }, (_, i) => `user ${i}`);
+  await ok(SET, { organizationId: ORG, userIds: users, documentIds: ['doc#a', 'doc#b'], config: { inbox: 'NONE' } });
+  const a = (await ok(MIGRATE, { organizationId: ORG, documentId: 'doc#a', newDocumentId: 'doc#a2' })).migrationId;
+  const b = (await ok(MIGRATE, { organizationId: ORG, documentId: 'doc#b', newDocumentId: 'doc#b2' })).migrationId;
+  while (!(lost.has(a as string) && lost.has(b as string))) await sleep(50);
+
+  const listed = await run('list-stuck', '--stall-minutes', '0', '--json');
+  expect(listed).toMatchObject({ code: 0, stderr: '' });
+  const rows = JSON.parse(listed.stdout) as { migrationId: string; status: string; sweeper: { action: string } }[];
+  expect(rows.map((row) => [row.migrationId, row.status, row.sweeper.action]).sort()).toEqual(
+    [
+      [a, 'pending', 'resume'],
+      [b, 'pending', 'resume'],
+    ].sort(),
+  );
+  expect((await run('list-stuck')).stdout).toMatch(
+    /^No active migration without progress for 30 minutes in the running local server's store/,
+  );
+
+  const resumed = await run('resume', a as string);
+  expect(resumed).toMatchObject({ code: 0, stderr: '' });
+  expect(resumed.stdout).toContain(`Re-queued migration ${a}`);
+  let view = await status(a);
+  for (const deadline = Date.now() + 30_000; view.status !== 'completed' && Date.now() < deadline; ) {
+    await sleep(100);
+    view = await status(a);
+  }
+  expect(view).toMatchObject({ status: 'completed', moved: 20 });
+
+  const failed = await run('fail', b as string, '--reason', 'Stopped by the on-call engineer; start it again.');
+  expect(failed).toMatchObject({ code: 0, stderr: '' });
+  expect(failed.stdout).toContain(`Marked migration ${b} failed`);
+  expect(await status(b)).toMatchObject({
+    status: 'failed',
+    error: 'Stopped by the on-call engineer; start it again.',
+  });
+  // Its documents are free: the same migration is accepted again.
+  const again = await ok(MIGRATE, { organizationId: ORG, documentId: 'doc#b', newDocumentId: 'doc#b2' });
+  expect(again.migrationId).not.toBe(b);
+
+  expect(await run('resume', a as string)).toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(/already completed/),
+  });
+  expect(await run('fail', 'no-such-id')).toMatchObject({ code: 1, stderr: 'migrations: no migration "no-such-id"' });
+  expect(await run('resume')).toMatchObject({ code: 2, stderr: 'migrations: resume needs a migration id.' });
+  expect((await run('list-stuck', '--force')).code).toBe(2);
+});

@@ -1,0 +1,369 @@
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  assertDynamoFilesFree,
+  DataDirLockedError,
+  dataPaths,
+  readRunningServer,
+  resolveDataDir,
+} from '#local/data-dir.js';
+import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { LOCAL_ACCOUNT_ID } from '#local/lambda-context.js';
+import { MIGRATION_QUEUE_NAME } from '#local/runtime.js';
+import { TABLES } from '#shared/deployment/tables.js';
+import type { MigrationRecord } from '#shared/migration/model.js';
+import {
+  failMigration,
+  listStuck,
+  OPERATOR_FAIL_REASON,
+  OperatorRefusal,
+  resumeMigration,
+  type StuckRow,
+} from '#shared/migration/operator.js';
+import { type MigrationQueue, SqsMigrationQueue } from '#shared/migration/queue.js';
+import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { DEFAULT_STALL_LIMIT_MS } from '#shared/migration/stuck-policy.js';
+
+/**
+ * `npm run migrations -- list-stuck|resume|fail`: the operators' tool for migrations that stopped
+ * making progress (shared/migration/operator.ts), in the local store (the running local server's,
+ * or the data directory's) or, with --table and --queue-url, a deployed stack's.
+ */
+export const USAGE = `Usage: npm run migrations -- <command> [options]
+
+Commands:
+  list-stuck    active migrations that made no progress for the stall limit, and what the sweeper
+                (every 5 minutes) will do about each
+  resume ID     queue a message for a stalled migration now; the consumer picks up where it stopped
+                (refused while a delivery holds it, or if it was never queued)
+  fail ID       mark an active migration failed and free its documents (refused while a delivery
+                holds it, unless --force)
+
+list-stuck options:
+  --stall-minutes N       quiet for longer than N minutes (default ${DEFAULT_STALL_LIMIT_MS / 60_000}, the sweeper's limit)
+fail options:
+  --reason TEXT           what callers of the status route read (default: "${OPERATOR_FAIL_REASON}")
+  --force                 fail it even while a delivery holds it: the delivery stops at its next page
+
+Where (default: the local store, see below):
+  --table NAME --queue-url URL [--region REGION]
+                          a deployed stack (outputs MigrationsTableName and MigrationQueueUrl); AWS
+                          credentials and, without --region or AWS_REGION, the region come from the
+                          default provider chain (AWS_PROFILE, ~/.aws/config)
+  --data-dir DIR          the local data directory (DATA_DIR, default .data/ in the repository); while
+                          \`npm start\` runs on it, the command talks to that server's DynamoDB and queue
+                          (resume needs it running: the queue lives in the server)
+
+Other:
+  --json        machine-readable output
+  -h, --help    this text
+
+Exit codes: 0 done, 1 refused or failed (the message says why), 2 invalid command line.`;
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env?: NodeJS.ProcessEnv;
+  now?: () => Date;
+}
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  'stall-minutes': { type: 'string' },
+  reason: { type: 'string' },
+  force: { type: 'boolean' },
+  table: { type: 'string' },
+  'queue-url': { type: 'string' },
+  region: { type: 'string' },
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+const COMMANDS: Record<string, { id: boolean; options: (keyof typeof OPTIONS)[] }> = {
+  'list-stuck': { id: false, options: ['stall-minutes'] },
+  resume: { id: true, options: [] },
+  fail: { id: true, options: ['reason', 'force'] },
+};
+const TARGET_OPTIONS: (keyof typeof OPTIONS)[] = ['table', 'queue-url', 'region', 'data-dir', 'json', 'help'];
+
+interface Target {
+  repository: DynamoMigrationRepository;
+  /** Undefined when no queue can be reached (the local store without its server). */
+  queue: MigrationQueue | undefined;
+  description: string;
+  close(): Promise<void>;
+}
+
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Target> => {
+  if (values.table !== undefined || values['queue-url'] !== undefined || values.region !== undefined) {
+    if (values['data-dir']) throw new UsageError('--data-dir cannot be combined with --table/--queue-url');
+    const table = values.table;
+    const queueUrl = values['queue-url'];
+    if (!table || !queueUrl) {
+      throw new UsageError(
+        'a deployed stack needs --table NAME and --queue-url URL (stack outputs MigrationsTableName, MigrationQueueUrl)',
+      );
+    }
+    const given = values.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+    const dynamo = new DynamoDBClient(given ? { region: given } : {});
+    const region = await dynamo.config.region().catch(() => undefined);
+    if (!region) {
+      dynamo.destroy();
+      throw new UsageError('--table needs a region: --region REGION, AWS_REGION, or a region in your AWS profile');
+    }
+    const sqs = new SQSClient({ region });
+    return {
+      repository: new DynamoMigrationRepository(DynamoDBDocumentClient.from(dynamo), table),
+      queue: new SqsMigrationQueue(sqs, queueUrl),
+      description: `table ${table} in ${region}`,
+      close: async () => {
+        dynamo.destroy();
+        sqs.destroy();
+      },
+    };
+  }
+  const local = (
+    dynamoEndpoint: string,
+    sqsEndpoint: string | undefined,
+    description: string,
+    stop = async () => {},
+  ) => {
+    const dynamo = new DynamoDBClient({
+      endpoint: dynamoEndpoint,
+      region: 'local',
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 2,
+    });
+    const sqs = sqsEndpoint
+      ? new SQSClient({ endpoint: sqsEndpoint, region: 'local', credentials: LOCAL_CREDENTIALS, maxAttempts: 2 })
+      : undefined;
+    return {
+      dynamo,
+      repository: new DynamoMigrationRepository(DynamoDBDocumentClient.from(dynamo), TABLES.migrations.localName),
+      queue: sqs && new SqsMigrationQueue(sqs, `${sqsEndpoint}/${LOCAL_ACCOUNT_ID}/${MIGRATION_QUEUE_NAME}`),
+      description,
+      close: async () => {
+        dynamo.destroy();
+        sqs?.destroy();
+        await stop();
+      },
+    };
+  };
+  const dataDir = resolveDataDir(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : env);
+  // While `npm start` runs on the data directory it holds the files: then talk to its services.
+  const path = dataPaths(dataDir).dynamo;
+  try {
+    await assertDynamoFilesFree(path);
+  } catch (error) {
+    const running = error instanceof DataDirLockedError ? await readRunningServer(dataDir) : undefined;
+    if (!running) throw error;
+    return local(
+      running.dynamoEndpoint,
+      running.sqsEndpoint,
+      `the running local server's store (${running.apiUrl}, ${dataDir})`,
+    );
+  }
+  const embedded = await startEmbeddedDynamo({ path });
+  const target = local(embedded.endpoint, undefined, `the local store in ${dataDir}`, () => embedded.close());
+  try {
+    await ensureTables(target.dynamo);
+  } catch (error) {
+    await target.close();
+    throw error;
+  }
+  return target;
+};
+
+const table = (rows: string[][]): string => {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+};
+
+const minutesSince = (time: string, now: Date) => `${Math.floor((now.getTime() - Date.parse(time)) / 60_000)} min`;
+
+const VERDICT_TEXT: Record<string, string> = {
+  resume: 're-queue it',
+  fail: 'fail it',
+  finished: 'nothing (finished)',
+  leased: 'nothing (a delivery holds it)',
+  recent: 'nothing (recent progress)',
+  resumed: 'wait (re-queued recently)',
+};
+const verdictText = ({ verdict }: StuckRow) =>
+  VERDICT_TEXT[verdict.action === 'leave' ? verdict.why : verdict.action] ?? verdict.action;
+
+const shown = (record: MigrationRecord) => ({
+  migrationId: record.migrationId,
+  organizationId: record.organizationId,
+  documentId: record.documentId,
+  newDocumentId: record.newDocumentId,
+  status: record.status,
+  moved: record.moved,
+  skipped: record.skipped,
+  createdAt: record.createdAt,
+  updatedAt: record.updatedAt,
+  leaseUntil: record.leaseUntil === undefined ? null : new Date(record.leaseUntil).toISOString(),
+  sweptAt: record.sweptAt ?? null,
+  sweepResumes: record.sweepResumes ?? 0,
+  error: record.error ?? null,
+});
+
+const describeError = (error: unknown, target: string): string => {
+  const e = error as { name?: string; message?: string; code?: string };
+  if (e.code && ['ENOTFOUND', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN'].includes(e.code)) {
+    return `could not reach ${target}: ${e.message}`;
+  }
+  if (e.name === 'ResourceNotFoundException') return `the migrations table or its index was not found (${target})`;
+  if (e.name === 'CredentialsProviderError') return `no AWS credentials found: ${e.message}`;
+  if (e.name === 'AccessDeniedException') return `access denied by AWS: ${e.message}`;
+  return `${e.name ?? 'Error'}: ${e.message ?? String(error)}`;
+};
+
+export const runMigrationsCommand = async (argv: string[], io: CliIo): Promise<number> => {
+  const env = io.env ?? process.env;
+  const now = io.now ?? (() => new Date());
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.stderr(`migrations: ${(error as Error).message}\nRun with --help for usage.`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || command === 'help') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const spec = command === undefined ? undefined : COMMANDS[command];
+  if (!command || !spec) {
+    io.stderr(
+      `migrations: ${command ? `unknown command ${JSON.stringify(command)}` : 'a command is required'}; use list-stuck, resume or fail.`,
+    );
+    return 2;
+  }
+  const [id, ...extra] = rest;
+  if (spec.id && !id) {
+    io.stderr(`migrations: ${command} needs a migration id.`);
+    return 2;
+  }
+  const unexpected = spec.id ? extra[0] : id;
+  if (unexpected !== undefined) {
+    io.stderr(`migrations: unexpected argument ${JSON.stringify(unexpected)}.`);
+    return 2;
+  }
+  const misplaced = (Object.keys(values) as (keyof typeof OPTIONS)[]).find(
+    (key) => !spec.options.includes(key) && !TARGET_OPTIONS.includes(key),
+  );
+  if (misplaced) {
+    io.stderr(`migrations: --${misplaced} does not apply to ${command}.`);
+    return 2;
+  }
+
+  let target: Target | undefined;
+  try {
+    const stallMinutes = Number(values['stall-minutes'] ?? DEFAULT_STALL_LIMIT_MS / 60_000);
+    if (!Number.isFinite(stallMinutes) || stallMinutes < 0) {
+      throw new UsageError(
+        `--stall-minutes must be a number of minutes, not ${JSON.stringify(values['stall-minutes'])}`,
+      );
+    }
+    if (values.reason !== undefined && (values.reason.trim().length === 0 || values.reason.length > 500)) {
+      throw new UsageError('--reason must be 1 to 500 characters');
+    }
+
+    target = await openTarget(values, env);
+    const { repository } = target;
+    if (command === 'list-stuck') {
+      const rows = await listStuck({ repository, now }, stallMinutes * 60_000);
+      const at = now();
+      if (values.json) {
+        io.stdout(
+          JSON.stringify(
+            rows.map((row) => ({ ...shown(row.record), sweeper: row.verdict })),
+            null,
+            2,
+          ),
+        );
+      } else if (rows.length === 0) {
+        io.stdout(`No active migration without progress for ${stallMinutes} minutes in ${target.description}.`);
+      } else {
+        io.stdout(
+          `${rows.length} active migration(s) without progress for ${stallMinutes} minutes in ${target.description}:\n\n` +
+            table([
+              ['MIGRATION', 'STATUS', 'ORGANIZATION', 'DOCUMENT -> NEW', 'MOVED', 'QUIET', 'RE-QUEUED', 'SWEEPER WILL'],
+              ...rows.map((row) => [
+                row.record.migrationId,
+                row.record.status,
+                row.record.organizationId,
+                `${row.record.documentId} -> ${row.record.newDocumentId}`,
+                String(row.record.moved),
+                minutesSince(row.record.updatedAt, at),
+                String(row.record.sweepResumes ?? 0),
+                verdictText(row),
+              ]),
+            ]),
+        );
+      }
+      return 0;
+    }
+    const migrationId = id as string;
+    if (command === 'resume') {
+      if (!target.queue) {
+        throw new OperatorRefusal(
+          `the local server is not running on this data directory: start it (npm start), which owns the queue, then resume`,
+        );
+      }
+      const record = await resumeMigration({ repository, queue: target.queue, now }, migrationId);
+      io.stdout(
+        values.json
+          ? JSON.stringify(shown(record), null, 2)
+          : `Re-queued migration ${migrationId} (${record.status}, ${record.moved} moved, last progress ${record.updatedAt}) in ${target.description}.\n` +
+              'The consumer resumes it where it stopped; follow it with the status route.',
+      );
+      return 0;
+    }
+    const record = await failMigration({ repository, now }, migrationId, {
+      ...(values.reason ? { reason: values.reason } : {}),
+      force: values.force ?? false,
+    });
+    io.stdout(
+      values.json
+        ? JSON.stringify(shown(record), null, 2)
+        : `Marked migration ${migrationId} failed in ${target.description}: ${record.error}\n` +
+            `Documents ${JSON.stringify(record.documentId)} and ${JSON.stringify(record.newDocumentId)} are free again; ` +
+            `${record.moved} entries were moved, the rest are still under the old document.`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`migrations: ${error.message}\nRun with --help for usage.`);
+      return 2;
+    }
+    if (error instanceof OperatorRefusal) {
+      io.stderr(`migrations: ${error.message}`);
+      return 1;
+    }
+    const where = target?.description ?? 'the migrations table';
+    const message = error instanceof DataDirLockedError ? error.message : describeError(error, where);
+    io.stderr(`migrations: ${message}`);
+    return 1;
+  } finally {
+    await target?.close();
+  }
+};

@@ -22,9 +22,10 @@ beforeAll(async () => {
   for (const path of Object.values(PATHS)) expect((await service.call(path, {})).status).toBe(400);
 });
 afterAll(async () => {
+  // The stream twin first publishes the history of the 3,000 entries written.
   await service?.close();
   await proxy?.close();
-});
+}, 120_000);
 
 const answer = (response: CallResult) => ({ status: response.status, body: response.body });
 
@@ -59,3 +60,20 @@ test('every DynamoDB call answered 1.5 s late: set, get, migrate and status answ
   for (const operation of ['GetItem', 'PutItem', 'UpdateItem', 'BatchGetItem', 'Query'])
     expect([operation, (proxy.injected.get(`${operation}:late`) ?? 0) > 0]).toEqual([operation, true]);
 }, 150_000);
+
+test('1000 users x 3 documents (30 transactions at once), each answered 1.5 s late: 200, every entry stored', async () => {
+  proxy.lateMs = 1_500;
+  proxy.policy = () => 'late';
+  const userIds = Array.from({ length: 1000 }, (_, i) => `many-${i}`);
+  const documentIds = ['many-a', 'many-b', 'many-c'];
+  const set = await service.call(PATHS.set, { organizationId: ORG, userIds, documentIds, config: { email: 'MINE' } });
+  expect(answer(set)).toMatchObject({ status: 200 });
+  expect(proxy.injected.get('TransactWriteItems:late')).toBeGreaterThanOrEqual(30);
+  proxy.policy = () => undefined;
+  for (const userId of ['many-0', 'many-500', 'many-999']) {
+    const get = await service.call(PATHS.get, { organizationId: ORG, userId, documentIds });
+    expect(answer(get)).toMatchObject({ status: 200 });
+    const configs = (get.body.result!.data as { config: unknown }[]).map((item) => item.config);
+    expect(configs).toEqual([{ email: 'MINE' }, { email: 'MINE' }, { email: 'MINE' }]);
+  }
+}, 60_000);

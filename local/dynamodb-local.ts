@@ -185,16 +185,33 @@ const serves = (pid: number, dbPath: string): boolean => commandLine(pid)?.inclu
  * elsewhere nothing would. Resolves once the files and the JVM's port are free; a JVM whose
  * launcher runs is left alone.
  */
-export const reclaimOrphanedDbPath = async (dbPath: string): Promise<void> => {
+export const reclaimOrphanedDbPath = async (dbPath: string): Promise<boolean> => {
   const lock = await readLock(dbPath);
-  if (!lock?.launcher || isRunning(lock.launcher) || !isDynamoDbLocal(lock.pid) || !serves(lock.pid, dbPath)) return;
-  if (await gone(lock.pid, 2_000)) return;
+  if (!lock?.launcher || isRunning(lock.launcher) || !isDynamoDbLocal(lock.pid) || !serves(lock.pid, dbPath)) {
+    return false;
+  }
+  if (await gone(lock.pid, 2_000)) return true;
   try {
     process.kill(lock.pid, 'SIGKILL');
   } catch {
     // Gone already, or not ours to stop: the holder check that follows says so.
   }
-  await gone(lock.pid, 5_000);
+  // A loaded machine can take seconds to finish off a JVM.
+  await gone(lock.pid, 15_000);
+  return true;
+};
+
+/** After a reclaim the stopped JVM's port frees a moment after the process is gone. */
+const untilPortFree = async (port: number, timeoutMs: number): Promise<void> => {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await assertPortFree('dynamodb', undefined, port);
+    } catch (error) {
+      if (!(error instanceof PortInUseError) || performance.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 };
 
 export class DbPathInUseError extends Error {
@@ -265,14 +282,17 @@ export const startDynamoDbLocal = async ({
     throw new Error(`DynamoDBLocal.jar is missing from ${cwd}: run \`npm install\``);
   }
   const storage = dbPath ? ['-dbPath', resolve(dbPath)] : ['-inMemory'];
+  let reclaimed = false;
   if (dbPath) {
     await mkdir(dbPath, { recursive: true });
-    await reclaimOrphanedDbPath(dbPath);
+    reclaimed = await reclaimOrphanedDbPath(dbPath);
     const holder = await dbPathHolder(dbPath);
     if (holder !== undefined) throw new DbPathInUseError(dbPath, holder);
   }
   // The JVM listens on every interface: a port taken on any of them stops it.
-  if (givenPort) await assertPortFree('dynamodb', undefined, givenPort);
+  if (givenPort) {
+    await (reclaimed ? untilPortFree(givenPort, 10_000) : assertPortFree('dynamodb', undefined, givenPort));
+  }
   const port = givenPort || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
   const args = [

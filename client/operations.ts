@@ -9,6 +9,8 @@ export const OPERATION_PATHS = {
   getConfigHistory: '/v2/notifications/config/history',
   migrateDocument: '/v2/organizations/documents/migrate',
   getMigrationStatus: '/v2/organizations/documents/migrate/status',
+  eraseUser: '/v2/organizations/users/erase',
+  getErasureStatus: '/v2/organizations/users/erase/status',
 } as const;
 
 export type OperationId = keyof typeof OPERATION_PATHS;
@@ -221,6 +223,40 @@ export type MigrationStatusResult = {
   error?: string;
 };
 
+/** `data` of eraseUser. */
+export type EraseInput = {
+  organizationId: string;
+  userId: string;
+};
+
+/** `result.data` of eraseUser. */
+export type EraseResult = {
+  /** Unique, sortable by creation time. */
+  erasureId: string;
+};
+
+/** `data` of getErasureStatus. */
+export type ErasureStatusInput = {
+  organizationId: string;
+  erasureId: string;
+};
+
+/** `result.data` of getErasureStatus. */
+export type ErasureStatusResult = {
+  erasureId: string;
+  organizationId: string;
+  userId: string;
+  status: 'pending' | 'in_progress' | 'completed' | 'failed';
+  /** The user's stored entries (documents and the organization level) erased so far. */
+  erased: number;
+  /** ISO-8601 UTC time. */
+  createdAt: string;
+  /** ISO-8601 UTC time. */
+  updatedAt: string;
+  /** ISO-8601 UTC time. */
+  completedAt?: string;
+};
+
 /** Each operation's `data` and `result.data`, by operationId. */
 export interface OperationTypes {
   setConfig: { input: SetConfigInput; result: SetConfigResult };
@@ -230,6 +266,8 @@ export interface OperationTypes {
   getConfigHistory: { input: ConfigHistoryInput; result: ConfigHistoryResult };
   migrateDocument: { input: MigrateInput; result: MigrateResult };
   getMigrationStatus: { input: MigrationStatusInput; result: MigrationStatusResult };
+  eraseUser: { input: EraseInput; result: EraseResult };
+  getErasureStatus: { input: ErasureStatusInput; result: ErasureStatusResult };
 }
 
 /** `data` a client sends to an operation. */

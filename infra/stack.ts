@@ -2,14 +2,21 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { ServiceConfig } from '#infra/stage-settings.js';
 import { functionSpecOf, OPERATIONS, type OperationId } from '#shared/api/operations.js';
 import {
+  CHANGE_PUBLISHER_BATCH_SIZE,
+  CHANGE_PUBLISHER_FUNCTION,
+  CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
+  ERASURE_CONSUMER_FUNCTION,
+  ERASURE_MAX_RECEIVE_COUNT,
+  ERASURE_VISIBILITY_TIMEOUT_SECONDS,
   type FunctionSetting,
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
@@ -20,12 +27,12 @@ import {
   NOT_FOUND_FUNCTION,
   type QueueName,
 } from '#shared/deployment/functions.js';
-import type { TableName } from '#shared/deployment/tables.js';
+import { TABLES, type TableName } from '#shared/deployment/tables.js';
 import { ENV } from '#shared/lambda/environment.js';
-import { ServiceAlarms } from './constructs/service-alarms.js';
+import { type DeadLetters, ServiceAlarms } from './constructs/service-alarms.js';
 import { acknowledgeLogGroupRules, type BoundQueue, ServiceFunction } from './constructs/service-function.js';
 import { CONTROL_TOWER } from './guard-rules.js';
-import { createMigrationQueues } from './queues.js';
+import { createErasureQueues, createMigrationQueues, createPublisherFailureQueue } from './queues.js';
 import { createServiceTables } from './tables.js';
 
 export const SERVICE_NAME = 'notification-preferences';
@@ -36,12 +43,18 @@ export interface ServiceStackProps extends StackProps {
 
 /**
  * The whole service: the HTTP API with one function per operation (shared/api/operations.ts) and a
- * NOT_FOUND catch-all, the migration queue and its consumer, the three tables, and alarms.
+ * NOT_FOUND catch-all, the migration and erasure queues and their consumers, the change publisher
+ * on the tables' streams and the event bus it publishes to, the tables, and alarms.
  */
 export class ServiceStack extends Stack {
   readonly api: HttpApi;
   readonly stage: HttpStage;
-  readonly functions: Record<OperationId | 'NotFound' | 'MigrationConsumer' | 'MigrationSweeper', ServiceFunction>;
+  readonly functions: Record<
+    OperationId | 'NotFound' | 'MigrationConsumer' | 'MigrationSweeper' | 'ErasureConsumer' | 'ChangePublisher',
+    ServiceFunction
+  >;
+  /** The bus the service's events go to (docs/api.md, Events). */
+  readonly eventBus: EventBus;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -53,7 +66,16 @@ export class ServiceStack extends Stack {
     const { queue, deadLetterQueue } = createMigrationQueues(this);
     const migrationQueue: BoundQueue = { queue, env: ENV.migrationQueueUrl };
 
-    const queues: Record<QueueName, BoundQueue> = { migrations: migrationQueue };
+    const erasureQueues = createErasureQueues(this);
+    const queues: Record<QueueName, BoundQueue> = {
+      migrations: migrationQueue,
+      erasures: { queue: erasureQueues.queue, env: ENV.erasureQueueUrl },
+    };
+    this.eventBus = new EventBus(this, 'EventBus', {
+      description: 'Events of the notification preferences service: config changes, migrations, erasures',
+    });
+    // Batches of stream records the change publisher gave up on.
+    const publisherFailures = createPublisherFailureQueue(this);
     // The environment each deployment setting a function reads becomes.
     const settings: Record<FunctionSetting, Record<string, string>> = {
       deliveryDefaults: {
@@ -64,6 +86,7 @@ export class ServiceStack extends Stack {
       credentialCache: { [ENV.credentialCacheSeconds]: String(config.credentialCacheSeconds) },
       migrationMaxReceiveCount: { [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT) },
       historyRetention: { [ENV.historyRetentionDays]: String(config.historyRetentionDays) },
+      erasureMaxReceiveCount: { [ENV.erasureMaxReceiveCount]: String(ERASURE_MAX_RECEIVE_COUNT) },
     };
 
     /** One function from its spec: settings, grants and the variables naming what it may touch. */
@@ -90,6 +113,26 @@ export class ServiceStack extends Stack {
       }
       for (const [queue, actions] of Object.entries(spec.queues ?? {})) {
         fn.grantQueue(queues[queue as QueueName], actions);
+      }
+      if (spec.eventBus?.includes('PutEvents')) {
+        this.eventBus.grantPutEventsTo(fn.function);
+        fn.function.addEnvironment(ENV.eventBusName, this.eventBus.eventBusName);
+      }
+      for (const table of spec.streams ?? []) {
+        // The event source mapping also grants reading the stream; the function learns the
+        // table's name to tell which stream a record comes from.
+        fn.function.addEventSource(
+          new DynamoEventSource(tables[table].table, {
+            startingPosition: StartingPosition.TRIM_HORIZON,
+            batchSize: CHANGE_PUBLISHER_BATCH_SIZE,
+            // A failing batch is split in halves until the failing record is alone: the others go on.
+            bisectBatchOnError: true,
+            reportBatchItemFailures: true,
+            retryAttempts: CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
+            onFailure: new SqsDlq(publisherFailures),
+          }),
+        );
+        fn.function.addEnvironment(TABLES[table].env, tables[table].table.tableName);
       }
       return fn;
     };
@@ -122,7 +165,25 @@ export class ServiceStack extends Stack {
       targets: [new LambdaFunction(sweeper.function, { retryAttempts: 0 })],
     });
 
-    this.functions = { ...routeFunctions, NotFound: notFound, MigrationConsumer: consumer, MigrationSweeper: sweeper };
+    const erasureConsumer = deploy('ErasureConsumerFunction', ERASURE_CONSUMER_FUNCTION);
+    erasureConsumer.function.addEventSource(
+      new SqsEventSource(erasureQueues.queue, {
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: config.consumerMaxConcurrency,
+      }),
+    );
+    // History and events from the config and migrations tables' streams.
+    const publisher = deploy('ChangePublisherFunction', CHANGE_PUBLISHER_FUNCTION);
+
+    this.functions = {
+      ...routeFunctions,
+      NotFound: notFound,
+      MigrationConsumer: consumer,
+      MigrationSweeper: sweeper,
+      ErasureConsumer: erasureConsumer,
+      ChangePublisher: publisher,
+    };
 
     this.api = new HttpApi(this, 'HttpApi', {
       description: 'Notification preferences and document migration API',
@@ -174,6 +235,15 @@ export class ServiceStack extends Stack {
     // A message seen again after a failure is at least one visibility timeout old; half of it
     // is already more than a healthy migration message waits.
     alarms.addQueueAge('MigrationQueueOldestMessage', queue, MIGRATION_VISIBILITY_TIMEOUT_SECONDS / 2);
+    alarms.addDeadLetterQueue('ErasureDeadLetterQueue', erasureQueues.deadLetterQueue, ERASURE_DEAD_LETTERS);
+    alarms.addQueueAge(
+      'ErasureQueueOldestMessage',
+      erasureQueues.queue,
+      ERASURE_VISIBILITY_TIMEOUT_SECONDS / 2,
+      'erasure',
+    );
+    alarms.addDeadLetterQueue('ChangePublisherFailureQueue', publisherFailures, PUBLISHER_FAILURES);
+    alarms.addIteratorAge('ChangePublisherIteratorAge', publisher.function, PUBLISHER_ITERATOR_AGE_SECONDS);
     for (const [id, fn] of Object.entries(this.functions)) {
       alarms.addFunction(id, fn.function, fn.timeoutSeconds);
     }
@@ -189,8 +259,36 @@ export class ServiceStack extends Stack {
     });
     new CfnOutput(this, 'MigrationQueueUrl', { value: queue.queueUrl });
     new CfnOutput(this, 'MigrationDeadLetterQueueUrl', { value: deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'HistoryTableName', { value: tables.history.table.tableName });
+    new CfnOutput(this, 'ErasureQueueUrl', { value: erasureQueues.queue.queueUrl });
+    new CfnOutput(this, 'ErasureDeadLetterQueueUrl', { value: erasureQueues.deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'ChangePublisherFailureQueueUrl', { value: publisherFailures.queueUrl });
+    new CfnOutput(this, 'EventBusName', {
+      value: this.eventBus.eventBusName,
+      description: 'Where the service publishes its events (source notification-preferences)',
+    });
   }
 }
+
+/** The publisher more than this far behind its stream: changes reach the history late (the contract says within seconds). */
+export const PUBLISHER_ITERATOR_AGE_SECONDS = 60;
+
+const ERASURE_DEAD_LETTERS: DeadLetters = {
+  notEmpty:
+    'Erasure messages are in the dead-letter queue: those erasures are marked failed, and the users ' +
+    'may be partly erased. Inspect the consumer logs, then start the erasures again (docs/operations.md).',
+  growing:
+    'More erasure messages reached the dead-letter queue in the last 5 minutes: new erasures failed ' +
+    'for good. See the NotEmpty alarm for what to do.',
+};
+
+const PUBLISHER_FAILURES: DeadLetters = {
+  notEmpty:
+    'The change publisher gave up on a batch of stream records: those changes may be missing from ' +
+    'the history and the event bus. Follow the runbook in docs/operations.md before the stream drops them (24 h).',
+  growing:
+    'More batches of stream records failed for good in the last 5 minutes. See the NotEmpty alarm for what to do.',
+};
 
 /**
  * One JSON object per request. Deliberately no headers: the auth token travels in one.

@@ -5,6 +5,7 @@ import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
 import {
   CHANGE_PUBLISHER_BATCH_SIZE,
   CHANGE_PUBLISHER_FUNCTION,
+  ERASURE_CONSUMER_FUNCTION,
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
@@ -37,6 +38,8 @@ import { type StreamTwin, startStreamTwin } from './streams/stream-twin.js';
 
 export const MIGRATION_QUEUE_NAME = 'migrations';
 export const MIGRATION_DLQ_NAME = 'migrations-dlq';
+export const ERASURE_QUEUE_NAME = 'erasures';
+export const ERASURE_DLQ_NAME = 'erasures-dlq';
 /** Function and queue settings are the deployed ones (shared/deployment/functions.ts), which the stack reads too. */
 export const DEFAULT_MAX_RECEIVE_COUNT = MIGRATION_MAX_RECEIVE_COUNT;
 export const DEFAULT_CONSUMER_TIMEOUT_MS = timeoutSecondsOf(MIGRATION_CONSUMER_FUNCTION) * 1000;
@@ -104,6 +107,9 @@ export interface LocalRuntime {
   deadLetterQueueUrl: string;
   queue: LocalQueue;
   deadLetterQueue: LocalQueue;
+  /** The erasure queue and its dead letters. */
+  erasureQueue: LocalQueue;
+  erasureDeadLetterQueue: LocalQueue;
   /** Messages found in the queue snapshot at start. */
   restoredMessages: number;
   /** The HTTP functions by route path: name, and the deployed timeout and memory they run with. */
@@ -220,6 +226,12 @@ const start = async (
     deadLetter: { queue: deadLetterQueue, maxReceiveCount },
     retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
   });
+  // The erasure queue: the same delivery settings as the migration queue's.
+  const erasureDeadLetterQueue = sqs.createQueue(ERASURE_DLQ_NAME);
+  const erasureQueue = sqs.createQueue(ERASURE_QUEUE_NAME, {
+    deadLetter: { queue: erasureDeadLetterQueue, maxReceiveCount },
+    retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+  });
   const restoredMessages = await sqs.restore();
 
   // What the stack sets on the functions, pointed at the local twins. Set before the handler
@@ -232,6 +244,8 @@ const start = async (
     ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
     [ENV.migrationQueueUrl]: queue.url,
     [ENV.migrationMaxReceiveCount]: String(maxReceiveCount),
+    [ENV.erasureQueueUrl]: erasureQueue.url,
+    [ENV.erasureMaxReceiveCount]: String(maxReceiveCount),
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: embedded.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
@@ -268,6 +282,13 @@ const start = async (
   }
   const fallback = await localFunction('NotFound', NOT_FOUND_FUNCTION);
   const consumer = options.consumer ?? (await loadHandler<QueueConsumer>(MIGRATION_CONSUMER_FUNCTION.entry));
+  erasureQueue.attach({
+    handler: await loadHandler<QueueConsumer>(ERASURE_CONSUMER_FUNCTION.entry),
+    functionName: `${FUNCTION_PREFIX}-ErasureConsumer`,
+    batchSize: 1,
+    concurrency: queueOptions.concurrency ?? 2,
+    timeoutMs: timeoutSecondsOf(ERASURE_CONSUMER_FUNCTION) * 1000,
+  });
   queue.attach({
     handler: consumer,
     functionName: `${FUNCTION_PREFIX}-MigrationConsumer`,
@@ -340,6 +361,8 @@ const start = async (
     deadLetterQueueUrl: deadLetterQueue.url,
     queue,
     deadLetterQueue,
+    erasureQueue,
+    erasureDeadLetterQueue,
     restoredMessages,
     functions: new Map([...routes].map(([path, { handler: _handler, ...fn }]) => [path, fn])),
     dynamo,

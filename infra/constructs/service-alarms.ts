@@ -29,6 +29,21 @@ export const DURATION_THRESHOLD_SHARE_OF_TIMEOUT = 0.8;
 /** Share of the account's Lambda concurrency quota above which the concurrency alarm fires. */
 export const ACCOUNT_CONCURRENCY_THRESHOLD_SHARE = 0.8;
 
+/** What a dead-letter queue's alarms say. */
+export interface DeadLetters {
+  notEmpty: string;
+  growing: string;
+}
+
+export const MIGRATION_DEAD_LETTERS: DeadLetters = {
+  notEmpty:
+    'Migration messages are in the dead-letter queue: those migrations are marked failed. ' +
+    'Inspect the messages and the consumer logs, then redrive or delete them.',
+  growing:
+    'More migration messages reached the dead-letter queue in the last 5 minutes: new ' +
+    'migrations failed for good. See the NotEmpty alarm for what to do.',
+};
+
 export interface ServiceAlarmsProps {
   /** Subscribes this address to the alarm topic; without it the alarms only show in CloudWatch. */
   alarmEmail?: string;
@@ -97,14 +112,9 @@ export class ServiceAlarms extends Construct {
    * ALARM on every period in which the count rises. (NumberOfMessagesSent would not do: SQS
    * does not count messages that a redrive policy moves to a dead-letter queue.)
    */
-  addDeadLetterQueue(id: string, queue: IQueue): void {
+  addDeadLetterQueue(id: string, queue: IQueue, about: DeadLetters = MIGRATION_DEAD_LETTERS): void {
     const visible = queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' });
-    this.alarm(`${id}NotEmpty`, visible, {
-      threshold: 0,
-      description:
-        'Migration messages are in the dead-letter queue: those migrations are marked failed. ' +
-        'Inspect the messages and the consumer logs, then redrive or delete them.',
-    });
+    this.alarm(`${id}NotEmpty`, visible, { threshold: 0, description: about.notEmpty });
     this.alarm(
       `${id}Growing`,
       new MathExpression({
@@ -113,13 +123,22 @@ export class ServiceAlarms extends Construct {
         period: PERIOD,
         label: 'New dead-letter messages',
       }),
-      {
-        threshold: 0,
-        description:
-          'More migration messages reached the dead-letter queue in the last 5 minutes: new ' +
-          'migrations failed for good. See the NotEmpty alarm for what to do.',
-      },
+      { threshold: 0, description: about.growing },
     );
+  }
+
+  /**
+   * The age of the newest record a stream consumer has read is above `thresholdSeconds`: it
+   * falls behind the table's changes (failing and retrying a batch, or not keeping up), and the
+   * stream keeps records 24 hours only.
+   */
+  addIteratorAge(id: string, fn: IFunction, thresholdSeconds: number): void {
+    this.alarm(id, fn.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' }), {
+      threshold: thresholdSeconds * 1000,
+      description:
+        `The change publisher reads its streams more than ${thresholdSeconds} s behind: changes reach the history ` +
+        'and the event bus late. See its logs and the Errors alarm; the stream keeps records 24 hours.',
+    });
   }
 
   /**
@@ -128,11 +147,11 @@ export class ServiceAlarms extends Construct {
    * that fails is reported through a partial batch response, not as a Lambda error, so this
    * is the first sign of it.
    */
-  addQueueAge(id: string, queue: IQueue, thresholdSeconds: number): void {
+  addQueueAge(id: string, queue: IQueue, thresholdSeconds: number, jobs = 'migration'): void {
     this.alarm(id, queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }), {
       threshold: thresholdSeconds,
       description:
-        `A migration message has waited more than ${thresholdSeconds} s: migrations are failing ` +
+        `A ${jobs} message has waited more than ${thresholdSeconds} s: ${jobs}s are failing ` +
         'and being retried, or the consumer does not keep up.',
     });
   }

@@ -157,8 +157,9 @@ export class ServiceFunction extends Construct {
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
         'Only the X-Ray statement added by Tracing.ACTIVE uses "*": xray:PutTraceSegments and ' +
-        'xray:PutTelemetryRecords do not support resource-level permissions. Table and queue ' +
-        'statements name their ARNs (checked by test/infra).',
+        'xray:PutTelemetryRecords do not support resource-level permissions; so does ' +
+        'dynamodb:ListStreams, which a DynamoDB stream event source grants its function. Table, ' +
+        'stream and queue statements name their ARNs (checked by test/infra).',
     });
   }
 

@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import { type ErrorStatus, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { type FunctionSpec, HTTP_FUNCTION_BASE, MAX_HTTP_TIMEOUT_SECONDS } from '#shared/deployment/functions.js';
+import { ERASE_MESSAGE, ERASURE_NOT_FOUND_MESSAGE, ERASURE_STATUS_MESSAGE } from '#shared/erasure/model.js';
+import { eraseResult, erasureStatusResult } from '#shared/erasure/results.js';
+import { eraseRequest, erasureStatusRequest } from '#shared/erasure/schemas.js';
 import { INVALID_CURSOR_MESSAGE } from '#shared/history/cursor.js';
 import { ENTRY_INDEX } from '#shared/history/keys.js';
 import { HISTORY_MESSAGE } from '#shared/history/read.js';
@@ -594,6 +597,99 @@ const getMigrationStatus: Operation<typeof migrationStatusRequest, typeof migrat
     },
   };
 
+const EXAMPLE_ERASURE_ID = '01KAR4B2N7QH3M8W6T1X9D5C4F';
+
+const eraseUser: Operation<typeof eraseRequest, typeof eraseResult, 'eraseUser'> = {
+  operationId: 'eraseUser',
+  tag: 'User erasure',
+  name: 'Erase',
+  path: '/v2/organizations/users/erase',
+  function: {
+    // Read the user's lock and its erasure, record, lock, fail, release; then queue it.
+    tables: { migrations: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    queues: { erasures: ['SendMessage'] },
+  },
+  summary: "Start erasing a user's config and history in an organization",
+  description: [
+    'Records an erasure (status `pending`), queues it, and answers its `erasureId` at once: every stored entry of the',
+    'user in the organization (each document and the organization level) is deleted, then the history of those',
+    'entries. Follow it with the status operation. Repeating the request while the erasure is pending or in progress',
+    'answers the same `erasureId`. Writes for the user that land after the erasure completed are kept, like any new',
+    'write. The entries are found through an index of the user, never by scanning the table.',
+    '',
+    `${IDENTIFIER_RULE} ${BODY_RULE}`,
+  ].join('\n'),
+  request: eraseRequest,
+  result: eraseResult,
+  message: ERASE_MESSAGE,
+  errors: [
+    ...COMMON_ERRORS.filter((error) => error.status !== 'UNAVAILABLE'),
+    {
+      status: 'UNAVAILABLE',
+      when: 'The erasure could not be queued (it is marked failed, `details.erasureId` names it) or a dependency failed; safe to retry.',
+    },
+  ],
+  examples: {
+    start: {
+      summary: "Erase bob's config and history in acme",
+      value: { organizationId: 'acme', userId: 'bob' },
+      result: { erasureId: EXAMPLE_ERASURE_ID },
+    },
+  },
+  invalidExample: { summary: 'Missing userId', value: { organizationId: 'acme' } },
+};
+
+const getErasureStatus: Operation<typeof erasureStatusRequest, typeof erasureStatusResult, 'getErasureStatus'> = {
+  operationId: 'getErasureStatus',
+  tag: 'User erasure',
+  name: 'ErasureStatus',
+  path: '/v2/organizations/users/erase/status',
+  function: { tables: { migrations: ['GetItem'] } },
+  summary: 'Read the state and progress of an erasure',
+  description: [
+    '`status` goes pending → in_progress → completed or failed. `erased` counts the stored entries of the user',
+    'deleted so far. An unknown id and an id of another organization both answer 404 NOT_FOUND; a finished',
+    "erasure's status is kept 30 days after it finished, then it is unknown too.",
+    '',
+    `${IDENTIFIER_RULE} ${BODY_RULE}`,
+  ].join('\n'),
+  request: erasureStatusRequest,
+  result: erasureStatusResult,
+  message: ERASURE_STATUS_MESSAGE,
+  errors: [
+    ...COMMON_ERRORS.filter(
+      (error) => error.status !== 'RESOURCE_EXHAUSTED' && error.status !== 'INTERNAL' && error.status !== 'UNAVAILABLE',
+    ),
+    { status: 'NOT_FOUND', when: 'No erasure with this id in this organization (or it finished over 30 days ago).' },
+    ...COMMON_ERRORS.filter(
+      (error) => error.status === 'RESOURCE_EXHAUSTED' || error.status === 'INTERNAL' || error.status === 'UNAVAILABLE',
+    ),
+  ],
+  examples: {
+    status: {
+      summary: 'A completed erasure',
+      value: { organizationId: 'acme', erasureId: EXAMPLE_ERASURE_ID },
+      result: {
+        erasureId: EXAMPLE_ERASURE_ID,
+        organizationId: 'acme',
+        userId: 'bob',
+        status: 'completed',
+        erased: 2,
+        createdAt: '2026-11-22T09:10:00.000Z',
+        updatedAt: '2026-11-22T09:10:00.800Z',
+        completedAt: '2026-11-22T09:10:00.800Z',
+      },
+    },
+  },
+  invalidExample: { summary: 'Missing erasureId', value: { organizationId: 'acme' } },
+  errorExamples: {
+    unknown: {
+      summary: 'Unknown id, or an id of another organization',
+      value: { error: { message: ERASURE_NOT_FOUND_MESSAGE, status: 'NOT_FOUND' } },
+    },
+  },
+};
+
 /** Every operation, in the order the documentation lists them. */
 export const OPERATIONS = [
   setConfig,
@@ -603,6 +699,8 @@ export const OPERATIONS = [
   getConfigHistory,
   migrateDocument,
   getMigrationStatus,
+  eraseUser,
+  getErasureStatus,
 ] as const;
 
 export type OperationId = (typeof OPERATIONS)[number]['operationId'];

@@ -1,4 +1,5 @@
 import { ACTIVE_INDEX } from '#shared/migration/keys.js';
+import { USER_INDEX } from '#shared/preferences/keys.js';
 import type { TableName } from './tables.js';
 
 /**
@@ -26,10 +27,15 @@ export type TableAction =
 /** SQS actions a function may be given to produce messages (consuming goes through the event source). */
 export type QueueAction = 'SendMessage';
 
-export type QueueName = 'migrations';
+export type QueueName = 'migrations' | 'erasures';
 
 /** Deployment settings a function reads from its environment (the stack sets them from CDK context). */
-export type FunctionSetting = 'deliveryDefaults' | 'credentialCache' | 'migrationMaxReceiveCount' | 'historyRetention';
+export type FunctionSetting =
+  | 'deliveryDefaults'
+  | 'credentialCache'
+  | 'migrationMaxReceiveCount'
+  | 'historyRetention'
+  | 'erasureMaxReceiveCount';
 
 /** Actions on the service's event bus. */
 export type EventBusAction = 'PutEvents';
@@ -139,3 +145,34 @@ export const CHANGE_PUBLISHER_FUNCTION = {
 
 /** Stream records per invocation of the change publisher. */
 export const CHANGE_PUBLISHER_BATCH_SIZE = 100;
+/**
+ * Retries of a failing batch before the event source mapping gives up on it and sends its
+ * description to the on-failure queue (the batch is halved on each error first, so it is the
+ * failing record that ends there). The stream keeps records 24 hours.
+ */
+export const CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS = 10;
+
+/** The erasure queue: the consumer receives a message this many times before it is dead-lettered. */
+export const ERASURE_MAX_RECEIVE_COUNT = 5;
+
+/** The SQS consumer that erases a user's entries and history in an organization (shared/erasure/worker.ts). */
+export const ERASURE_CONSUMER_FUNCTION = {
+  entry: 'functions/erasure-consumer.ts',
+  description: "Erases a user's config entries and history in an organization",
+  timeoutSeconds: 60,
+  tables: {
+    // Read the entries found, stamp them (updates, in transactions), delete them.
+    config: ['BatchGetItem', 'UpdateItem', 'DeleteItem'],
+    // Lease, progress, complete or fail (updates), read the record, release the user's lock.
+    migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    // The user's history in the organization: its keys, then batch deletes.
+    history: ['Query', 'BatchWriteItem'],
+  },
+  // The user's entries, found without a Scan.
+  indexes: { config: [USER_INDEX] },
+  // Continuations of a long erasure go back on its own queue.
+  queues: { erasures: ['SendMessage'] },
+  settings: ['erasureMaxReceiveCount'],
+} as const satisfies FunctionSpec;
+
+export const ERASURE_VISIBILITY_TIMEOUT_SECONDS = 6 * ERASURE_CONSUMER_FUNCTION.timeoutSeconds;

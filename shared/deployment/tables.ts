@@ -1,7 +1,9 @@
+import { ERASURE_TTL_ATTRIBUTE } from '#shared/erasure/model.js';
 import { ENTRY_INDEX } from '#shared/history/keys.js';
 import { HISTORY_TTL_ATTRIBUTE } from '#shared/history/retention.js';
 import { ENV, type EnvName } from '#shared/lambda/environment.js';
 import { ACTIVE_INDEX, ACTIVE_PK_ATTRIBUTE } from '#shared/migration/keys.js';
+import { USER_INDEX } from '#shared/preferences/keys.js';
 import { TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
 
 /** A global secondary index: string keys, and which attributes it holds. */
@@ -47,14 +49,20 @@ export const TABLES = {
     ttlAttribute: TOMBSTONE_TTL_ATTRIBUTE,
     // Every change becomes a history item and an event (shared/history/).
     stream: 'NEW_AND_OLD_IMAGES',
+    // One user's entries in an organization, for erasure (shared/preferences/keys.ts).
+    indexes: [{ name: USER_INDEX, partitionKey: 'organizationId', sortKey: 'userId', projection: 'KEYS_ONLY' }],
   },
-  /** Migration records and the per-document locks that keep migrations exclusive. */
+  /**
+   * Migration records and the per-document locks that keep migrations exclusive; erasure records
+   * and their per-user locks (shared/erasure/keys.ts). A finished erasure's record expires.
+   */
   migrations: {
     id: 'MigrationsTable',
     localName: 'migrations',
     env: ENV.migrationsTable,
     partitionKey: 'pk',
     sortKey: 'sk',
+    ttlAttribute: ERASURE_TTL_ATTRIBUTE,
     // A record that completes or fails becomes an event (shared/history/).
     stream: 'NEW_AND_OLD_IMAGES',
     // Active migrations by last progress, for the sweeper of stuck ones (shared/migration/keys.ts).

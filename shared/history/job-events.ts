@@ -1,11 +1,13 @@
 import type { DynamoDBRecord } from 'aws-lambda';
+import { ERASURE_PREFIX } from '#shared/erasure/keys.js';
 import { type MigrationRecord, toView } from '#shared/migration/model.js';
 import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from './events.js';
 import { imageOf } from './from-stream.js';
 
 /*
  * Events from the migrations table's stream: a migration record that reaches completed or failed
- * becomes `Document Migration Completed` or `Failed`, its detail the status the status route answers.
+ * becomes `Document Migration Completed` or `Failed`, its detail the status the status route
+ * answers; an erasure record that completes becomes `User Erased`.
  */
 
 const FINISHED = { completed: DETAIL_TYPES.migrationCompleted, failed: DETAIL_TYPES.migrationFailed } as const;
@@ -13,11 +15,23 @@ const FINISHED = { completed: DETAIL_TYPES.migrationCompleted, failed: DETAIL_TY
 const isMigrationRecord = (item: Record<string, unknown> | undefined): item is Record<string, unknown> =>
   typeof item?.pk === 'string' && item.pk.startsWith('MIGRATION#') && item.sk === 'RECORD';
 
+const isErasureRecord = (item: Record<string, unknown> | undefined): boolean =>
+  typeof item?.pk === 'string' && item.pk.startsWith(ERASURE_PREFIX) && item.sk === 'RECORD';
+
 /** The event a stream record of the migrations table announces, if any (locks and progress announce nothing). */
 export const jobEventOf = (record: DynamoDBRecord): BusEvent | undefined => {
   if (record.eventName === 'REMOVE') return undefined;
   const after = imageOf(record.dynamodb?.NewImage);
   const before = imageOf(record.dynamodb?.OldImage);
+  if (after && isErasureRecord(after)) {
+    if (after.status !== 'completed' || before?.status === 'completed') return undefined;
+    const { erasureId, organizationId, userId, erased } = after as Record<string, string | number>;
+    return {
+      detailType: DETAIL_TYPES.userErased,
+      source: EVENT_SOURCE,
+      detail: { id: `erasure:${erasureId}:completed`, organizationId, userId, erasureId, erased: Number(erased ?? 0) },
+    };
+  }
   if (!isMigrationRecord(after)) return undefined;
   const status = after.status as keyof typeof FINISHED;
   if (!(status in FINISHED) || before?.status === status) return undefined;

@@ -22,6 +22,9 @@ export const ENV = {
   migrationMaxReceiveCount: 'MIGRATION_MAX_RECEIVE_COUNT',
   /** Optional (default 30 minutes): how long a migration may make no progress before the sweeper acts. */
   migrationStallLimitSeconds: 'MIGRATION_STALL_LIMIT_SECONDS',
+  erasureQueueUrl: 'ERASURE_QUEUE_URL',
+  /** The erasure queue's maxReceiveCount: the consumer marks an erasure failed on the last attempt. */
+  erasureMaxReceiveCount: 'ERASURE_MAX_RECEIVE_COUNT',
   credentialCacheSeconds: 'CREDENTIAL_CACHE_TTL_SECONDS',
   defaultInbox: 'DEFAULT_INBOX',
   defaultEmail: 'DEFAULT_EMAIL',

@@ -15,7 +15,7 @@ import {
   attributionUpdate,
   type ChangeAttribution,
 } from './change-attribution.js';
-import { documentPartition, entryTableKey } from './keys.js';
+import { documentPartition, entryTableKey, parsePartition, USER_INDEX } from './keys.js';
 import {
   CHANNELS,
   type Channel,
@@ -27,12 +27,15 @@ import {
 } from './model.js';
 import type {
   CallOptions,
+  ErasureEntryStore,
+  ErasureMarker,
   ExpectedVersion,
   MarkedEntry,
   MigrationEntryStore,
   PreferenceStore,
   Unchanged,
   UnchangedEntry,
+  UserEntryPage,
   UserLayers,
   WriteMeta,
 } from './store.js';
@@ -79,6 +82,13 @@ export const itemToMarkedEntry = (item: Item): MarkedEntry => {
       run: String(item.migrationRun ?? ''),
       page: Number(item.migrationPage ?? 0),
       version: Number(item.migrationVersion ?? 0),
+    };
+  }
+  if (typeof item.erasureId === 'string') {
+    entry.erasure = {
+      erasureId: item.erasureId,
+      run: String(item.erasureRun ?? ''),
+      page: Number(item.erasurePage ?? 0),
     };
   }
   return entry;
@@ -179,21 +189,27 @@ const TRANSACTION_LIMIT = 100;
  * Stamps an entry with a delete's attribution if it is unchanged since it was read: no channel
  * changes, so the change stream skips it (change-attribution.ts).
  */
-const stampUpdate = (entry: UnchangedEntry, change: ChangeAttribution) => {
+const stampUpdate = (entry: UnchangedEntry, change: ChangeAttribution, marker?: ErasureMarker) => {
   const stamp = attributionUpdate(change);
+  const sets = [...stamp.sets];
+  const values: Record<string, unknown> = { ':version': entry.version, ':at': entry.updatedAt, ...stamp.values };
+  if (marker) {
+    sets.push('erasureId = :erasureId', 'erasureRun = :erasureRun', 'erasurePage = :erasurePage');
+    Object.assign(values, { ':erasureId': marker.erasureId, ':erasureRun': marker.run, ':erasurePage': marker.page });
+  }
   return {
     Key: entryTableKey(entry),
-    UpdateExpression: `SET ${stamp.sets.join(', ')}`,
+    UpdateExpression: `SET ${sets.join(', ')}`,
     ConditionExpression: '#version = :version AND #at = :at',
     ExpressionAttributeNames: { '#version': 'version', '#at': 'updatedAt', ...stamp.names },
-    ExpressionAttributeValues: { ':version': entry.version, ':at': entry.updatedAt, ...stamp.values },
+    ExpressionAttributeValues: values,
   };
 };
 
 const isConditionFailure = (error: unknown): boolean =>
   (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 
-export class DynamoPreferenceStore implements PreferenceStore, MigrationEntryStore {
+export class DynamoPreferenceStore implements PreferenceStore, MigrationEntryStore, ErasureEntryStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     readonly tableName: string,
@@ -394,11 +410,15 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
     }
   }
 
-  async stampForDelete(entries: readonly UnchangedEntry[], change: ChangeAttribution): Promise<EntryKey[]> {
+  async stampForDelete(
+    entries: readonly UnchangedEntry[],
+    change: ChangeAttribution,
+    marker?: ErasureMarker,
+  ): Promise<EntryKey[]> {
     const stamped: EntryKey[] = [];
     for (let start = 0; start < entries.length; start += TRANSACTION_LIMIT) {
       const chunk = entries.slice(start, start + TRANSACTION_LIMIT);
-      const updates = chunk.map((entry) => ({ TableName: this.tableName, ...stampUpdate(entry, change) }));
+      const updates = chunk.map((entry) => ({ TableName: this.tableName, ...stampUpdate(entry, change, marker) }));
       try {
         await this.client.send(new TransactWriteCommand({ TransactItems: updates.map((Update) => ({ Update })) }));
         stamped.push(...chunk);
@@ -451,6 +471,31 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  }
+
+  async listUserEntries(
+    organizationId: string,
+    userId: string,
+    limit: number,
+    startKey?: Record<string, string>,
+  ): Promise<UserEntryPage> {
+    const output = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: USER_INDEX,
+        KeyConditionExpression: '#org = :org AND #user = :user',
+        ExpressionAttributeNames: { '#org': 'organizationId', '#user': 'userId' },
+        ExpressionAttributeValues: { ':org': organizationId, ':user': userId },
+        Limit: limit,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    const keys = (output.Items ?? []).map((item): EntryKey => {
+      const { documentId } = parsePartition(item.pk as string);
+      return { organizationId, userId: item.sk as string, documentId };
+    });
+    const lastKey = output.LastEvaluatedKey as Record<string, string> | undefined;
+    return { keys, ...(lastKey ? { lastKey } : {}) };
   }
 
   async getUserLayers(

@@ -10,6 +10,13 @@ import type { EntryKey } from './model.js';
  *
  * All entries of one document share a partition, so migration lists them with one Query.
  */
+/**
+ * The config table's index of one user's entries in one organization (partition organizationId,
+ * sort userId, keys only): what an erasure deletes, found without a Scan. Every entry carries
+ * both attributes from its first write.
+ */
+export const USER_INDEX = 'byUser';
+
 export const escapeKeyPart = (value: string): string => value.replaceAll('%', '%25').replaceAll('#', '%23');
 
 export const unescapeKeyPart = (value: string): string =>

@@ -81,9 +81,17 @@ export interface MigrationMarker {
   version: number;
 }
 
-/** An entry as document migration sees it: with the marker of the migration that wrote it, if any. */
+/** Which erasure stamped an entry for deletion, in which run and page (so that it is counted once). */
+export interface ErasureMarker {
+  erasureId: string;
+  run: string;
+  page: number;
+}
+
+/** An entry as document migration and erasure see it: with the markers they left on it, if any. */
 export interface MarkedEntry extends StoredEntry {
   migration?: MigrationMarker;
+  erasure?: ErasureMarker;
 }
 
 /** Condition of a conditional write: the entry is absent (null) or still has this version. */
@@ -114,7 +122,11 @@ export interface MigrationEntryStore {
    * Stamps entries about to be deleted with the delete's attribution (change-attribution.ts),
    * each only if unchanged since it was read; many in one request. Answers the stamped ones.
    */
-  stampForDelete(entries: readonly UnchangedEntry[], change: ChangeAttribution): Promise<EntryKey[]>;
+  stampForDelete(
+    entries: readonly UnchangedEntry[],
+    change: ChangeAttribution,
+    marker?: ErasureMarker,
+  ): Promise<EntryKey[]>;
 
   /**
    * Deletes an entry if it is unchanged (same version and updatedAt; versions restart after a
@@ -132,3 +144,25 @@ export interface Unchanged {
 }
 
 export type UnchangedEntry = EntryKey & Unchanged;
+
+/** A page of a user's entry keys in one organization, and where the next page starts. */
+export interface UserEntryPage {
+  keys: EntryKey[];
+  lastKey?: Record<string, string>;
+}
+
+/** What user erasure needs on top of the stamped delete of MigrationEntryStore. */
+export interface ErasureEntryStore
+  extends Pick<MigrationEntryStore, 'getMarkedEntries' | 'stampForDelete' | 'deleteEntryIf'> {
+  /**
+   * The keys of a user's entries in an organization (documents and the organization level,
+   * tombstones included), from the user index: `limit` per page, from `startKey` on. The index
+   * is eventually consistent: an entry written a moment ago may be missing, one just deleted present.
+   */
+  listUserEntries(
+    organizationId: string,
+    userId: string,
+    limit: number,
+    startKey?: Record<string, string>,
+  ): Promise<UserEntryPage>;
+}

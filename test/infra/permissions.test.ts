@@ -183,4 +183,41 @@ describe('grants match what the code calls', () => {
     for (const table of ['ConfigTable', 'MigrationsTable'] as const)
       expect(granted('getConfigHistory', table)).toEqual([]);
   });
+
+  test('erase and erase status', () => {
+    const erasures = adapterActions('shared/erasure/repository.ts', 'DynamoErasureRepository');
+    const erasureQueue = adapterActions('shared/erasure/queue.ts', 'SqsErasureQueue');
+    const start = source('shared/erasure/start.ts');
+    expect(granted('eraseUser', 'MigrationsTable')).toEqual(actionsOf(erasures, calledOn(start, 'repository')));
+    expect(granted('eraseUser', 'ErasureQueue')).toEqual(actionsOf(erasureQueue, calledOn(start, 'queue')));
+    expect(granted('eraseUser', 'ConfigTable')).toEqual([]);
+    const status = source('shared/erasure/status.ts');
+    expect(granted('getErasureStatus', 'MigrationsTable')).toEqual(actionsOf(erasures, calledOn(status, 'repository')));
+    expect(granted('getErasureStatus', 'ErasureQueue')).toEqual([]);
+  });
+
+  test("the erasure consumer: the user's entries (found on the index), the record, the history, its queue", () => {
+    const worker = ['worker', 'consumer'].map((name) => source(`shared/erasure/${name}.ts`)).join('');
+    const onTable = calledOn(worker, 'entries').filter((method) => method !== 'listUserEntries');
+    expect(actionsOf(preferences(), ['listUserEntries'])).toEqual(['dynamodb:Query']);
+    expect(granted('ErasureConsumer', 'ConfigTable')).toEqual(actionsOf(preferences(), onTable));
+    expect(granted('ErasureConsumer', 'MigrationsTable')).toEqual(
+      actionsOf(
+        adapterActions('shared/erasure/repository.ts', 'DynamoErasureRepository'),
+        calledOn(worker, 'repository'),
+      ),
+    );
+    const history = adapterActions('shared/history/dynamo-store.ts', 'DynamoHistoryStore');
+    expect(granted('ErasureConsumer', 'HistoryTable')).toEqual(actionsOf(history, calledOn(worker, 'history')));
+    expect(granted('ErasureConsumer', 'ErasureQueue')).toEqual(
+      actionsOf(adapterActions('shared/erasure/queue.ts', 'SqsErasureQueue'), calledOn(worker, 'queue')),
+    );
+  });
+
+  test('the change publisher writes the history only (it reads the streams through its event sources)', () => {
+    const history = adapterActions('shared/history/dynamo-store.ts', 'DynamoHistoryStore');
+    const publisher = source('shared/history/publisher.ts');
+    expect(granted('ChangePublisher', 'HistoryTable')).toEqual(actionsOf(history, calledOn(publisher, 'deps.history')));
+    expect(granted('ChangePublisher', 'CredentialsTable')).toEqual([]);
+  });
 });

@@ -11,6 +11,11 @@ import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
 import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
 import {
+  CHANGE_PUBLISHER_BATCH_SIZE,
+  CHANGE_PUBLISHER_FUNCTION,
+  CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
+  ERASURE_CONSUMER_FUNCTION,
+  ERASURE_MAX_RECEIVE_COUNT,
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
@@ -62,6 +67,8 @@ const FUNCTION_KEYS: FunctionKey[] = [
   'NotFound',
   'MigrationConsumer',
   'MigrationSweeper',
+  'ErasureConsumer',
+  'ChangePublisher',
 ];
 
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -70,7 +77,13 @@ const res = (id: string) => resourceById(resources, id);
 const fnProps = (key: FunctionKey): Json => res(fnId(key)).Properties;
 const tableId = (name: keyof typeof TABLES) =>
   only(Object.keys(resources).filter((id) => id.startsWith(TABLES[name].id)));
-const queueId = (name: 'MigrationQueue' | 'MigrationDeadLetterQueue') =>
+type QueueId =
+  | 'MigrationQueue'
+  | 'MigrationDeadLetterQueue'
+  | 'ErasureQueue'
+  | 'ErasureDeadLetterQueue'
+  | 'ChangePublisherFailureQueue';
+const queueId = (name: QueueId) =>
   only(
     ofType('AWS::SQS::Queue')
       .map(([id]) => id)
@@ -148,7 +161,9 @@ describe('cdk-nag AwsSolutions', () => {
       [CONTROL_TOWER.logRetentionYear]: logGroups,
       [CONTROL_TOWER.logKmsKey]: logGroups,
       [CONTROL_TOWER.lambdaVpc]: /^NotificationPreferences-test\/\w+Function\/Function$/,
-      [CONTROL_TOWER.queueDeadLetter]: /^NotificationPreferences-test\/MigrationDeadLetterQueue$/,
+      [CONTROL_TOWER.queueDeadLetter]:
+        /^NotificationPreferences-test\/(MigrationDeadLetterQueue|ErasureDeadLetterQueue|ChangePublisherFailureQueue)$/,
+      'AwsSolutions-SQS3': /^NotificationPreferences-test\/ChangePublisherFailureQueue$/,
     };
     for (const { path, id, reason } of found) {
       expect(reason.length).toBeGreaterThan(40);
@@ -156,11 +171,17 @@ describe('cdk-nag AwsSolutions', () => {
     }
   });
 
-  test('the only "*" resource is the X-Ray statement the IAM5 acknowledgement is about', () => {
+  test('the only "*" resources are the X-Ray statement and the stream consumer\'s ListStreams, as acknowledged', () => {
+    const publisherRole: string = fnProps('ChangePublisher').Role['Fn::GetAtt'][0];
     for (const [, policy] of ofType('AWS::IAM::Policy')) {
+      const ofPublisher = (policy.Properties.Roles as unknown[]).some((r) => refId(r) === publisherRole);
       for (const st of (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement) {
         if (asArray(st.Resource).includes('*')) {
-          expect(asArray(st.Action).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+          expect(asArray(st.Action).sort()).toEqual([
+            ...(ofPublisher ? ['dynamodb:ListStreams'] : []),
+            'xray:PutTelemetryRecords',
+            'xray:PutTraceSegments',
+          ]);
         }
         for (const action of asArray(st.Action)) expect(action).not.toContain('*');
       }
@@ -169,8 +190,8 @@ describe('cdk-nag AwsSolutions', () => {
 });
 
 describe('functions', () => {
-  test('one per route, the NOT_FOUND catch-all, the consumer and the sweeper, all with the shared defaults', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(OPERATIONS.length + 3);
+  test('one per route, the NOT_FOUND catch-all, the consumers, the sweeper and the publisher, all with the shared defaults', () => {
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(OPERATIONS.length + 5);
     for (const key of FUNCTION_KEYS) {
       const props = fnProps(key);
       expect(props).toMatchObject({
@@ -319,6 +340,28 @@ describe('functions', () => {
       [ENV.migrationsTable]: tableId('migrations'),
       [ENV.migrationQueueUrl]: queueId('MigrationQueue'),
     });
+    expect(variables('getConfigHistory')).toEqual({ ...http, [ENV.historyTable]: tableId('history') });
+    expect(variables('eraseUser')).toEqual({
+      ...http,
+      [ENV.migrationsTable]: tableId('migrations'),
+      [ENV.erasureQueueUrl]: queueId('ErasureQueue'),
+    });
+    expect(variables('getErasureStatus')).toEqual({ ...http, [ENV.migrationsTable]: tableId('migrations') });
+    expect(variables('ErasureConsumer')).toEqual({
+      [ENV.configTable]: tableId('config'),
+      [ENV.migrationsTable]: tableId('migrations'),
+      [ENV.historyTable]: tableId('history'),
+      [ENV.erasureQueueUrl]: queueId('ErasureQueue'),
+      [ENV.erasureMaxReceiveCount]: String(ERASURE_MAX_RECEIVE_COUNT),
+    });
+    // The stream tables' names tell the publisher which stream a record comes from.
+    expect(variables('ChangePublisher')).toEqual({
+      [ENV.historyTable]: tableId('history'),
+      [ENV.configTable]: tableId('config'),
+      [ENV.migrationsTable]: tableId('migrations'),
+      [ENV.eventBusName]: only(ofType('AWS::Events::EventBus'))[0],
+      [ENV.historyRetentionDays]: '365',
+    });
   });
 });
 
@@ -381,6 +424,8 @@ describe('least-privilege IAM', () => {
       ['NotFound', NOT_FOUND_FUNCTION],
       ['MigrationConsumer', MIGRATION_CONSUMER_FUNCTION],
       ['MigrationSweeper', MIGRATION_SWEEPER_FUNCTION],
+      ['ErasureConsumer', ERASURE_CONSUMER_FUNCTION],
+      ['ChangePublisher', CHANGE_PUBLISHER_FUNCTION],
     ];
     const named = specs.flatMap(([key, spec]) =>
       Object.entries(spec.indexes ?? {}).flatMap(([table, indexes]) =>
@@ -493,9 +538,12 @@ describe('tables', () => {
       AttributeName: 'tombstoneExpiresAt',
       Enabled: true,
     });
-    for (const name of ['migrations', 'credentials'] as const) {
-      expect(res(tableId(name)).Properties.TimeToLiveSpecification).toBeUndefined();
-    }
+    // A finished erasure's record expires (shared/erasure/model.ts); migration records never get the attribute.
+    expect(res(tableId('migrations')).Properties.TimeToLiveSpecification).toEqual({
+      AttributeName: 'expiresAt',
+      Enabled: true,
+    });
+    expect(res(tableId('credentials')).Properties.TimeToLiveSpecification).toBeUndefined();
   });
 });
 
@@ -552,10 +600,18 @@ describe('stateful resources', () => {
       'HistoryTable8F2A5C31',
       'MigrationsTable97ED8188',
     ]);
-    expect(ids('AWS::SQS::Queue')).toEqual(['MigrationDeadLetterQueue934940CB', 'MigrationQueue0B48C43A']);
-    expect(only(ofType('AWS::SQS::Queue').filter(([, q]) => q.Properties.RedrivePolicy))[0]).toBe(
+    expect(ids('AWS::SQS::Queue')).toEqual([
+      'ChangePublisherFailureQueue98BBC116',
+      'ErasureDeadLetterQueueFFEF4100',
+      'ErasureQueue3725DE58',
+      'MigrationDeadLetterQueue934940CB',
       'MigrationQueue0B48C43A',
-    );
+    ]);
+    expect(
+      ofType('AWS::SQS::Queue')
+        .filter(([, q]) => q.Properties.RedrivePolicy)
+        .map(([id]) => id),
+    ).toEqual(['MigrationQueue0B48C43A', 'ErasureQueue3725DE58']);
     expect(tableId('config')).toBe('ConfigTable5CD72349');
     expect(tableId('migrations')).toBe('MigrationsTable97ED8188');
     expect(tableId('credentials')).toBe('CredentialsTableD9D3F717');
@@ -599,12 +655,129 @@ describe('migration queue', () => {
   });
 
   test('the consumer reads it with partial batch responses and the configured maximum concurrency', () => {
-    expect(only(ofType('AWS::Lambda::EventSourceMapping'))[1].Properties).toMatchObject({
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(
+      ([, m]) => refId(m.Properties.FunctionName) === fnId('MigrationConsumer'),
+    );
+    expect(only(mappings)[1].Properties).toMatchObject({
       EventSourceArn: { 'Fn::GetAtt': [queueId('MigrationQueue'), 'Arn'] },
       FunctionName: { Ref: fnId('MigrationConsumer') },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 7 },
       BatchSize: 1,
+    });
+  });
+});
+
+describe('user erasure', () => {
+  test('its queue redrives to an encrypted dead-letter queue; the consumer reads it one message at a time', () => {
+    expect(res(queueId('ErasureQueue')).Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [queueId('ErasureDeadLetterQueue'), 'Arn'] },
+        maxReceiveCount: ERASURE_MAX_RECEIVE_COUNT,
+      },
+      VisibilityTimeout: 6 * fnProps('ErasureConsumer').Timeout,
+    });
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(
+      ([, m]) => refId(m.Properties.FunctionName) === fnId('ErasureConsumer'),
+    );
+    expect(only(mappings)[1].Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [queueId('ErasureQueue'), 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: 1,
+    });
+  });
+
+  test("the config table has the index of a user's entries (keys only), which only the erasure consumer queries", () => {
+    expect(res(tableId('config')).Properties.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'byUser',
+        KeySchema: [
+          { AttributeName: 'organizationId', KeyType: 'HASH' },
+          { AttributeName: 'userId', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      },
+    ]);
+    expect(dataAccess('ErasureConsumer')[`${tableId('config')}/index/byUser`]).toEqual(['dynamodb:Query']);
+  });
+});
+
+describe('change publisher', () => {
+  const alarms = (): Json[] => ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+  const mappings = () =>
+    ofType('AWS::Lambda::EventSourceMapping').filter(
+      ([, m]) => refId(m.Properties.FunctionName) === fnId('ChangePublisher'),
+    );
+
+  test("reads the config and migrations tables' streams: in order, halving a failing batch, partial batch responses, limited retries, then the on-failure queue", () => {
+    const sources = mappings().map(([, m]) => m.Properties);
+    expect(sources.map((m) => m.EventSourceArn['Fn::GetAtt']).sort()).toEqual([
+      [tableId('config'), 'StreamArn'],
+      [tableId('migrations'), 'StreamArn'],
+    ]);
+    for (const mapping of sources) {
+      expect(mapping).toMatchObject({
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: CHANGE_PUBLISHER_BATCH_SIZE,
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        MaximumRetryAttempts: CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
+        DestinationConfig: {
+          OnFailure: { Destination: { 'Fn::GetAtt': [queueId('ChangePublisherFailureQueue'), 'Arn'] } },
+        },
+      });
+      expect(mapping.ParallelizationFactor ?? 1).toBe(1);
+    }
+    expect(res(queueId('ChangePublisherFailureQueue')).Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
+  });
+
+  test("puts events on the stack's own bus, and writes only the history", () => {
+    const [busId] = only(ofType('AWS::Events::EventBus'));
+    const access = dataAccess('ChangePublisher');
+    expect(access[busId]).toEqual(['events:PutEvents']);
+    expect(access[tableId('history')]).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:Query']);
+    // On the config and migrations tables, only what the event source mappings need, on the streams.
+    const streamStatements = roleStatements('ChangePublisher').filter((st) =>
+      asArray(st.Action).some((action) => action.startsWith('dynamodb:') && action !== 'dynamodb:ListStreams'),
+    );
+    for (const table of ['config', 'migrations'] as const) {
+      expect(access[tableId(table)]).toEqual([
+        'dynamodb:DescribeStream',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+      ]);
+      const onTable = streamStatements.filter((st) => asArray(st.Resource).some((r) => refId(r) === tableId(table)));
+      for (const resource of onTable.flatMap((st) => asArray(st.Resource))) {
+        expect(resource).toEqual({ 'Fn::GetAtt': [expect.any(String), 'StreamArn'] });
+      }
+    }
+    for (const key of FUNCTION_KEYS.filter((k) => k !== 'ChangePublisher')) {
+      expect({ key, bus: dataAccess(key)[busId] }).toEqual({ key, bus: undefined });
+    }
+  });
+
+  test('alarms: a batch given up on, and a publisher falling behind its stream', () => {
+    const notEmpty = alarms().find(
+      (a) => a.AlarmName === 'NotificationPreferences-test-ChangePublisherFailureQueueNotEmpty',
+    );
+    expect(notEmpty).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId('ChangePublisherFailureQueue'), 'QueueName'] } },
+      ],
+      Threshold: 0,
+    });
+    const behind = alarms().find((a) => a.AlarmName === 'NotificationPreferences-test-ChangePublisherIteratorAge');
+    expect(behind).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'IteratorAge',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId('ChangePublisher') } }],
+      Statistic: 'Maximum',
+      Threshold: 60_000,
     });
   });
 });
@@ -633,7 +806,7 @@ describe('alarms', () => {
   const topicId = () => only(ofType('AWS::SNS::Topic'))[0];
 
   test('dead-letter queue not empty', () => {
-    const dlqAlarm = only(alarms().filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible'));
+    const dlqAlarm = alarmNamed('MigrationDeadLetterQueueNotEmpty');
     expect(dlqAlarm).toMatchObject({
       Namespace: 'AWS/SQS',
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId('MigrationDeadLetterQueue'), 'QueueName'] } }],
@@ -736,6 +909,12 @@ describe('alarms', () => {
         'MigrationDeadLetterQueueNotEmpty',
         'MigrationDeadLetterQueueGrowing',
         'MigrationQueueOldestMessage',
+        'ErasureDeadLetterQueueNotEmpty',
+        'ErasureDeadLetterQueueGrowing',
+        'ErasureQueueOldestMessage',
+        'ChangePublisherFailureQueueNotEmpty',
+        'ChangePublisherFailureQueueGrowing',
+        'ChangePublisherIteratorAge',
         'AccountConcurrency',
         'Api5xxRate',
         ...FUNCTION_KEYS.flatMap((key) => [`${key}Errors`, `${key}Throttles`, `${key}Duration`]),
@@ -758,7 +937,7 @@ describe('alarms', () => {
   });
 
   test('with an alarm email, every alarm notifies an encrypted, TLS-only topic with that subscription', () => {
-    expect(alarms()).toHaveLength(5 + 3 * FUNCTION_KEYS.length);
+    expect(alarms()).toHaveLength(11 + 3 * FUNCTION_KEYS.length);
     for (const alarm of alarms()) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId() }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId() }]);
@@ -787,7 +966,7 @@ describe('alarms', () => {
   });
 });
 
-test('outputs: API URL, table names, queue URLs', () => {
+test('outputs: API URL, table names, queue URLs, the event bus', () => {
   const outputs: Json = s.template.toJSON().Outputs;
   expect(Object.keys(outputs).sort()).toEqual(
     [
@@ -797,8 +976,16 @@ test('outputs: API URL, table names, queue URLs', () => {
       'MigrationDeadLetterQueueUrl',
       'MigrationQueueUrl',
       'MigrationsTableName',
+      'HistoryTableName',
+      'ErasureQueueUrl',
+      'ErasureDeadLetterQueueUrl',
+      'ChangePublisherFailureQueueUrl',
+      'EventBusName',
     ].sort(),
   );
+  expect(outputs.HistoryTableName.Value).toEqual({ Ref: tableId('history') });
+  expect(outputs.EventBusName.Value).toEqual({ Ref: only(ofType('AWS::Events::EventBus'))[0] });
+  expect(outputs.ChangePublisherFailureQueueUrl.Value).toEqual({ Ref: queueId('ChangePublisherFailureQueue') });
   expect(outputs.ConfigTableName.Value).toEqual({ Ref: tableId('config') });
   expect(outputs.MigrationsTableName.Value).toEqual({ Ref: tableId('migrations') });
   expect(outputs.CredentialsTableName.Value).toEqual({ Ref: tableId('credentials') });

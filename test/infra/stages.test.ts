@@ -76,8 +76,12 @@ describe('prod stage, as committed in cdk.json', () => {
       ThrottlingRateLimit: committedProd.throttleRate,
       ThrottlingBurstLimit: committedProd.throttleBurst,
     });
-    const mapping = only(ofType('AWS::Lambda::EventSourceMapping'));
-    expect(mapping.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 5 });
+    // The queue consumers' mappings (migrations, erasures); the stream mappings scale per shard.
+    const queues = ofType('AWS::Lambda::EventSourceMapping').filter((m) => m.Properties.ScalingConfig);
+    expect(queues.map((m) => m.Properties.ScalingConfig)).toEqual([
+      { MaximumConcurrency: 5 },
+      { MaximumConcurrency: 5 },
+    ]);
     const configGet = only(
       ofType('AWS::Lambda::Function').filter((fn) => fn.Properties.Description === 'POST /v2/notifications/config/get'),
     );

@@ -160,4 +160,39 @@ describe('the change publisher', () => {
       }),
     ]);
   });
+  test('an erasure record that completes is announced as User Erased, once; a failed one is not', async () => {
+    const { bus, handler } = setup();
+    const erasure = {
+      pk: 'ERASURE#e1',
+      sk: 'RECORD',
+      erasureId: 'e1',
+      organizationId: 'acme',
+      userId: 'alice',
+      erased: 4,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:01.000Z',
+      runs: {},
+    };
+    await handler({
+      Records: [
+        streamRecord('migrations', 'MODIFY', {
+          old: { ...erasure, status: 'in_progress' },
+          new: { ...erasure, status: 'completed', completedAt: '2026-01-01T00:00:01.000Z', expiresAt: 1 },
+        }),
+        // The TTL's delete, 30 days later, and a failed erasure: nothing.
+        streamRecord('migrations', 'REMOVE', { old: { ...erasure, status: 'completed' } }),
+        streamRecord('migrations', 'MODIFY', {
+          old: { ...erasure, erasureId: 'e2', status: 'in_progress' },
+          new: { ...erasure, erasureId: 'e2', status: 'failed' },
+        }),
+      ],
+    });
+    expect(bus.published).toEqual([
+      {
+        detailType: 'User Erased',
+        source: 'notification-preferences',
+        detail: { id: 'erasure:e1:completed', organizationId: 'acme', userId: 'alice', erasureId: 'e1', erased: 4 },
+      },
+    ]);
+  });
 });

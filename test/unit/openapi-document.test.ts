@@ -55,6 +55,8 @@ describe('operations', () => {
       'getConfigHistory',
       'migrateDocument',
       'getMigrationStatus',
+      'eraseUser',
+      'getErasureStatus',
     ]);
   });
 

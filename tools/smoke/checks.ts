@@ -237,6 +237,17 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
     expectEqual('the answer', [response.status, body?.error?.status], [404, 'NOT_FOUND']);
   });
 
+  await check('users/erase: a user erased, the status completes', ['eraseUser', 'getErasureStatus'], async () => {
+    const { erasureId } = await client.eraseUser({ organizationId: org, userId: u3 });
+    const deadline = Date.now() + (options.migrationTimeoutMs ?? DEFAULT_MIGRATION_TIMEOUT_MS);
+    let status = await client.getErasureStatus({ organizationId: org, erasureId });
+    while ((status.status === 'pending' || status.status === 'in_progress') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      status = await client.getErasureStatus({ organizationId: org, erasureId });
+    }
+    expectEqual('the erasure', [status.erasureId, status.userId, status.status], [erasureId, u3, 'completed']);
+  });
+
   // Operations the flow did not call: their documented examples, answers checked by schema.
   for (const operation of OPERATIONS as readonly Operation[]) {
     const id = operation.operationId as OperationId;

@@ -1,0 +1,13 @@
+import { operationById } from '#shared/api/operations.js';
+import { createAuthenticator } from '#shared/auth/create-authenticator.js';
+import { DynamoErasureRepository } from '#shared/erasure/repository.js';
+import { getErasureView } from '#shared/erasure/status.js';
+import { documentClient } from '#shared/lambda/aws-clients.js';
+import { ENV, requireEnv } from '#shared/lambda/environment.js';
+import { httpHandler } from '#shared/lambda/http-handler.js';
+
+const repository = new DynamoErasureRepository(documentClient, requireEnv(ENV.migrationsTable));
+
+export const handler = httpHandler(operationById('getErasureStatus'), createAuthenticator(), ({ data }) =>
+  getErasureView({ repository }, data.organizationId, data.erasureId),
+);

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import type { ErasureQueue } from '#shared/erasure/queue.js';
+import { DynamoErasureRepository } from '#shared/erasure/repository.js';
+import { startErasure } from '#shared/erasure/start.js';
+import { type ErasureWorkerDeps, runErasure } from '#shared/erasure/worker.js';
+import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
+import type { Delivery } from '#shared/migration/delivery-policy.js';
+import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import type { EntryKey } from '#shared/preferences/model.js';
+import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { CrashError, later, Process } from './migration-fixtures.js';
+
+let dynamo: TestDynamo;
+let store: DynamoPreferenceStore;
+let repository: DynamoErasureRepository;
+let history: DynamoHistoryStore;
+let queue: MemoryQueue;
+
+class MemoryQueue implements ErasureQueue {
+  readonly sent: string[] = [];
+  async send(erasureId: string): Promise<void> {
+    this.sent.push(erasureId);
+  }
+}
+
+beforeAll(async () => {
+  dynamo = await startTestDynamo();
+});
+afterAll(async () => {
+  await dynamo.close();
+});
+beforeEach(async () => {
+  const tables = await dynamo.createTables();
+  store = new DynamoPreferenceStore(dynamo.doc, tables.config);
+  repository = new DynamoErasureRepository(dynamo.doc, tables.migrations);
+  history = new DynamoHistoryStore(dynamo.doc, tables.history);
+  queue = new MemoryQueue();
+});
+
+const ORG = 'org#1';
+const meta = { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' };
+const deps = (overrides: Partial<ErasureWorkerDeps> = {}): ErasureWorkerDeps => ({
+  entries: store,
+  history,
+  repository,
+  queue,
+  pageSize: 3,
+  ...overrides,
+});
+const deliver = (erasureId: string, overrides: Partial<ErasureWorkerDeps> = {}, delivery: Partial<Delivery> = {}) =>
+  runErasure(deps(overrides), erasureId, { receiveCount: 1, maxReceiveCount: 5, ...delivery });
+
+const key = (userId: string, documentId: string | null, organizationId = ORG): EntryKey => ({
+  organizationId,
+  userId,
+  documentId,
+});
+
+/** alice: 7 documents, the organization level and a tombstone; bob and another organization's alice too. */
+const seed = async () => {
+  const alice = [...Array.from({ length: 7 }, (_, i) => key('alice', `doc-${i}`)), key('alice', null)];
+  for (const entry of alice) await store.setChannels(entry, { inbox: 'NONE' }, meta);
+  await store.setChannels(key('alice', 'gone'), { email: 'ALL' }, meta);
+  await store.resetChannels(key('alice', 'gone'), ['email'], { ...meta, updatedAt: '2026-01-02T00:00:00.000Z' });
+  const others = [key('bob', 'doc-0'), key('bob', null), key('alice', 'doc-0', 'org#2')];
+  for (const entry of others) await store.setChannels(entry, { slack: 'ALL' }, meta);
+  // History of alice in the organization, and of others.
+  let sequence = 0;
+  for (const entry of [...alice, ...others]) {
+    sequence += 1;
+    await history.record(
+      {
+        sequenceNumber: String(sequence),
+        change: {
+          changeId: `c${sequence}`,
+          ...entry,
+          scope: entry.documentId === null ? 'organization' : 'document',
+          cause: 'set',
+          changedAt: meta.updatedAt,
+          changedBy: 'ak_1',
+          before: {},
+          after: { inbox: 'NONE' },
+        },
+      },
+      2_000_000_000,
+    );
+  }
+  return { alice, others };
+};
+
+const remaining = async (keys: EntryKey[]) => (await store.getMarkedEntries(keys)).length;
+const historyOf = async (organizationId: string, userId: string) =>
+  (await history.list({ organizationId, userId, limit: 100 })).changes.length;
+
+describe('erasing a user in an organization', () => {
+  test("every entry of the user goes, then the user's history there; nothing else is touched", async () => {
+    const { alice, others } = await seed();
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    expect(queue.sent).toEqual([erasureId]);
+    expect(await deliver(erasureId)).toBe('completed');
+
+    expect(await remaining([...alice, key('alice', 'gone')])).toBe(0);
+    expect(await remaining(others)).toBe(others.length);
+    const record = await repository.get(erasureId);
+    // The tombstone is deleted too, but was no stored config: 8 erased.
+    expect(record).toMatchObject({ status: 'completed', erased: 8, completedAt: expect.any(String) });
+    expect(record?.expiresAt).toBe(Math.floor(Date.parse(record?.completedAt ?? '') / 1000) + 30 * 24 * 3600);
+    expect(await historyOf(ORG, 'alice')).toBe(0);
+    expect(await historyOf(ORG, 'bob')).toBe(2);
+    expect(await historyOf('org#2', 'alice')).toBe(1);
+    expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
+    // A redelivered message finds it finished.
+    expect(await deliver(erasureId)).toBe('ignored');
+  });
+
+  test('a repeat while it is active answers the same id; once finished, a new erasure starts', async () => {
+    const first = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    expect(await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' })).toEqual(first);
+    expect(queue.sent).toEqual([first.erasureId]);
+    expect(await deliver(first.erasureId)).toBe('completed');
+    const second = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    expect(second.erasureId).not.toBe(first.erasureId);
+  });
+
+  test.each([
+    ['in the middle of the stamps', { method: 'stampForDelete', call: 2 }],
+    ['after the page count was saved', { method: 'saveProgress', call: 2, after: true }],
+    ['in the middle of the deletes', { method: 'deleteEntryIf', call: 5 }],
+    ['after a delete took effect', { method: 'deleteEntryIf', call: 4, after: true }],
+    ['before the history goes', { method: 'deleteUserHistory', call: 1 }],
+    ['before completing', { method: 'complete', call: 1 }],
+  ])('a crash %s, then a redelivery: the same end and the same count', async (_name, plan) => {
+    const { alice } = await seed();
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    const crashing = new Process(plan);
+    await expect(
+      deliver(erasureId, {
+        entries: crashing.wrap(store),
+        repository: crashing.wrap(repository),
+        history: crashing.wrap(history),
+      }),
+    ).rejects.toThrow(CrashError);
+    // The lease of the crashed run has expired by the redelivery.
+    expect(await deliver(erasureId, { now: later })).toBe('completed');
+    expect(await remaining(alice)).toBe(0);
+    expect((await repository.get(erasureId))?.erased).toBe(8);
+    expect(await historyOf(ORG, 'alice')).toBe(0);
+  });
+
+  test('a write during the erasure is erased too, and counted once', async () => {
+    await seed();
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    let wrote = false;
+    // Right after the first page is stamped, alice writes to one of its entries: its delete is refused.
+    const racing = new Proxy(store, {
+      get: (target, property, receiver) => {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== 'deleteEntryIf') return value;
+        return async (...args: Parameters<typeof target.deleteEntryIf>) => {
+          if (!wrote && args[0].documentId !== null) {
+            wrote = true;
+            await target.setChannels(args[0], { slack: 'MINE' }, { ...meta, updatedAt: '2026-01-03T00:00:00.000Z' });
+          }
+          return value.apply(target, args);
+        };
+      },
+    });
+    expect(await deliver(erasureId, { entries: racing })).toBe('completed');
+    expect(wrote).toBe(true);
+    expect((await repository.get(erasureId))?.erased).toBe(8);
+    expect(await remaining(Array.from({ length: 7 }, (_, i) => key('alice', `doc-${i}`)))).toBe(0);
+  });
+
+  test('on the last attempt an error fails the erasure and frees the user for a new one', async () => {
+    await seed();
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    const broken = new Process({ method: 'deleteUserHistory', call: 1 });
+    await expect(
+      deliver(erasureId, { history: broken.wrap(history) }, { receiveCount: 5, maxReceiveCount: 5 }),
+    ).rejects.toThrow(CrashError);
+    expect(await repository.get(erasureId)).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('5 attempts'),
+    });
+    expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
+  });
+});

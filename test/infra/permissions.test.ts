@@ -89,7 +89,18 @@ afterAll(() => s?.cleanup());
 
 type FunctionKey = keyof Synthesized['stack']['functions'];
 
-/** Granted actions of a function on one resource (by logical id prefix), minus what the event source needs. */
+/** A statement's resource as '<logical id>', or '<logical id>/index/<name>' for an index ARN (Fn::Join). */
+const targetOf = (resource: Json): unknown => {
+  const joined = resource?.['Fn::Join'];
+  if (joined?.[0] === '')
+    return (joined[1] as Json[]).map((part) => (typeof part === 'string' ? part : targetOf(part))).join('');
+  return resource?.['Fn::GetAtt']?.[0] ?? resource?.Ref ?? resource;
+};
+
+/**
+ * Granted actions of a function on one resource (by logical id prefix; a table's indexes are
+ * resources of their own, `<prefix>/index/<name>`), minus what the event source needs.
+ */
 const granted = (key: FunctionKey, resourcePrefix: string): string[] => {
   const fn = resourceById(resources, s.logicalId(s.stack.functions[key].function)).Properties;
   const roleId: string = fn.Role['Fn::GetAtt'][0];
@@ -97,8 +108,12 @@ const granted = (key: FunctionKey, resourcePrefix: string): string[] => {
   for (const policy of Object.values(resources).filter((r) => r.Type === 'AWS::IAM::Policy')) {
     if (!policy.Properties.Roles.some((r: Json) => r.Ref === roleId)) continue;
     for (const st of policy.Properties.PolicyDocument.Statement as Json[]) {
-      const targets = [st.Resource].flat().map((r: Json) => r?.['Fn::GetAtt']?.[0] ?? r?.Ref ?? r);
-      if (!targets.some((t: string) => typeof t === 'string' && t.startsWith(resourcePrefix))) continue;
+      const targets = [st.Resource].flat().map(targetOf);
+      const matches = (t: unknown) =>
+        typeof t === 'string' &&
+        t.startsWith(resourcePrefix) &&
+        (resourcePrefix.includes('/index/') || !t.includes('/index/'));
+      if (!targets.some(matches)) continue;
       for (const action of [st.Action].flat()) actions.add(action);
     }
   }
@@ -127,7 +142,9 @@ describe('grants match what the code calls', () => {
     for (const { operationId: key } of OPERATIONS) {
       expect(granted(key, 'CredentialsTable')).toEqual(authentication());
     }
-    for (const key of ['NotFound', 'MigrationConsumer'] as const) expect(granted(key, 'CredentialsTable')).toEqual([]);
+    for (const key of ['NotFound', 'MigrationConsumer', 'MigrationSweeper'] as const) {
+      expect(granted(key, 'CredentialsTable')).toEqual([]);
+    }
   });
 
   test('config set and get', () => {
@@ -173,6 +190,23 @@ describe('grants match what the code calls', () => {
       actionsOf(migrations(), calledOn(worker, 'repository')),
     );
     expect(granted('MigrationConsumer', 'MigrationQueue')).toEqual(actionsOf(queue(), calledOn(worker, 'queue')));
+  });
+
+  test('the migration sweeper: what the sweep calls, its one Query on the index of active migrations', () => {
+    const sweep = source('shared/migration/sweep.ts');
+    const calls = calledOn(sweep, 'repository');
+    expect(calls).toContain('listQuiet');
+    const onIndex = actionsOf(migrations(), ['listQuiet']);
+    expect(onIndex).toEqual(['dynamodb:Query']);
+    expect(granted('MigrationSweeper', 'MigrationsTable')).toEqual(
+      actionsOf(
+        migrations(),
+        calls.filter((method) => method !== 'listQuiet'),
+      ),
+    );
+    expect(granted('MigrationSweeper', 'MigrationsTable97ED8188/index/activeByUpdatedAt')).toEqual(onIndex);
+    expect(granted('MigrationSweeper', 'MigrationQueue')).toEqual(actionsOf(queue(), calledOn(sweep, 'queue')));
+    expect(granted('MigrationSweeper', 'ConfigTable')).toEqual([]);
   });
 
   test('config history reads the history only', () => {

@@ -163,7 +163,12 @@ describe('links', () => {
       const target = match[1] as string;
       if (/^(https?|mailto):/.test(target)) continue;
       const [path = '', anchor] = target.split('#');
-      const resolved = path ? resolve(REPO_ROOT, dirname(file), path) : join(REPO_ROOT, file);
+      // A leading `/` is the repository's root, as GitHub renders it.
+      const resolved = !path
+        ? join(REPO_ROOT, file)
+        : path.startsWith('/')
+          ? join(REPO_ROOT, path)
+          : resolve(REPO_ROOT, dirname(file), path);
       const inside = !relative(REPO_ROOT, resolved).startsWith('..');
       if (!inside || !existsSync(resolved)) broken.push(target);
       else if (anchor && resolved.endsWith('.md') && !anchorsOf(relative(REPO_ROOT, resolved)).has(anchor)) {

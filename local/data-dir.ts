@@ -1,13 +1,12 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { dbPathHolder, reclaimOrphanedDbPath } from './dynamodb-local.js';
 
 /**
  * The local runtime's data directory: the DynamoDB Local files (SQLite), the queue snapshot, the
  * local credential and, while a server runs, its endpoints.
  */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_DATA_DIR = join(REPO_ROOT, '.data');
 
 export const dataPaths = (dataDir: string) => ({

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -15,11 +14,11 @@ import {
   type TableAction,
   timeoutSecondsOf,
 } from '#shared/deployment/functions.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import type { EnvName } from '#shared/lambda/environment.js';
 import { CONTROL_TOWER } from '../guard-rules.js';
 
 /** Repository root: handler entries in shared/deployment/functions.ts are relative to it. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export type { QueueAction, TableAction } from '#shared/deployment/functions.js';
 
@@ -41,9 +40,9 @@ export const acknowledgeLogGroupRules = (logGroup: Construct): void =>
     },
   );
 
-const SOURCE_MAP_PATHS_SCRIPT = join(PROJECT_ROOT, 'infra/bundling/source-map-paths.mjs');
+const SOURCE_MAP_PATHS_SCRIPT = join(REPO_ROOT, 'infra/bundling/source-map-paths.mjs');
 // Bundled dependencies left unmapped: ~95% less map to read at each cold start (measured by `npm run bench`).
-const DEPENDENCY_MAPPINGS_SCRIPT = join(PROJECT_ROOT, 'infra/bundling/drop-dependency-mappings.mjs');
+const DEPENDENCY_MAPPINGS_SCRIPT = join(REPO_ROOT, 'infra/bundling/drop-dependency-mappings.mjs');
 /** For the bundling command line, which runs in a shell. */
 const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
@@ -100,9 +99,9 @@ export class ServiceFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     this.function = new NodejsFunction(this, 'Function', {
-      entry: join(PROJECT_ROOT, props.spec.entry),
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      entry: join(REPO_ROOT, props.spec.entry),
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
       handler: 'handler',
       description: props.spec.description,
       runtime: Runtime.NODEJS_24_X,

@@ -8,12 +8,13 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { App, type CfnElement, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { build } from 'esbuild';
-import { PROJECT_ROOT, ServiceFunction } from '#infra/constructs/service-function.js';
+import { ServiceFunction } from '#infra/constructs/service-function.js';
 import { createServiceApp } from '#infra/service-app.js';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
 import { handlerEntryOf, OPERATIONS, type Operation, operationById } from '#shared/api/operations.js';
 import { type FunctionSpec, MIGRATION_CONSUMER_FUNCTION, NOT_FOUND_FUNCTION } from '#shared/deployment/functions.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { TABLES } from '#shared/deployment/tables.js';
 import { ENV } from '#shared/lambda/environment.js';
 import type { MigrationQueue } from '#shared/migration/queue.js';
@@ -312,7 +313,7 @@ const packageBytes = async (
   metafileOut: string,
 ): Promise<{ total: number; fullMapBytes: number; byPackage: Map<string, number> }> => {
   const result = await build({
-    entryPoints: [join(PROJECT_ROOT, entry)],
+    entryPoints: [join(REPO_ROOT, entry)],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -333,9 +334,7 @@ const packageBytes = async (
   const byPackage = new Map<string, number>();
   for (const [input, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
-    const name = match
-      ? (match[1] as string)
-      : (relative(PROJECT_ROOT, join(PROJECT_ROOT, input)).split('/')[0] ?? input);
+    const name = match ? (match[1] as string) : (relative(REPO_ROOT, join(REPO_ROOT, input)).split('/')[0] ?? input);
     byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
   }
   return { total: path ? (output?.bytes ?? 0) : 0, fullMapBytes, byPackage };

@@ -4,16 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { PROJECT_ROOT } from '../support/bundle.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The client as another project gets it: built and packed from client/, installed from the
 // tarball into a fresh project without the registry, compiled by a strict consumer tsconfig that
 // has none of this repository's settings (no path aliases, lib ES2022), and run by plain node
 // against the local service.
-const CLIENT_DIR = join(PROJECT_ROOT, 'client');
-const NODE_TYPES = join(PROJECT_ROOT, 'node_modules/@types');
-const TSC = join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc');
+const CLIENT_DIR = join(REPO_ROOT, 'client');
+const NODE_TYPES = join(REPO_ROOT, 'node_modules/@types');
+const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 
 let service: LocalService;
 let work: string;
@@ -27,7 +27,7 @@ const run = async (command: string, args: string[], cwd: string) =>
 beforeAll(async () => {
   service = await startLocalService();
   work = mkdtempSync(join(tmpdir(), 'client-package-'));
-  await run('npm', ['run', '--silent', 'build:client'], PROJECT_ROOT);
+  await run('npm', ['run', '--silent', 'build:client'], REPO_ROOT);
   // The build ran just above; pack only collects it.
   const [packed] = JSON.parse(
     await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], CLIENT_DIR),

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { dataPaths, REPO_ROOT } from '#local/data-dir.js';
+import { dataPaths } from '#local/data-dir.js';
 import { startEmbeddedDynamo } from '#local/dynamo.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { runCredentialsCommand } from '#tools/credentials/command.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { REPO_ROOT } from '#local/data-dir.js';
 import { ensureTables } from '#local/dynamo.js';
 import { DbPathInUseError, dbPathHolder, findJava, startDynamoDbLocal } from '#local/dynamodb-local.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { TABLE_LIST } from '#shared/deployment/tables.js';
 
 // The launcher of AWS's DynamoDB Local (local/dynamodb-local.ts): what a developer without

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { dataPaths, REPO_ROOT } from '#local/data-dir.js';
+import { dataPaths } from '#local/data-dir.js';
 import { dbPathHolder, freePort } from '#local/dynamodb-local.js';
 import { assertPortFree } from '#local/ports.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 
 // `npm run dev` as a developer uses it: saving a file under local/ (or functions/, shared/,
 // tools/) restarts the service, twice in quick succession too, and it comes back on the same

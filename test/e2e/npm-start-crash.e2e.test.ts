@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { dataPaths, REPO_ROOT } from '#local/data-dir.js';
+import { dataPaths } from '#local/data-dir.js';
 import { dbPathHolder } from '#local/dynamodb-local.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 
 // `npm start` killed (SIGKILL: no shutdown code runs) the moment it has answered a migrate
 // request. The queue twin acknowledged the migration's message before that answer, so, as

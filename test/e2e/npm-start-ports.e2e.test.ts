@@ -7,9 +7,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { REPO_ROOT } from '#local/data-dir.js';
 import { SHARED_DYNAMODB_LOCAL_ENV } from '#local/dynamo.js';
 import { assertPortFree } from '#local/ports.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 
 // `npm start`'s DynamoDB and SQS endpoints stay where they were (the API's port + 1 and + 2)
 // from one start to the next, and a taken one stops the start with the port and the option

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createClient } from '#client/index.js';
-import { PROJECT_ROOT } from '../support/bundle.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // `npm run seed` as a developer runs it: first on a data directory no server uses (it starts the
@@ -13,7 +13,7 @@ import { type LocalService, startLocalService } from '../support/local-service.j
 // child processes: the service answers from this very process.
 const exec = promisify(execFile);
 const seed = async (dataDir: string) =>
-  (await exec('npm', ['run', '--silent', 'seed', '--', '--data-dir', dataDir], { cwd: PROJECT_ROOT, timeout: 120_000 }))
+  (await exec('npm', ['run', '--silent', 'seed', '--', '--data-dir', dataDir], { cwd: REPO_ROOT, timeout: 120_000 }))
     .stdout;
 
 // ada has a document entry on roadmap-2027, none on design-system, and engineering's organization defaults.

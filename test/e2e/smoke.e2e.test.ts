@@ -4,9 +4,9 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { OPERATIONS } from '#shared/api/operations.js';
 import { hashToken } from '#shared/auth/credential.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { logger } from '#shared/lambda/logger.js';
 import { runSmokeCommand } from '#tools/smoke/command.js';
-import { PROJECT_ROOT } from '../support/bundle.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // `npm run smoke` against the twin, as an operator runs it against a stage: every check passes on
@@ -40,7 +40,7 @@ test('npm run smoke passes against npm start and calls every operation', async (
   const { stdout } = await exec(
     'npm',
     ['run', '--silent', 'smoke', '--', '--url', service.baseUrl, '--key', service.apiKey, '--token', service.token],
-    { cwd: PROJECT_ROOT, timeout: 60_000 },
+    { cwd: REPO_ROOT, timeout: 60_000 },
   );
   expect(stdout).not.toContain('FAIL');
   expect(stdout).toMatch(/^ok {4}migrate\/status: completes, every entry moved/m);

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
-import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
 import { createServiceApp } from '#infra/service-app.js';
 import { parseServiceConfig, readServiceConfig } from '#infra/stage-settings.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { CDK_JSON_CONTEXT } from './synth.js';
 
 const committed = CDK_JSON_CONTEXT.stages as Record<string, Record<string, unknown>>;
@@ -153,8 +153,8 @@ describe('the app', () => {
   test('invalid context prints one line, no stack trace, and exits 1', () => {
     const outdir = mkdtempSync(join(tmpdir(), 'cdk-app-'));
     try {
-      const run = spawnSync(join(PROJECT_ROOT, 'node_modules/.bin/tsx'), ['infra/app.ts'], {
-        cwd: PROJECT_ROOT,
+      const run = spawnSync(join(REPO_ROOT, 'node_modules/.bin/tsx'), ['infra/app.ts'], {
+        cwd: REPO_ROOT,
         env: {
           PATH: process.env.PATH,
           CDK_OUTDIR: outdir,

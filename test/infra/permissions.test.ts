@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
 import { OPERATIONS } from '#shared/api/operations.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { type Json, type Resources, resourceById, SYNTH_TIMEOUT_MS, type Synthesized, synthService } from './synth.js';
 
 // Without an AWS account, a missing permission would only show as AccessDenied after a
@@ -11,7 +11,7 @@ import { type Json, type Resources, resourceById, SYNTH_TIMEOUT_MS, type Synthes
 // inside the adapter). A new call in the use cases, or a new command in an adapter, that the
 // stack does not grant fails here; so does a grant the code no longer needs.
 
-const source = (path: string) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
+const source = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
 const COMMAND_ACTIONS: Record<string, string> = {
   GetCommand: 'dynamodb:GetItem',

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
 import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
 import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
@@ -24,6 +23,7 @@ import {
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
 } from '#shared/deployment/functions.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { TABLES } from '#shared/deployment/tables.js';
 import { ENV } from '#shared/lambda/environment.js';
 import {
@@ -925,7 +925,7 @@ describe('alarms', () => {
   });
 
   test('every alarm has a runbook entry in docs/operations.md', () => {
-    const guide = readFileSync(join(PROJECT_ROOT, 'docs/operations.md'), 'utf8');
+    const guide = readFileSync(join(REPO_ROOT, 'docs/operations.md'), 'utf8');
     const runbooks = guide.slice(guide.indexOf('## Alarms and runbooks'));
     const headings = [...runbooks.matchAll(/^### `?([^`\n]+)`?$/gm)].map((m) => m[1] as string);
     const documented = (id: string) =>

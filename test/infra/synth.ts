@@ -5,9 +5,9 @@ import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
 import { type PolicyViolation, type Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
 import { createServiceApp } from '#infra/service-app.js';
 import type { ServiceStack } from '#infra/stack.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 
 /** For the beforeAll that synthesizes: bundling takes seconds, many more on a busy machine. */
 export const SYNTH_TIMEOUT_MS = 120_000;
@@ -25,11 +25,11 @@ export interface Synthesized {
 }
 
 /** The stack's own promises as cfn-guard rules (tables, queues, log groups, IAM). */
-export const POLICY_RULES_DIR = join(PROJECT_ROOT, 'infra/policy');
+export const POLICY_RULES_DIR = join(REPO_ROOT, 'infra/policy');
 
 /** cdk.json's context (feature flags, committed stages), which the CDK CLI hands to the app. */
 export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
-  readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8'),
+  readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8'),
 ).context;
 
 /**

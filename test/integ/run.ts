@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { assertionVerdicts } from './assertion-results.js';
 
 /**
@@ -20,8 +20,8 @@ const outdir = mkdtempSync(join(tmpdir(), 'integ-'));
 const outputsFile = join(outdir, 'outputs.json');
 
 const cdk = (...args: string[]): boolean =>
-  spawnSync(join(PROJECT_ROOT, 'node_modules/.bin/cdk'), ['--app', APP, '--output', join(outdir, 'cdk.out'), ...args], {
-    cwd: PROJECT_ROOT,
+  spawnSync(join(REPO_ROOT, 'node_modules/.bin/cdk'), ['--app', APP, '--output', join(outdir, 'cdk.out'), ...args], {
+    cwd: REPO_ROOT,
     stdio: 'inherit',
   }).status === 0;
 

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExpectedResult, type IApiCall, IntegTest, Match } from '@aws-cdk/integ-tests-alpha';
 import { App, type AppProps, type CfnOutput, Duration, Stack } from 'aws-cdk-lib';
-import { PROJECT_ROOT } from '#infra/constructs/service-function.js';
 import { stackName } from '#infra/service-app.js';
 import { ServiceStack } from '#infra/stack.js';
 import { parseServiceConfig } from '#infra/stage-settings.js';
 import { operationById } from '#shared/api/operations.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 
 /**
  * The integration test on a real account (`npm run integ`, docs/operations.md): integ-runner
@@ -22,9 +22,7 @@ export const INTEG_TEST_ID = 'ServiceInteg';
 /** How long the migration may take before the status assertion fails. */
 const MIGRATION_TIMEOUT = Duration.minutes(5);
 
-const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
-  readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8'),
-).context;
+const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')).context;
 
 export const buildIntegApp = (props: AppProps = {}) => {
   // cdk.json's context (feature flags) as `cdk deploy` passes it; the stage is ad hoc, with defaults.

@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { expect, test } from '@jest/globals';
 import { build } from 'esbuild';
-import { PROJECT_ROOT, subpathImports } from '../support/bundle.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { subpathImports } from '../support/bundle.js';
 
 // The client must run on fetch alone: its bundle holds only its own modules (two of them generated, zod-free).
 test('the client bundles without zod or any other package, and runs on plain Node with a fake fetch', async () => {
   const result = await build({
-    entryPoints: [`${PROJECT_ROOT}client/index.ts`],
+    entryPoints: [`${REPO_ROOT}/client/index.ts`],
     bundle: true,
     write: false,
     format: 'esm',
@@ -16,7 +17,7 @@ test('the client bundles without zod or any other package, and runs on plain Nod
     plugins: [subpathImports],
   });
   const inputs = Object.keys(result.metafile.inputs)
-    .map((input) => input.replace(PROJECT_ROOT, ''))
+    .map((input) => input.replace(`${REPO_ROOT}/`, ''))
     .sort();
   expect(inputs).toEqual([
     'client/client.ts',

@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { build } from 'esbuild';
-import { PROJECT_ROOT, subpathImports } from '../support/bundle.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { subpathImports } from '../support/bundle.js';
 
 // The functions' source maps leave the bundled dependencies unmapped (the bundling step runs
 // infra/bundling/drop-dependency-mappings.mjs): a cold start with --enable-source-maps reads a
 // map of our sources only, and a stack trace still points at the TypeScript.
-const SCRIPT = `${PROJECT_ROOT}infra/bundling/drop-dependency-mappings.mjs`;
-const ENTRY = `${PROJECT_ROOT}functions/not-found.ts`;
+const SCRIPT = `${REPO_ROOT}/infra/bundling/drop-dependency-mappings.mjs`;
+const ENTRY = `${REPO_ROOT}/functions/not-found.ts`;
 
 let dir: string;
 let full: SourceMapPayload;

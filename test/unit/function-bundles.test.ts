@@ -3,12 +3,13 @@ import { expect, test } from '@jest/globals';
 import { build } from 'esbuild';
 import { handlerEntryOf, OPERATIONS } from '#shared/api/operations.js';
 import { MIGRATION_CONSUMER_FUNCTION, NOT_FOUND_FUNCTION } from '#shared/deployment/functions.js';
-import { PROJECT_ROOT, subpathImports } from '../support/bundle.js';
+import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { subpathImports } from '../support/bundle.js';
 
 const ENTRIES = [...OPERATIONS.map(handlerEntryOf), NOT_FOUND_FUNCTION.entry, MIGRATION_CONSUMER_FUNCTION.entry];
 // Only zod is in question: every other runtime dependency (and its subpaths) stays out, to keep
 // the build fast. Derived from package.json, so a new dependency needs no change here.
-const { dependencies } = JSON.parse(readFileSync(`${PROJECT_ROOT}package.json`, 'utf8')) as {
+const { dependencies } = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')) as {
   dependencies: Record<string, string>;
 };
 const EXTERNAL = Object.keys(dependencies)
@@ -20,7 +21,7 @@ const EXTERNAL = Object.keys(dependencies)
 // `import { z } from 'zod/mini'` would bring back every locale; `from 'zod'` the classic API.
 test.each(ENTRIES)('%s bundles only the tree-shakable zod core, no classic API and no locales', async (entry) => {
   const result = await build({
-    entryPoints: [`${PROJECT_ROOT}${entry}`],
+    entryPoints: [`${REPO_ROOT}/${entry}`],
     bundle: true,
     write: false,
     format: 'esm',
@@ -52,7 +53,7 @@ const SENDERS = FUNCTIONS.filter((spec) => spec.queues).map((spec) => spec.entry
 
 const importsOf = async (entry: string): Promise<string[]> => {
   const result = await build({
-    entryPoints: [`${PROJECT_ROOT}${entry}`],
+    entryPoints: [`${REPO_ROOT}/${entry}`],
     bundle: true,
     write: false,
     format: 'esm',

@@ -345,8 +345,8 @@ export class DynamoMigrationRepository implements MigrationRepository {
     );
   }
 
-  complete(migrationId: string, owner: string, at: string): Promise<boolean> {
-    return conditional(() =>
+  async complete(migrationId: string, owner: string, at: string): Promise<boolean> {
+    const completed = await conditional(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
@@ -363,5 +363,10 @@ export class DynamoMigrationRepository implements MigrationRepository {
         }),
       ),
     );
+    if (completed) return true;
+    // An attempt answered after the client's socket timeout may have taken effect, and the SDK's
+    // retry then met its own write (the lease is gone with it): that completion is ours.
+    const current = await this.get(migrationId);
+    return current?.status === 'completed' && current.completedAt === at;
   }
 }

@@ -67,6 +67,9 @@ export const runMigration = async (deps: WorkerDeps, migrationId: string, delive
           if (refused.reason === 'unknown') {
             logger.warn('Migration message for an unknown migration: dropped', { migrationId });
           } else {
+            // A run that finished but died before it freed the documents leaves its locks; the
+            // release only deletes locks this migration still holds.
+            if (current) await releaseLocks(repository, current);
             logger.info('Migration already finished: duplicate message dropped', {
               migrationId,
               status: current?.status,

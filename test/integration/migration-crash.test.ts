@@ -70,9 +70,36 @@ describe('a crash at any step, then the retry', () => {
     expect(target[user(10)]?.updatedAt).toBe(at(30));
     expect(target[user(11)]).toEqual({ config: configOf(11), updatedAt: at(10) });
 
-    // Locks a crash left behind belong to a finished migration: the documents are free again.
+    // The retry frees the documents whatever step the crash interrupted: no lock is left behind.
+    expect(await h.lockExists(ORG, SRC)).toBe(false);
+    expect(await h.lockExists(ORG, DST)).toBe(false);
     const next = await h.start(ORG, DST, SRC);
     expect(next).not.toBe(id);
+  });
+});
+
+describe('a completion answered after the client gave up', () => {
+  test("the SDK's retry meets the run's own completion: the run completes and frees the documents", async () => {
+    await h.seed(sourceEntries(10));
+    const id = await h.start(ORG, SRC, DST);
+    // The first completion takes effect but its answer is lost; the SDK sends it again.
+    const lateAnswer: typeof h.repository = Object.create(h.repository);
+    lateAnswer.complete = async (migrationId, owner, at) => {
+      await h.repository.complete(migrationId, owner, at);
+      return h.repository.complete(migrationId, owner, at);
+    };
+    expect(await h.deliver(id, { repository: lateAnswer })).toBe('completed');
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 10, skipped: 0 });
+    expect(await h.lockExists(ORG, SRC)).toBe(false);
+    expect(await h.lockExists(ORG, DST)).toBe(false);
+  });
+
+  test('a completion by another run at another time is not taken for ours', async () => {
+    await h.seed(sourceEntries(3));
+    const id = await h.start(ORG, SRC, DST);
+    await h.repository.acquireLease(id, 'run-a', Date.now() + 20_000, new Date());
+    expect(await h.repository.complete(id, 'run-a', at(1))).toBe(true);
+    expect(await h.repository.complete(id, 'run-b', at(2))).toBe(false);
   });
 });
 

@@ -73,6 +73,8 @@ export const runErasure = async (
     if (!record) {
       const current = await repository.get(erasureId);
       if (!current || !isActiveErasure(current.status)) {
+        // A run that finished but died before it freed the user leaves its lock.
+        if (current) await repository.releaseLock(current.organizationId, current.userId, erasureId);
         logger.info('Erasure unknown or finished: message dropped', { erasureId, status: current?.status });
         return 'ignored';
       }

@@ -185,3 +185,31 @@ describe('erasing a user in an organization', () => {
     expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
   });
 });
+
+describe('the end of an erasure, interrupted', () => {
+  test("the SDK's retry meets the run's own completion: the run completes and frees the user", async () => {
+    await seed();
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    // The first completion takes effect but its answer is lost; the SDK sends it again.
+    const lateAnswer: DynamoErasureRepository = Object.create(repository);
+    lateAnswer.complete = async (id, owner, at) => {
+      await repository.complete(id, owner, at);
+      return repository.complete(id, owner, at);
+    };
+    expect(await deliver(erasureId, { repository: lateAnswer })).toBe('completed');
+    expect(await repository.get(erasureId)).toMatchObject({ status: 'completed' });
+    expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
+  });
+
+  test('a crash after completion, before the lock is released: the next message frees the user', async () => {
+    await seed();
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    const crashing = new Process({ method: 'releaseLock', call: 1 });
+    await expect(deliver(erasureId, { repository: crashing.wrap(repository) })).rejects.toThrow(CrashError);
+    expect(await repository.get(erasureId)).toMatchObject({ status: 'completed' });
+    expect(await repository.getLock(ORG, 'alice')).toBeDefined();
+
+    expect(await deliver(erasureId, { now: later })).toBe('ignored');
+    expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
+  });
+});

@@ -23,7 +23,7 @@ beforeEach(async () => {
 
 const org = 'org#1/a b';
 
-describe('DynamoPreferenceStore against dynalite', () => {
+describe('DynamoPreferenceStore against DynamoDB Local', () => {
   test('a partial write keeps the channels it does not name', async () => {
     const key = { organizationId: org, userId: 'u1', documentId: 'doc/1' };
     await store.setChannels(

@@ -28,7 +28,7 @@ const org = 'org#r';
 const doc = 'doc/1';
 const defaults = BUILT_IN_DEFAULTS;
 
-describe('config resolve against dynalite', () => {
+describe('config resolve against DynamoDB Local', () => {
   test('each user resolved from document, organization and default layers, exactly as config/get answers', async () => {
     await setConfig({ store }, { organizationId: org, userIds: ['ann', 'bob'], config: { email: 'NONE' } }, 'ak');
     await setConfig(

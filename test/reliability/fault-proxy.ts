@@ -49,7 +49,7 @@ const readAll = async (stream: IncomingMessage): Promise<Buffer> => {
 };
 
 /**
- * A DynamoDB endpoint in front of a real one (dynalite) that injects faults on chosen calls:
+ * A DynamoDB endpoint in front of a real one (DynamoDB Local) that injects faults on chosen calls:
  * the SDK's real retry logic, error parsing and timeouts are what get exercised.
  */
 export const startFaultProxy = async (upstream: () => string): Promise<FaultProxy> => {

@@ -14,7 +14,7 @@ import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import { type FaultProxy, failFirst, startFaultProxy } from './fault-proxy.js';
 import { PATHS } from './support.js';
 
-// The real handlers with their real SDK clients, talking to dynalite through a proxy that
+// The real handlers with their real SDK clients, talking to DynamoDB Local through a proxy that
 // injects DynamoDB faults (throttling, 5xx, cut connections, unprocessed keys); SQS is mocked.
 // Each case ends in the contract's answer and a consistent store.
 let dynamo: TestDynamo;

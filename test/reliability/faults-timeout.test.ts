@@ -9,7 +9,7 @@ import { type FaultProxy, failFirst, startFaultProxy } from './fault-proxy.js';
 import { PATHS } from './support.js';
 
 // DynamoDB that stops answering (a silent connection): the real set handler and its real SDK
-// client, dynalite behind the fault proxy. A hung call must be abandoned and retried, and a
+// client, DynamoDB Local behind the fault proxy. A hung call must be abandoned and retried, and a
 // dependency that hangs for good must end in 503 UNAVAILABLE before the function's deadline,
 // not in a Lambda timeout (which API Gateway answers outside the contract's envelope).
 let dynamo: TestDynamo;

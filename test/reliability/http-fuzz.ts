@@ -16,8 +16,8 @@ import {
 import { type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
 
 /**
- * Over real HTTP against the local server (API Gateway twin, the four functions, the
- * not-found function, dynalite and the SQS twin): generated bad requests to the named routes,
+ * Over real HTTP against the local server (API Gateway twin, every function, the
+ * not-found function, DynamoDB Local and the SQS twin): generated bad requests to the named routes,
  * and optionally to paths that are no route. Every answer is a contract envelope with a
  * matching status, never a 5xx; afterwards the tables are as they were and the queue has seen
  * nothing. Split over two test files so that Jest runs them side by side.

@@ -32,11 +32,8 @@ const memory = () => {
 
 let service: LocalService;
 let dataDir: string;
-// The store is dynalite on disk (LevelDB, outside the JS heap), in a temporary directory, so
-// that the memory samples measure the service, not the twin's stored data: dynalite's in-memory
-// store keeps every key and value as a view into a Buffer pool slab (64 KiB on Node 24), so
-// each item written by its own request pins a slab, and migration records accumulate (about
-// 88 KiB per migration, measured). A memory check on that store fails on data, not on leaks.
+// The store is DynamoDB Local on disk, in a temporary directory: a process of its own, so the
+// memory samples measure the service and not the stored data (migration records accumulate).
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'soak-'));
   service = await startLocalService({ inMemory: false, dataDir });

@@ -357,7 +357,7 @@ const resetConfig: Operation<typeof resetConfigRequest, typeof resetConfigResult
   description: [
     "Removes the stored value of the named channels (all three when `channels` is omitted) from each user's entry",
     'on each named document, or from the organization-level entry when `documentIds` is omitted; an entry left',
-    'with no channel is deleted. config/get then answers those channels from the next layer (organization, then',
+    'with no channel is gone for every read. config/get then answers those channels from the next layer (organization, then',
     'the deployment default). Resetting what is not stored succeeds (safe to retry). Same per-user answer and',
     'partial-failure rule as config/set; a reset of a document under migration follows the rule for writes.',
     '',

@@ -176,3 +176,12 @@ export const ERASURE_CONSUMER_FUNCTION = {
 } as const satisfies FunctionSpec;
 
 export const ERASURE_VISIBILITY_TIMEOUT_SECONDS = 6 * ERASURE_CONSUMER_FUNCTION.timeoutSeconds;
+
+/** The functions behind no route, by their name in the stack (`<name>Function`); the routes' come from the operations. */
+export const NON_ROUTE_FUNCTIONS = {
+  NotFound: NOT_FOUND_FUNCTION,
+  MigrationConsumer: MIGRATION_CONSUMER_FUNCTION,
+  MigrationSweeper: MIGRATION_SWEEPER_FUNCTION,
+  ErasureConsumer: ERASURE_CONSUMER_FUNCTION,
+  ChangePublisher: CHANGE_PUBLISHER_FUNCTION,
+} as const satisfies Record<string, FunctionSpec>;

@@ -13,17 +13,20 @@ import { createServiceApp } from '#infra/service-app.js';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
 import { handlerEntryOf, OPERATIONS, type Operation, operationById } from '#shared/api/operations.js';
-import { type FunctionSpec, MIGRATION_CONSUMER_FUNCTION, NOT_FOUND_FUNCTION } from '#shared/deployment/functions.js';
+import { type FunctionSpec, NON_ROUTE_FUNCTIONS } from '#shared/deployment/functions.js';
 import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { TABLES } from '#shared/deployment/tables.js';
+import { DynamoErasureRepository } from '#shared/erasure/repository.js';
+import { startErasure } from '#shared/erasure/start.js';
 import { ENV } from '#shared/lambda/environment.js';
 import type { MigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
 import { startMigration } from '#shared/migration/start.js';
 import { apiEvent } from '../support/api-events.js';
+import { entryItem, streamRecord } from '../support/stream-records.js';
 import { progress } from './progress.js';
 import { goal, type Section, section } from './report.js';
-import { startStubSqs } from './servers/stubs.js';
+import { startStubEventBridge, startStubSqs } from './servers/stubs.js';
 import { fmtBytes, fmtMs, fmtRatio, median, percentile, ratio } from './stats.js';
 
 const run = promisify(execFile);
@@ -140,15 +143,15 @@ const synthBundles = async (
         { entry: handlerEntryOf(operation), queues: operation.function.queues },
       ]),
     ),
-    NotFound: NOT_FOUND_FUNCTION,
-    MigrationConsumer: MIGRATION_CONSUMER_FUNCTION,
+    ...NON_ROUTE_FUNCTIONS,
   };
   const functions = await bundlesOf(
     join(outdir, 'service'),
     stack,
     template,
     Object.entries(stack.functions).map(([name, fn]) => {
-      const spec = specs[name] ?? { entry: '?' };
+      const spec = specs[name];
+      if (!spec) throw new Error(`bench: no function spec for the stack's function ${name}`);
       return [name, fn, spec.entry, queuesOf(spec)];
     }),
   );
@@ -198,7 +201,8 @@ const answer = await m.handler(JSON.parse(process.env.BENCH_EVENT), context);
 const t2 = performance.now();
 const cpu2 = process.cpuUsage(cpu0);
 const { heapUsed, rss } = process.memoryUsage();
-const status = answer && 'batchItemFailures' in answer ? (answer.batchItemFailures.length ? 500 : 200) : answer?.statusCode ?? 0;
+// A batch answer: 200 when no record failed; an HTTP answer: its status; anything else (the sweeper's summary): 200.
+const status = answer && 'batchItemFailures' in answer ? (answer.batchItemFailures.length ? 500 : 200) : answer?.statusCode ?? 200;
 process.stdout.write('\\n' + MARKER + JSON.stringify({
   importMs: t1 - t0, firstAnswerMs: t2 - t0,
   importCpuMs: (cpu1.user + cpu1.system) / 1000, firstAnswerCpuMs: (cpu2.user + cpu2.system) / 1000,
@@ -221,8 +225,24 @@ const coldStart = async (bundle: Bundle, env: Record<string, string>, event: unk
   return JSON.parse(stdout.slice(stdout.lastIndexOf(MARKER) + MARKER.length)) as InitSample;
 };
 
-/** The list a migration start writes to, instead of SQS: the bench delivers nothing from it. */
+/** The list a migration or erasure start writes to, instead of SQS: the bench delivers nothing from it. */
 const noQueue: MigrationQueue = { send: async () => {} };
+
+/** One SQS message as Lambda delivers it to a consumer. */
+const sqsEvent = (round: number, queue: string, body: unknown) => ({
+  Records: [
+    {
+      messageId: `bench-${round}`,
+      receiptHandle: `bench-${round}`,
+      body: JSON.stringify(body),
+      attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()) },
+      messageAttributes: {},
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:eu-west-1:000000000000:${queue}`,
+      awsRegion: 'eu-west-1',
+    },
+  ],
+});
 
 /**
  * Where the cold starts' first calls go: the twin's DynamoDB (local/dynamo.ts) with the tables
@@ -233,6 +253,7 @@ const noQueue: MigrationQueue = { send: async () => {} };
 const startTargets = async () => {
   const store = await startEmbeddedDynamo();
   const sqs = await startStubSqs();
+  const eventBridge = await startStubEventBridge();
   const client = new DynamoDBClient({
     endpoint: store.endpoint,
     region: 'local',
@@ -247,12 +268,19 @@ const startTargets = async () => {
       { repository, queue: noQueue },
       { organizationId: 'acme', documentId: `${name}-${round}-source`, newDocumentId: `${name}-${round}-target` },
     );
+  const erasures = new DynamoErasureRepository(doc, TABLES.migrations.localName);
   const { migrationId: statusId } = await start(0, 'status');
+  const { erasureId: erasureStatusId } = await startErasure(
+    { repository: erasures, queue: noQueue },
+    { organizationId: 'acme', userId: 'status' },
+  );
   const env: Record<string, string> = {
     ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
     [ENV.migrationQueueUrl]: `${sqs.endpoint}/000000000000/migrations`,
+    [ENV.erasureQueueUrl]: `${sqs.endpoint}/000000000000/erasures`,
     AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
   };
   const headers = { 'x-service-api-key': apiKey, 'x-service-auth-token': token };
   const http = (path: string, data: unknown) => apiEvent(path, { headers, body: { data } });
@@ -268,31 +296,46 @@ const startTargets = async () => {
         });
       case 'getMigrationStatus':
         return http(operationById('getMigrationStatus').path, { organizationId: 'acme', migrationId: statusId });
+      case 'getErasureStatus':
+        return http(operationById('getErasureStatus').path, { organizationId: 'acme', erasureId: erasureStatusId });
       case 'NotFound':
         return apiEvent('/v2/unknown', { headers, body: { data: {} } });
       case 'MigrationConsumer': {
         const { migrationId } = await start(round, 'consumer');
-        return {
-          Records: [
-            {
-              messageId: `bench-${round}`,
-              receiptHandle: `bench-${round}`,
-              body: JSON.stringify({ migrationId }),
-              attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()) },
-              messageAttributes: {},
-              eventSource: 'aws:sqs',
-              eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:migrations',
-              awsRegion: 'eu-west-1',
-            },
-          ],
-        };
+        return sqsEvent(round, 'migrations', { migrationId });
       }
+      case 'ErasureConsumer': {
+        const { erasureId } = await startErasure(
+          { repository: erasures, queue: noQueue },
+          { organizationId: 'acme', userId: `erased-${round}` },
+        );
+        return sqsEvent(round, 'erasures', { erasureId });
+      }
+      case 'ChangePublisher': {
+        // One config change, as the config table's stream delivers it: a history item and an event.
+        const item = entryItem({ userId: `user-${round}`, sk: `user-${round}`, inbox: 'NONE' });
+        return { Records: [streamRecord(TABLES.config.localName, 'INSERT', { new: item }, String(1_000 + round))] };
+      }
+      case 'MigrationSweeper':
+        return {
+          version: '0',
+          id: `bench-${round}`,
+          'detail-type': 'Scheduled Event',
+          source: 'aws.events',
+          account: '000000000000',
+          time: new Date().toISOString(),
+          region: 'eu-west-1',
+          resources: [],
+          detail: {},
+        };
       default: {
         const operation = OPERATIONS.find((o) => o.operationId === bundle.name);
+        if (operation) return http(operation.path, example(operation.operationId));
         // The baselines answer the same event as config/get.
-        return operation
-          ? http(operation.path, example(operation.operationId))
-          : http(operationById('getConfig').path, example('getConfig'));
+        if (Object.values(BASELINES).some((b) => b.name === bundle.name)) {
+          return http(operationById('getConfig').path, example('getConfig'));
+        }
+        throw new Error(`bench: no first event for the function ${bundle.name}`);
       }
     }
   };
@@ -302,6 +345,7 @@ const startTargets = async () => {
     close: async () => {
       client.destroy();
       await sqs.close();
+      await eventBridge.close();
       await store.close();
     },
   };
@@ -501,7 +545,7 @@ export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise
         .map((b) => b.entry)
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
       "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
-      "First events: each operation's first documented example (config/get's for the baselines); migrate and the consumer get fresh documents and a fresh migration each round. The baselines read the credential and make one batched read, as config/get does; the second adds the SQS client and one SendMessage, and is the baseline of the functions whose spec has queues (they are the only ones to bundle the SQS client).",
+      "First events: each operation's first documented example (config/get's for the baselines); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, the erasure consumer a fresh erasure, the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the second adds the SQS client and one SendMessage, and is the baseline of the functions whose spec has queues (they are the only ones to bundle the SQS client).",
       `"Largest additions" and "map of every source" come from an esbuild build of the same entry with source maps of every input (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
     );
     s.data = {

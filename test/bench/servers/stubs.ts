@@ -54,3 +54,10 @@ export const startStubSqs = (): Promise<Stub> =>
       MD5OfMessageBody: createHash('md5').update(MessageBody).digest('hex'),
     });
   });
+
+/** Answers every EventBridge PutEvents as accepted, one event id per entry: no bus behind it. */
+export const startStubEventBridge = (): Promise<Stub> =>
+  listen((body) => {
+    const { Entries = [] } = JSON.parse(body || '{}') as { Entries?: unknown[] };
+    return JSON.stringify({ FailedEntryCount: 0, Entries: Entries.map(() => ({ EventId: randomUUID() })) });
+  });

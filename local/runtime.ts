@@ -84,6 +84,11 @@ export interface LocalRuntimeOptions {
    * the deployed 5 minutes). Its stall limit is MIGRATION_STALL_LIMIT_SECONDS, e.g. in `env`.
    */
   sweepIntervalMs?: number;
+  /**
+   * Runs the tables' streams and the change publisher (default true). Off for measurements of
+   * the other functions: on AWS the publisher is a function of its own, not work in theirs.
+   */
+  changePublisher?: boolean;
   /** Prints one line per event the service publishes (npm start does). */
   printEvents?: boolean;
   /** Replaces every HTTP function's deployed timeout (their contexts count down from it). */
@@ -117,8 +122,8 @@ export interface LocalRuntime {
   dynamo: DynamoDBClient;
   doc: DynamoDBDocumentClient;
   tables: Record<keyof typeof TABLES, string>;
-  /** The twin of the tables' streams and the change publisher behind them. */
-  streams: StreamTwin;
+  /** The twin of the tables' streams and the change publisher behind them (unless turned off). */
+  streams: StreamTwin | undefined;
   /** The schedule that runs the sweeper of stuck migrations (functions/migration-sweeper.ts). */
   sweeper: LocalSchedule;
   /** Where events are appended, or undefined in memory (printed only). */
@@ -298,20 +303,22 @@ const start = async (
   });
 
   // The tables' streams feed the change publisher, as its event source mappings do on AWS.
-  const streams = await startStreamTwin({
-    dynamo,
-    endpoint: embedded.endpoint,
-    region: LOCAL_REGION,
-    credentials: embedded.credentials,
-    tables: (CHANGE_PUBLISHER_FUNCTION.streams as readonly (keyof typeof TABLES)[]).map((name) => tables[name]),
-    handler: await loadHandler<StreamHandler>(CHANGE_PUBLISHER_FUNCTION.entry),
-    functionName: `${FUNCTION_PREFIX}-ChangePublisher`,
-    timeoutMs: timeoutSecondsOf(CHANGE_PUBLISHER_FUNCTION) * 1000,
-    batchSize: CHANGE_PUBLISHER_BATCH_SIZE,
-    ...(inMemory ? {} : { checkpointFile: paths.streams }),
-    log,
-  });
-  cleanups.push(() => streams.close());
+  const streams = !(options.changePublisher ?? true)
+    ? undefined
+    : await startStreamTwin({
+        dynamo,
+        endpoint: embedded.endpoint,
+        region: LOCAL_REGION,
+        credentials: embedded.credentials,
+        tables: (CHANGE_PUBLISHER_FUNCTION.streams as readonly (keyof typeof TABLES)[]).map((name) => tables[name]),
+        handler: await loadHandler<StreamHandler>(CHANGE_PUBLISHER_FUNCTION.entry),
+        functionName: `${FUNCTION_PREFIX}-ChangePublisher`,
+        timeoutMs: timeoutSecondsOf(CHANGE_PUBLISHER_FUNCTION) * 1000,
+        batchSize: CHANGE_PUBLISHER_BATCH_SIZE,
+        ...(inMemory ? {} : { checkpointFile: paths.streams }),
+        log,
+      });
+  if (streams) cleanups.push(() => streams.close());
 
   // The sweeper of stuck migrations, on a timer as on the deployed schedule rule.
   const sweepSeconds = Number(process.env[SWEEP_INTERVAL_ENV]);

@@ -55,6 +55,8 @@ export const rejectedBench = async ({ invocations = DEFAULT_INVOCATIONS } = {}):
     host: '127.0.0.1',
     port: 0,
     inMemory: true,
+    // No stream polling in the measured process: the change publisher is a function of its own on AWS.
+    changePublisher: false,
     env: { CREDENTIAL_CACHE_TTL_SECONDS: '60', POWERTOOLS_LOG_LEVEL: 'SILENT' },
   });
   try {

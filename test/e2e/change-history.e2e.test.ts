@@ -112,7 +112,7 @@ describe('set, reset and migration in the history, once each', () => {
     const times = changes.map((change) => change.changedAt);
     expect([...times].sort().reverse()).toEqual(times);
     // Nothing more arrives later (no duplicate from a retry, no record of a delete's stamp).
-    await service.streams.caughtUp();
+    await service.streams?.caughtUp();
     expect(await changesOf('alice')).toHaveLength(6);
 
     // The route answers the same, by filter and page by page.

@@ -101,8 +101,8 @@ test("an erasure deletes the user's entries and history in the organization, and
   expect(elsewhere?.config).toEqual({ inbox: 'ALL' });
 
   // The erasure's changes went through the stream too: announced, never stored in the history.
-  await service.streams.caughtUp();
-  await service.streams.caughtUp();
+  await service.streams?.caughtUp();
+  await service.streams?.caughtUp();
   expect(await history('mallory')).toBe(0);
   expect(await history('trent')).toBe(2);
   const events = (await readFile(join(dataDir, 'events.jsonl'), 'utf8'))

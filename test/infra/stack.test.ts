@@ -199,7 +199,6 @@ describe('functions', () => {
         Architectures: ['arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
-        MemorySize: 512,
       });
       expect(props.Environment.Variables).toMatchObject({
         NODE_OPTIONS: '--enable-source-maps',
@@ -231,6 +230,13 @@ describe('functions', () => {
     expect(fnProps('getConfig').Timeout).toBe(10);
     expect(fnProps('resetConfig').Timeout).toBe(29);
     expect(fnProps('MigrationConsumer').Timeout).toBe(MIGRATION_CONSUMER_FUNCTION.timeoutSeconds);
+    // 512 MB everywhere but the migration consumer, which gets one full vCPU for its CPU-bound work.
+    for (const key of FUNCTION_KEYS) {
+      expect({ key, memory: fnProps(key).MemorySize }).toEqual({
+        key,
+        memory: key === 'MigrationConsumer' ? 1769 : 512,
+      });
+    }
   });
 
   const assetDir = (key: FunctionKey) =>

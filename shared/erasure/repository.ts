@@ -5,6 +5,7 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { conditional, conditionalOrOwn, isConditionFailure } from '#shared/lambda/conditional-write.js';
 import { erasureKey, erasureLockKey } from './keys.js';
 import { type ErasureRecord, erasureExpiry } from './model.js';
 
@@ -50,19 +51,6 @@ export interface ErasureRepository {
 
 type Item = Record<string, unknown>;
 
-const isConditionFailure = (error: unknown): boolean =>
-  (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
-
-const conditional = async (write: () => Promise<unknown>): Promise<boolean> => {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
-
 const toRecord = (item: Item): ErasureRecord => {
   const { pk: _pk, sk: _sk, ...rest } = item;
   return { runs: {}, ...rest } as unknown as ErasureRecord;
@@ -75,21 +63,22 @@ export class DynamoErasureRepository implements ErasureRepository {
   ) {}
 
   async create(record: ErasureRecord): Promise<void> {
-    const created = await conditional(() =>
-      this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...erasureKey(record.erasureId), ...record },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
+    const created = await conditionalOrOwn(
+      () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: { ...erasureKey(record.erasureId), ...record },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      // The id is new, so a record already there can only be this one.
+      async () => {
+        const existing = await this.get(record.erasureId);
+        return existing?.userId === record.userId && existing.createdAt === record.createdAt;
+      },
     );
-    if (created) return;
-    // The id is new: a record already there is this one, written by an attempt whose answer
-    // came after the client's socket timeout (the SDK's retry then met its own write).
-    const existing = await this.get(record.erasureId);
-    if (existing?.userId === record.userId && existing.createdAt === record.createdAt) return;
-    throw new Error(`Erasure ${record.erasureId} already exists`);
+    if (!created) throw new Error(`Erasure ${record.erasureId} already exists`);
   }
 
   async get(erasureId: string): Promise<ErasureRecord | undefined> {
@@ -178,24 +167,32 @@ export class DynamoErasureRepository implements ErasureRepository {
   }
 
   saveProgress(erasureId: string, owner: string, progress: ErasureProgress): Promise<boolean> {
-    return conditional(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: erasureKey(erasureId),
-          UpdateExpression: 'ADD erased :erased SET #runs.#run = :page, leaseUntil = :until, updatedAt = :at',
-          ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
-          ExpressionAttributeNames: { '#status': 'status', '#runs': 'runs', '#run': progress.run },
-          ExpressionAttributeValues: {
-            ':erased': progress.erasedDelta,
-            ':page': progress.page,
-            ':until': progress.leaseUntil,
-            ':at': progress.at,
-            ':owner': owner,
-            ':inProgress': 'in_progress',
-          },
-        }),
-      ),
+    return conditionalOrOwn(
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: erasureKey(erasureId),
+            UpdateExpression: 'ADD erased :erased SET #runs.#run = :page, leaseUntil = :until, updatedAt = :at',
+            // Each page of a run once: a repeat must not add its count again.
+            ConditionExpression:
+              'leaseOwner = :owner AND #status = :inProgress AND (attribute_not_exists(#runs.#run) OR #runs.#run < :page)',
+            ExpressionAttributeNames: { '#status': 'status', '#runs': 'runs', '#run': progress.run },
+            ExpressionAttributeValues: {
+              ':erased': progress.erasedDelta,
+              ':page': progress.page,
+              ':until': progress.leaseUntil,
+              ':at': progress.at,
+              ':owner': owner,
+              ':inProgress': 'in_progress',
+            },
+          }),
+        ),
+      // As for a migration: the SDK's retry of a page saved but answered late.
+      async () => {
+        const current = await this.get(erasureId);
+        return current?.leaseOwner === owner && current.runs[progress.run] === progress.page;
+      },
     );
   }
 
@@ -213,30 +210,32 @@ export class DynamoErasureRepository implements ErasureRepository {
     );
   }
 
-  async complete(erasureId: string, owner: string, at: string): Promise<boolean> {
-    const completed = await conditional(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: erasureKey(erasureId),
-          UpdateExpression:
-            'SET #status = :completed, completedAt = :at, updatedAt = :at, expiresAt = :expires REMOVE leaseOwner, leaseUntil',
-          ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':completed': 'completed',
-            ':at': at,
-            ':expires': erasureExpiry(at),
-            ':owner': owner,
-            ':inProgress': 'in_progress',
-          },
-        }),
-      ),
+  complete(erasureId: string, owner: string, at: string): Promise<boolean> {
+    return conditionalOrOwn(
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: erasureKey(erasureId),
+            UpdateExpression:
+              'SET #status = :completed, completedAt = :at, updatedAt = :at, expiresAt = :expires REMOVE leaseOwner, leaseUntil',
+            ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':completed': 'completed',
+              ':at': at,
+              ':expires': erasureExpiry(at),
+              ':owner': owner,
+              ':inProgress': 'in_progress',
+            },
+          }),
+        ),
+      // As for a migration: the SDK's retry of a completion answered late.
+      async () => {
+        const current = await this.get(erasureId);
+        return current?.status === 'completed' && current.completedAt === at;
+      },
     );
-    if (completed) return true;
-    // As for a migration: the SDK's retry of a completion answered late meets its own write.
-    const current = await this.get(erasureId);
-    return current?.status === 'completed' && current.completedAt === at;
   }
 
   fail(

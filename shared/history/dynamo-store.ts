@@ -6,6 +6,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { drainWithBackoff } from '#shared/lambda/backoff.js';
+import { isConditionFailure } from '#shared/lambda/conditional-write.js';
 import { UnprocessedItemsError } from '#shared/lambda/dependency-errors.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import type { RecordedChange } from './from-stream.js';
@@ -33,9 +34,6 @@ const toChange = (item: Item): HistoryChange => ({
   before: (item.before as HistoryChange['before']) ?? {},
   after: (item.after as HistoryChange['after']) ?? {},
 });
-
-const isConditionFailure = (error: unknown): boolean =>
-  (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 
 export class DynamoHistoryStore implements HistoryStore {
   constructor(

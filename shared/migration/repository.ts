@@ -6,6 +6,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { conditional, conditionalOrOwn, isConditionFailure } from '#shared/lambda/conditional-write.js';
 import { ACTIVE_INDEX, ACTIVE_PK, ACTIVE_PK_ATTRIBUTE, lockKey, migrationKey } from './keys.js';
 import type { MigrationLock, MigrationRecord } from './model.js';
 
@@ -72,20 +73,6 @@ export interface MigrationRepository {
 
 type Item = Record<string, unknown>;
 
-const isConditionFailure = (error: unknown): boolean =>
-  (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
-
-/** Runs a conditional write: true when applied, false when its condition did not hold. */
-const conditional = async (write: () => Promise<unknown>): Promise<boolean> => {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
-
 const toRecord = (item: Item): MigrationRecord => {
   const { pk: _pk, sk: _sk, [ACTIVE_PK_ATTRIBUTE]: _active, ...rest } = item;
   return { runs: {}, skippedCheckpoint: [], ...rest } as unknown as MigrationRecord;
@@ -106,22 +93,23 @@ export class DynamoMigrationRepository implements MigrationRepository {
   ) {}
 
   async create(record: MigrationRecord): Promise<void> {
-    const created = await conditional(() =>
-      this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          // In the index of active migrations until it completes or fails.
-          Item: { ...migrationKey(record.migrationId), ...record, [ACTIVE_PK_ATTRIBUTE]: ACTIVE_PK },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
+    const created = await conditionalOrOwn(
+      () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            // In the index of active migrations until it completes or fails.
+            Item: { ...migrationKey(record.migrationId), ...record, [ACTIVE_PK_ATTRIBUTE]: ACTIVE_PK },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      // The id is new, so a record already there can only be this one.
+      async () => {
+        const existing = await this.get(record.migrationId);
+        return existing !== undefined && isSameCreation(existing, record);
+      },
     );
-    if (created) return;
-    // The id is new, so a record already there is this one: an attempt whose answer came after
-    // the client's socket timeout took effect, and the SDK's retry then met its own write.
-    const existing = await this.get(record.migrationId);
-    if (existing && isSameCreation(existing, record)) return;
-    throw new Error(`Migration ${record.migrationId} already exists`);
+    if (!created) throw new Error(`Migration ${record.migrationId} already exists`);
   }
 
   async get(migrationId: string): Promise<MigrationRecord | undefined> {
@@ -306,28 +294,36 @@ export class DynamoMigrationRepository implements MigrationRepository {
   }
 
   saveProgress(migrationId: string, owner: string, progress: PageProgress): Promise<boolean> {
-    return conditional(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: migrationKey(migrationId),
-          UpdateExpression:
-            // A saved page is progress: the sweeper's count of re-queues starts over.
-            'ADD moved :moved, skipped :skipped SET #runs.#run = :page, skippedCheckpoint = :checkpoint, leaseUntil = :until, updatedAt = :at REMOVE sweepResumes, sweptAt',
-          ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
-          ExpressionAttributeNames: { '#status': 'status', '#runs': 'runs', '#run': progress.run },
-          ExpressionAttributeValues: {
-            ':moved': progress.movedDelta,
-            ':skipped': progress.skippedDelta,
-            ':page': progress.page,
-            ':checkpoint': progress.skippedCheckpoint,
-            ':until': progress.leaseUntil,
-            ':at': progress.at,
-            ':owner': owner,
-            ':inProgress': 'in_progress',
-          },
-        }),
-      ),
+    return conditionalOrOwn(
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: migrationKey(migrationId),
+            UpdateExpression:
+              // A saved page is progress: the sweeper's count of re-queues starts over.
+              'ADD moved :moved, skipped :skipped SET #runs.#run = :page, skippedCheckpoint = :checkpoint, leaseUntil = :until, updatedAt = :at REMOVE sweepResumes, sweptAt',
+            // Each page of a run once: a repeat must not add its counts again.
+            ConditionExpression:
+              'leaseOwner = :owner AND #status = :inProgress AND (attribute_not_exists(#runs.#run) OR #runs.#run < :page)',
+            ExpressionAttributeNames: { '#status': 'status', '#runs': 'runs', '#run': progress.run },
+            ExpressionAttributeValues: {
+              ':moved': progress.movedDelta,
+              ':skipped': progress.skippedDelta,
+              ':page': progress.page,
+              ':checkpoint': progress.skippedCheckpoint,
+              ':until': progress.leaseUntil,
+              ':at': progress.at,
+              ':owner': owner,
+              ':inProgress': 'in_progress',
+            },
+          }),
+        ),
+      // The SDK's retry of a page saved but answered late: the page is there, under our lease.
+      async () => {
+        const current = await this.get(migrationId);
+        return current?.leaseOwner === owner && current.runs[progress.run] === progress.page;
+      },
     );
   }
 
@@ -345,28 +341,29 @@ export class DynamoMigrationRepository implements MigrationRepository {
     );
   }
 
-  async complete(migrationId: string, owner: string, at: string): Promise<boolean> {
-    const completed = await conditional(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: migrationKey(migrationId),
-          UpdateExpression: `SET #status = :completed, completedAt = :at, updatedAt = :at REMOVE leaseOwner, leaseUntil, skippedCheckpoint, sweepResumes, sweptAt, ${ACTIVE_PK_ATTRIBUTE}`,
-          ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':completed': 'completed',
-            ':at': at,
-            ':owner': owner,
-            ':inProgress': 'in_progress',
-          },
-        }),
-      ),
+  complete(migrationId: string, owner: string, at: string): Promise<boolean> {
+    return conditionalOrOwn(
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: migrationKey(migrationId),
+            UpdateExpression: `SET #status = :completed, completedAt = :at, updatedAt = :at REMOVE leaseOwner, leaseUntil, skippedCheckpoint, sweepResumes, sweptAt, ${ACTIVE_PK_ATTRIBUTE}`,
+            ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':completed': 'completed',
+              ':at': at,
+              ':owner': owner,
+              ':inProgress': 'in_progress',
+            },
+          }),
+        ),
+      // The SDK's retry of a completion answered late (the lease went with it).
+      async () => {
+        const current = await this.get(migrationId);
+        return current?.status === 'completed' && current.completedAt === at;
+      },
     );
-    if (completed) return true;
-    // An attempt answered after the client's socket timeout may have taken effect, and the SDK's
-    // retry then met its own write (the lease is gone with it): that completion is ours.
-    const current = await this.get(migrationId);
-    return current?.status === 'completed' && current.completedAt === at;
   }
 }

@@ -8,6 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { drainWithBackoff } from '#shared/lambda/backoff.js';
+import { isConditionFailure } from '#shared/lambda/conditional-write.js';
 import { UnprocessedItemsError } from '#shared/lambda/dependency-errors.js';
 import {
   ATTRIBUTION_ATTRIBUTES,
@@ -205,9 +206,6 @@ const stampUpdate = (entry: UnchangedEntry, change: ChangeAttribution, marker?: 
     ExpressionAttributeValues: values,
   };
 };
-
-const isConditionFailure = (error: unknown): boolean =>
-  (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 
 export class DynamoPreferenceStore implements PreferenceStore, MigrationEntryStore, ErasureEntryStore {
   constructor(

@@ -201,6 +201,15 @@ describe('the end of an erasure, interrupted', () => {
     expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
   });
 
+  test("a page saved but answered late: the SDK's retry succeeds and the page's count is added once", async () => {
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    await repository.acquireLease(erasureId, 'run-a', Date.now() + 20_000, new Date());
+    const page = { erasedDelta: 4, run: 'run-a', page: 1, leaseUntil: Date.now() + 20_000, at: meta.updatedAt };
+    expect(await repository.saveProgress(erasureId, 'run-a', page)).toBe(true);
+    expect(await repository.saveProgress(erasureId, 'run-a', page)).toBe(true);
+    expect(await repository.get(erasureId)).toMatchObject({ erased: 4 });
+  });
+
   test('a crash after completion, before the lock is released: the next message frees the user', async () => {
     await seed();
     const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });

@@ -94,6 +94,26 @@ describe('a completion answered after the client gave up', () => {
     expect(await h.lockExists(ORG, DST)).toBe(false);
   });
 
+  test("a page saved but answered late: the SDK's retry succeeds and the page's counts are added once", async () => {
+    await h.seed(sourceEntries(3));
+    const id = await h.start(ORG, SRC, DST);
+    await h.repository.acquireLease(id, 'run-a', Date.now() + 20_000, new Date());
+    const page = {
+      movedDelta: 3,
+      skippedDelta: 1,
+      run: 'run-a',
+      page: 1,
+      skippedCheckpoint: [],
+      leaseUntil: Date.now() + 20_000,
+      at: at(1),
+    };
+    expect(await h.repository.saveProgress(id, 'run-a', page)).toBe(true);
+    expect(await h.repository.saveProgress(id, 'run-a', page)).toBe(true);
+    expect(await h.repository.get(id)).toMatchObject({ moved: 3, skipped: 1 });
+    // Another holder of the lease is still refused.
+    expect(await h.repository.saveProgress(id, 'run-b', { ...page, run: 'run-b' })).toBe(false);
+  });
+
   test('a completion by another run at another time is not taken for ours', async () => {
     await h.seed(sourceEntries(3));
     const id = await h.start(ORG, SRC, DST);

@@ -1,0 +1,24 @@
+/** DynamoDB's answer to a write whose condition did not hold. */
+export const isConditionFailure = (error: unknown): boolean =>
+  (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
+
+/** Runs a conditional write: true when applied, false when its condition did not hold. */
+export const conditional = async (write: () => Promise<unknown>): Promise<boolean> => {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/**
+ * A conditional write that the SDK may send twice: an attempt answered after the client's socket
+ * timeout can have taken effect, and the retry then meets that write and fails its condition.
+ * When the condition fails, `isOwnWrite` reads back whether what is stored is this very write.
+ */
+export const conditionalOrOwn = async (
+  write: () => Promise<unknown>,
+  isOwnWrite: () => Promise<boolean>,
+): Promise<boolean> => (await conditional(write)) || isOwnWrite();

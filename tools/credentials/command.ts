@@ -1,18 +1,13 @@
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import {
-  assertDynamoFilesFree,
-  DataDirLockedError,
-  dataPaths,
-  readRunningServer,
-  resolveDataDir,
-} from '#local/data-dir.js';
-import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { DataDirLockedError } from '#local/data-dir.js';
 import { identifier } from '#shared/api/identifiers.js';
 import { type Credential, hashToken, isActive, newApiKey, newToken } from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
 import { TABLES } from '#shared/deployment/tables.js';
+import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
+import { type CliIo, describeError, table, UsageError } from '../cli/output.js';
 
 /**
  * `npm run credentials -- create|list|revoke`: the operators' tool for API credentials, in
@@ -49,14 +44,6 @@ Other:
 
 Exit codes: 0 done, 1 failed (e.g. unknown api key, AWS error), 2 invalid command line.`;
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env?: NodeJS.ProcessEnv;
-  now?: () => Date;
-}
-
-class UsageError extends Error {}
 class CommandError extends Error {}
 
 const OPTIONS = {
@@ -94,14 +81,11 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
     if (values.endpoint) throw new UsageError('--endpoint cannot be combined with --table/--region');
     const table = values.table;
     if (!table) throw new UsageError('--region needs --table NAME (the stack output CredentialsTableName)');
-    // Without --region or AWS_REGION the SDK takes the region from the AWS profile, as the AWS CLI does.
-    const given = values.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-    const client = new DynamoDBClient(given ? { region: given } : {});
-    const region = await client.config.region().catch(() => undefined);
-    if (!region) {
-      client.destroy();
+    const regional = await regionalDynamoClient(values.region, env);
+    if (!regional) {
       throw new UsageError('--table needs a region: --region REGION, AWS_REGION, or a region in your AWS profile');
     }
+    const { client, region } = regional;
     return {
       store: new DynamoCredentialStore(DynamoDBDocumentClient.from(client), table),
       description: `table ${table} in ${region}`,
@@ -112,11 +96,10 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
     const client = new DynamoDBClient({
       endpoint,
       region: 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      credentials: LOCAL_CREDENTIALS,
       maxAttempts: 2,
     });
     return {
-      client,
       store: new DynamoCredentialStore(DynamoDBDocumentClient.from(client), TABLES.credentials.localName),
       description,
       close: async () => {
@@ -133,25 +116,8 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
     }
     return local(values.endpoint, `local DynamoDB at ${values.endpoint}`);
   }
-  const dataDir = resolveDataDir(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : env);
-  // While `npm start` runs on the data directory it holds the files: then talk to its DynamoDB.
-  const path = dataPaths(dataDir).dynamo;
-  try {
-    await assertDynamoFilesFree(path);
-  } catch (error) {
-    const running = error instanceof DataDirLockedError ? await readRunningServer(dataDir) : undefined;
-    if (!running) throw error;
-    return local(running.dynamoEndpoint, `the running local server's store (${running.apiUrl}, ${dataDir})`);
-  }
-  const embedded = await startEmbeddedDynamo({ path });
-  const target = local(embedded.endpoint, `the local store in ${dataDir}`, () => embedded.close());
-  try {
-    await ensureTables(target.client);
-  } catch (error) {
-    await target.close();
-    throw error;
-  }
-  return target;
+  const store = await openLocalStore(values['data-dir'], env);
+  return local(store.dynamoEndpoint, store.description, () => store.stop());
 };
 
 const parseOrganizations = (values: Values): string[] | '*' => {
@@ -208,32 +174,6 @@ const shown = (credential: Credential, now: Date) => ({
 });
 
 const organizationsText = (ids: string[] | '*') => (ids === '*' ? '* (all)' : ids.join(', '));
-
-const table = (rows: string[][]): string => {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-};
-
-const describeError = (error: unknown, target: string): string => {
-  const e = error as { name?: string; message?: string; code?: string };
-  if (e.code && ['ENOTFOUND', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN'].includes(e.code)) {
-    return `could not reach ${target}: ${e.message}`;
-  }
-  if (e.name === 'ResourceNotFoundException') return `the credentials table was not found (${target})`;
-  if (e.name === 'CredentialsProviderError') return `no AWS credentials found: ${e.message}`;
-  if (e.name === 'UnrecognizedClientException' || e.name === 'ExpiredTokenException') {
-    return `AWS refused the credentials: ${e.message}`;
-  }
-  if (e.name === 'AccessDeniedException') return `access denied by AWS: ${e.message}`;
-  return `${e.name ?? 'Error'}: ${e.message ?? String(error)}`;
-};
 
 export const runCredentialsCommand = async (argv: string[], io: CliIo): Promise<number> => {
   const env = io.env ?? process.env;
@@ -364,7 +304,8 @@ export const runCredentialsCommand = async (argv: string[], io: CliIo): Promise<
       return 1;
     }
     const where = target?.description ?? 'the credential store';
-    const message = error instanceof DataDirLockedError ? error.message : describeError(error, where);
+    const message =
+      error instanceof DataDirLockedError ? error.message : describeError(error, where, 'the credentials table');
     io.stderr(`credentials: ${message}`);
     return 1;
   } finally {

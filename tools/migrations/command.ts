@@ -2,14 +2,7 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import {
-  assertDynamoFilesFree,
-  DataDirLockedError,
-  dataPaths,
-  readRunningServer,
-  resolveDataDir,
-} from '#local/data-dir.js';
-import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { DataDirLockedError } from '#local/data-dir.js';
 import { LOCAL_ACCOUNT_ID } from '#local/lambda-context.js';
 import { MIGRATION_QUEUE_NAME } from '#local/runtime.js';
 import { TABLES } from '#shared/deployment/tables.js';
@@ -25,6 +18,8 @@ import {
 import { type MigrationQueue, SqsMigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
 import { DEFAULT_STALL_LIMIT_MS } from '#shared/migration/stuck-policy.js';
+import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
+import { type CliIo, describeError, table, UsageError } from '../cli/output.js';
 
 /**
  * `npm run migrations -- list-stuck|resume|fail`: the operators' tool for migrations that stopped
@@ -62,15 +57,6 @@ Other:
 
 Exit codes: 0 done, 1 refused or failed (the message says why), 2 invalid command line.`;
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env?: NodeJS.ProcessEnv;
-  now?: () => Date;
-}
-
-class UsageError extends Error {}
-
 const OPTIONS = {
   'stall-minutes': { type: 'string' },
   reason: { type: 'string' },
@@ -100,8 +86,6 @@ interface Target {
   close(): Promise<void>;
 }
 
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-
 const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Target> => {
   if (values.table !== undefined || values['queue-url'] !== undefined || values.region !== undefined) {
     if (values['data-dir']) throw new UsageError('--data-dir cannot be combined with --table/--queue-url');
@@ -112,13 +96,11 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
         'a deployed stack needs --table NAME and --queue-url URL (stack outputs MigrationsTableName, MigrationQueueUrl)',
       );
     }
-    const given = values.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-    const dynamo = new DynamoDBClient(given ? { region: given } : {});
-    const region = await dynamo.config.region().catch(() => undefined);
-    if (!region) {
-      dynamo.destroy();
+    const regional = await regionalDynamoClient(values.region, env);
+    if (!regional) {
       throw new UsageError('--table needs a region: --region REGION, AWS_REGION, or a region in your AWS profile');
     }
+    const { client: dynamo, region } = regional;
     const sqs = new SQSClient({ region });
     return {
       repository: new DynamoMigrationRepository(DynamoDBDocumentClient.from(dynamo), table),
@@ -146,7 +128,6 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
       ? new SQSClient({ endpoint: sqsEndpoint, region: 'local', credentials: LOCAL_CREDENTIALS, maxAttempts: 2 })
       : undefined;
     return {
-      dynamo,
       repository: new DynamoMigrationRepository(DynamoDBDocumentClient.from(dynamo), TABLES.migrations.localName),
       queue: sqs && new SqsMigrationQueue(sqs, `${sqsEndpoint}/${LOCAL_ACCOUNT_ID}/${MIGRATION_QUEUE_NAME}`),
       description,
@@ -157,41 +138,8 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
       },
     };
   };
-  const dataDir = resolveDataDir(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : env);
-  // While `npm start` runs on the data directory it holds the files: then talk to its services.
-  const path = dataPaths(dataDir).dynamo;
-  try {
-    await assertDynamoFilesFree(path);
-  } catch (error) {
-    const running = error instanceof DataDirLockedError ? await readRunningServer(dataDir) : undefined;
-    if (!running) throw error;
-    return local(
-      running.dynamoEndpoint,
-      running.sqsEndpoint,
-      `the running local server's store (${running.apiUrl}, ${dataDir})`,
-    );
-  }
-  const embedded = await startEmbeddedDynamo({ path });
-  const target = local(embedded.endpoint, undefined, `the local store in ${dataDir}`, () => embedded.close());
-  try {
-    await ensureTables(target.dynamo);
-  } catch (error) {
-    await target.close();
-    throw error;
-  }
-  return target;
-};
-
-const table = (rows: string[][]): string => {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  const store = await openLocalStore(values['data-dir'], env);
+  return local(store.dynamoEndpoint, store.sqsEndpoint, store.description, () => store.stop());
 };
 
 const minutesSince = (time: string, now: Date) => `${Math.floor((now.getTime() - Date.parse(time)) / 60_000)} min`;
@@ -222,17 +170,6 @@ const shown = (record: MigrationRecord) => ({
   sweepResumes: record.sweepResumes ?? 0,
   error: record.error ?? null,
 });
-
-const describeError = (error: unknown, target: string): string => {
-  const e = error as { name?: string; message?: string; code?: string };
-  if (e.code && ['ENOTFOUND', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN'].includes(e.code)) {
-    return `could not reach ${target}: ${e.message}`;
-  }
-  if (e.name === 'ResourceNotFoundException') return `the migrations table or its index was not found (${target})`;
-  if (e.name === 'CredentialsProviderError') return `no AWS credentials found: ${e.message}`;
-  if (e.name === 'AccessDeniedException') return `access denied by AWS: ${e.message}`;
-  return `${e.name ?? 'Error'}: ${e.message ?? String(error)}`;
-};
 
 export const runMigrationsCommand = async (argv: string[], io: CliIo): Promise<number> => {
   const env = io.env ?? process.env;
@@ -360,7 +297,10 @@ export const runMigrationsCommand = async (argv: string[], io: CliIo): Promise<n
       return 1;
     }
     const where = target?.description ?? 'the migrations table';
-    const message = error instanceof DataDirLockedError ? error.message : describeError(error, where);
+    const message =
+      error instanceof DataDirLockedError
+        ? error.message
+        : describeError(error, where, 'the migrations table or its index');
     io.stderr(`migrations: ${message}`);
     return 1;
   } finally {

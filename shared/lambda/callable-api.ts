@@ -93,7 +93,8 @@ export const callableApi = ({
     const { error } = request;
     if (isApiError(error)) {
       request.response = errorAnswer(error.status, error.message, error.details);
-      if (error.httpStatus >= 500) logger.warn('Request failed', { status: error.status, message: error.message });
+      // `reason`, not `message`: Powertools reserves `message` for the log line's own and drops it.
+      if (error.httpStatus >= 500) logger.warn('Request failed', { status: error.status, reason: error.message });
       return;
     }
     if (isMiddyClientError(error)) {

@@ -338,6 +338,23 @@ describe('config set handler', () => {
     errorSpy.mockRestore();
   });
 
+  // Not under `message`: Powertools drops an attribute named like its own keys.
+  test("a 503 is logged as a warning that says why (the error's message, not dropped as a reserved key)", async () => {
+    ddb.on(TransactWriteCommand).rejects(Object.assign(new Error('Throttled'), { name: 'ThrottlingException' }));
+    ddb.on(UpdateCommand).rejects(Object.assign(new Error('Throttled'), { name: 'ThrottlingException' }));
+    const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    const response = await callSet({ organizationId: 'org-1', userIds: ['u1'], config: { email: 'ALL' } });
+    const calls = [...warn.mock.calls];
+    warn.mockRestore();
+    expect(response.statusCode).toBe(503);
+    expect(calls).toEqual([
+      [
+        'Request failed',
+        { status: 'UNAVAILABLE', reason: 'Config could not be saved for 1 of 1 users; the request is safe to retry.' },
+      ],
+    ]);
+  });
+
   test('a write failure that retrying cannot cure (missing table) is INTERNAL, not 503', async () => {
     const errorSpy = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
     ddb.on(UpdateCommand).rejects(

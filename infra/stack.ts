@@ -12,6 +12,7 @@ import type { ServiceConfig } from '#infra/stage-settings.js';
 import { functionSpecOf, OPERATIONS, type OperationId } from '#shared/api/operations.js';
 import {
   CHANGE_PUBLISHER_BATCH_SIZE,
+  CHANGE_PUBLISHER_BISECT_ON_ERROR,
   CHANGE_PUBLISHER_FUNCTION,
   CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
   ERASURE_CONSUMER_FUNCTION,
@@ -125,8 +126,7 @@ export class ServiceStack extends Stack {
           new DynamoEventSource(tables[table].table, {
             startingPosition: StartingPosition.TRIM_HORIZON,
             batchSize: CHANGE_PUBLISHER_BATCH_SIZE,
-            // A failing batch is split in halves until the failing record is alone: the others go on.
-            bisectBatchOnError: true,
+            bisectBatchOnError: CHANGE_PUBLISHER_BISECT_ON_ERROR,
             reportBatchItemFailures: true,
             retryAttempts: CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
             onFailure: new SqsDlq(publisherFailures),

@@ -4,7 +4,9 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
 import {
   CHANGE_PUBLISHER_BATCH_SIZE,
+  CHANGE_PUBLISHER_BISECT_ON_ERROR,
   CHANGE_PUBLISHER_FUNCTION,
+  CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
   ERASURE_CONSUMER_FUNCTION,
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
@@ -26,20 +28,22 @@ import {
   writeRunningServer,
 } from './data-dir.js';
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
-import { LOCAL_REGION } from './lambda-context.js';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
 import { assertPortFree, namingPort } from './ports.js';
 import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
 import { type LocalSchedule, type ScheduledHandler, startSchedule } from './schedule.js';
 import { type ApiHandler, createApiServer, type LocalFunction } from './server.js';
-import type { StreamHandler } from './streams/stream-poller.js';
+import { onFailureMessage, type StreamHandler } from './streams/stream-poller.js';
 import { type StreamTwin, startStreamTwin } from './streams/stream-twin.js';
 
 export const MIGRATION_QUEUE_NAME = 'migrations';
 export const MIGRATION_DLQ_NAME = 'migrations-dlq';
 export const ERASURE_QUEUE_NAME = 'erasures';
 export const ERASURE_DLQ_NAME = 'erasures-dlq';
+/** The change publisher's on-failure destination: descriptions of stream batches given up on. */
+export const PUBLISHER_FAILURES_QUEUE_NAME = 'change-publisher-failures';
 /** Function and queue settings are the deployed ones (shared/deployment/functions.ts), which the stack reads too. */
 export const DEFAULT_MAX_RECEIVE_COUNT = MIGRATION_MAX_RECEIVE_COUNT;
 export const DEFAULT_CONSUMER_TIMEOUT_MS = timeoutSecondsOf(MIGRATION_CONSUMER_FUNCTION) * 1000;
@@ -115,6 +119,8 @@ export interface LocalRuntime {
   /** The erasure queue and its dead letters. */
   erasureQueue: LocalQueue;
   erasureDeadLetterQueue: LocalQueue;
+  /** Where the stream twin describes the batches the change publisher failed for good. */
+  publisherFailureQueue: LocalQueue;
   /** Messages found in the queue snapshot at start. */
   restoredMessages: number;
   /** The HTTP functions by route path: name, and the deployed timeout and memory they run with. */
@@ -237,6 +243,7 @@ const start = async (
     deadLetter: { queue: erasureDeadLetterQueue, maxReceiveCount },
     retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
   });
+  const publisherFailureQueue = sqs.createQueue(PUBLISHER_FAILURES_QUEUE_NAME);
   const restoredMessages = await sqs.restore();
 
   // What the stack sets on the functions, pointed at the local twins. Set before the handler
@@ -315,6 +322,14 @@ const start = async (
         functionName: `${FUNCTION_PREFIX}-ChangePublisher`,
         timeoutMs: timeoutSecondsOf(CHANGE_PUBLISHER_FUNCTION) * 1000,
         batchSize: CHANGE_PUBLISHER_BATCH_SIZE,
+        maxRetryAttempts: CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
+        bisectOnError: CHANGE_PUBLISHER_BISECT_ON_ERROR,
+        onFailure: async (failure) => {
+          publisherFailureQueue.send({
+            body: JSON.stringify(onFailureMessage(failure, LOCAL_REGION, LOCAL_ACCOUNT_ID)),
+          });
+          await publisherFailureQueue.persisted();
+        },
         ...(inMemory ? {} : { checkpointFile: paths.streams }),
         log,
       });
@@ -370,6 +385,7 @@ const start = async (
     deadLetterQueue,
     erasureQueue,
     erasureDeadLetterQueue,
+    publisherFailureQueue,
     restoredMessages,
     functions: new Map([...routes].map(([path, { handler: _handler, ...fn }]) => [path, fn])),
     dynamo,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -34,19 +35,77 @@ export interface StreamPollerOptions {
   pollMs?: number;
   /** Pause before a failed batch is handed over again. */
   retryDelayMs?: number;
+  /** Retries of a failing batch before it is given up on (none: retried until it succeeds). */
+  maxRetryAttempts?: number;
+  /** A batch the function fails as a whole is halved before it is retried. */
+  bisectOnError?: boolean;
+  /** Receives the description of a batch given up on (the on-failure destination's message). */
+  onFailure?: (failure: StreamBatchFailure) => Promise<void>;
   log?: (line: string) => void;
 }
 
+/** What the on-failure destination learns of a batch given up on: where it is, not its records. */
+export interface StreamBatchFailure {
+  functionName: string;
+  /** Invocations with these records, the last one included. */
+  attempts: number;
+  streamArn: string;
+  shardId: string;
+  startSequenceNumber: string;
+  endSequenceNumber: string;
+  approximateArrivalOfFirstRecord: string | undefined;
+  approximateArrivalOfLastRecord: string | undefined;
+  batchSize: number;
+}
+
+/** The message Lambda sends to an SQS on-failure destination once a stream batch's retries are exhausted. */
+export const onFailureMessage = (failure: StreamBatchFailure, region: string, accountId: string) => ({
+  requestContext: {
+    requestId: randomUUID(),
+    functionArn: `arn:aws:lambda:${region}:${accountId}:function:${failure.functionName}`,
+    condition: 'RetryAttemptsExhausted',
+    approximateInvokeCount: failure.attempts,
+  },
+  responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+  version: '1.0',
+  timestamp: new Date().toISOString(),
+  DDBStreamBatchInfo: {
+    shardId: failure.shardId,
+    startSequenceNumber: failure.startSequenceNumber,
+    endSequenceNumber: failure.endSequenceNumber,
+    approximateArrivalOfFirstRecord: failure.approximateArrivalOfFirstRecord,
+    approximateArrivalOfLastRecord: failure.approximateArrivalOfLastRecord,
+    batchSize: failure.batchSize,
+    streamArn: failure.streamArn,
+  },
+});
+
+/** How an invocation went: every record done, or the index of the first record to hand over again. */
+type Outcome = { failedAt: undefined } | { failedAt: number; wholeBatch: boolean };
+
+/** A shard's batch that keeps failing: from which record, how often, and how many records to hand over. */
+interface Failing {
+  first: string;
+  attempts: number;
+  limit: number;
+}
+
 class InvocationTimeout extends Error {}
+
+const sequenceOf = (record: DynamoDBRecord): string => record.dynamodb?.SequenceNumber ?? '';
+const arrivalOf = (record: DynamoDBRecord | undefined): string | undefined => {
+  const seconds = record?.dynamodb?.ApproximateCreationDateTime;
+  return seconds === undefined ? undefined : new Date(seconds * 1000).toISOString();
+};
 
 /**
  * Lambda's DynamoDB event source mapping for one table, against DynamoDB Local's stream: reads
  * each shard in order (a parent before its children), hands the records to the function in
  * batches, and checkpoints the last record of a batch that succeeded. A partial batch response
  * checkpoints the records before the first failure and hands the rest over again after a pause;
- * an error or a timeout does so for the whole batch. Failures are retried until they succeed,
- * as the deployed mapping does until its retry limit (after which it sends the batch to its
- * on-failure queue: not modelled here, a failing record blocks its shard and says so).
+ * an error or a timeout does so for the whole batch, halved first with `bisectOnError`. After
+ * `maxRetryAttempts` retries without progress the batch is described to `onFailure` and the
+ * shard moves on past it, as the deployed mapping does with its on-failure destination.
  */
 export class StreamPoller {
   private closed = false;
@@ -54,6 +113,7 @@ export class StreamPoller {
   private wake: (() => void) | undefined;
   private readonly iterators = new Map<string, string>();
   private readonly finished = new Set<string>();
+  private readonly failing = new Map<string, Failing>();
   private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly options: StreamPollerOptions) {}
@@ -143,7 +203,15 @@ export class StreamPoller {
 
   /** One GetRecords on a shard and, if it answered records, one invocation. True when records were handled. */
   private async pollShard(streamArn: string, shard: Shard): Promise<boolean> {
-    const { streams, checkpoints, batchSize = 100, retryDelayMs = 1000, log = () => {} } = this.options;
+    const {
+      streams,
+      checkpoints,
+      batchSize = 100,
+      retryDelayMs = 1000,
+      maxRetryAttempts,
+      bisectOnError = false,
+      log = () => {},
+    } = this.options;
     const shardId = shard.ShardId as string;
     const key = `${streamArn}/${shardId}`;
     let iterator = this.iterators.get(key);
@@ -179,29 +247,70 @@ export class StreamPoller {
       return false;
     }
 
-    const failedAt = await this.invoke(records);
-    const done = failedAt === undefined ? records : records.slice(0, failedAt);
+    // A batch that failed before is handed over again from its first record, halved if it was.
+    let state = this.failing.get(key);
+    if (state && state.first !== sequenceOf(records[0] as DynamoDBRecord)) state = undefined;
+    const batch = state ? records.slice(0, state.limit) : records;
+    const outcome = await this.invoke(batch);
+    const done = outcome.failedAt === undefined ? batch : batch.slice(0, outcome.failedAt);
     const last = done.at(-1)?.dynamodb?.SequenceNumber;
     if (last) await checkpoints.set(streamArn, shardId, last);
-    if (failedAt === undefined) {
-      if (output.NextShardIterator) this.iterators.set(key, output.NextShardIterator);
+    if (outcome.failedAt === undefined) {
+      this.failing.delete(key);
+      if (batch.length < records.length)
+        this.iterators.delete(key); // the rest is read again
+      else if (output.NextShardIterator) this.iterators.set(key, output.NextShardIterator);
       else {
         this.iterators.delete(key);
         this.finished.add(key);
       }
       return true;
     }
-    // Hand the rest over again, from the checkpoint, after a pause.
+    // Hand the rest over again, from the checkpoint, after a pause; or give up on it.
     this.iterators.delete(key);
+    const failed = batch.slice(outcome.failedAt);
+    const first = sequenceOf(failed[0] as DynamoDBRecord);
+    const attempts = (state?.first === first ? state.attempts : 0) + 1;
+    if (maxRetryAttempts !== undefined && attempts > maxRetryAttempts) {
+      this.failing.delete(key);
+      await this.giveUp(streamArn, shardId, failed, attempts);
+      return true;
+    }
+    const halve = outcome.wholeBatch && bisectOnError && failed.length > 1;
+    // Once halved, a batch stays as small as its last failing invocation.
+    const limit = halve ? Math.ceil(failed.length / 2) : state && outcome.wholeBatch ? failed.length : batchSize;
+    this.failing.set(key, { first, attempts, limit });
     log(
-      `stream ${this.options.tableName}: ${records.length - failedAt} of ${records.length} records failed; retrying in ${retryDelayMs} ms`,
+      `stream ${this.options.tableName}: ${failed.length} of ${batch.length} records failed; retrying${halve ? ' the first half' : ''} in ${retryDelayMs} ms`,
     );
     await this.pause(retryDelayMs);
     return true;
   }
 
-  /** Invokes the function with one batch; answers the index of the first failed record, if any. */
-  private async invoke(records: DynamoDBRecord[]): Promise<number | undefined> {
+  /** Describes the failed records to the on-failure destination and moves the shard past them. */
+  private async giveUp(streamArn: string, shardId: string, failed: DynamoDBRecord[], attempts: number): Promise<void> {
+    const { checkpoints, functionName, onFailure, log = () => {} } = this.options;
+    const failure: StreamBatchFailure = {
+      functionName,
+      attempts,
+      streamArn,
+      shardId,
+      startSequenceNumber: sequenceOf(failed[0] as DynamoDBRecord),
+      endSequenceNumber: sequenceOf(failed.at(-1) as DynamoDBRecord),
+      approximateArrivalOfFirstRecord: arrivalOf(failed[0]),
+      approximateArrivalOfLastRecord: arrivalOf(failed.at(-1)),
+      batchSize: failed.length,
+    };
+    // Sent before the checkpoint moves: a crash in between sends it again rather than never.
+    await onFailure?.(failure);
+    await checkpoints.set(streamArn, shardId, failure.endSequenceNumber);
+    log(
+      `stream ${this.options.tableName}: ${failed.length} records still failed after ${attempts} attempts; ${onFailure ? 'described to the on-failure queue' : 'skipped'}`,
+    );
+  }
+
+  /** Invokes the function with one batch; answers where it failed, if it did. */
+  private async invoke(records: DynamoDBRecord[]): Promise<Outcome> {
     const { handler, functionName, timeoutMs, log = () => {} } = this.options;
     const context = lambdaContext({ functionName, timeoutMs });
     let timer: NodeJS.Timeout | undefined;
@@ -213,13 +322,13 @@ export class StreamPoller {
         }),
       ]);
       const failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
-      if (failed.size === 0) return undefined;
-      const index = records.findIndex((record) => failed.has(record.dynamodb?.SequenceNumber ?? ''));
+      if (failed.size === 0) return { failedAt: undefined };
+      const index = records.findIndex((record) => failed.has(sequenceOf(record)));
       // An identifier that names no record of the batch fails the whole batch, as in Lambda.
-      return Math.max(index, 0);
+      return { failedAt: Math.max(index, 0), wholeBatch: false };
     } catch (error) {
       log(`stream ${this.options.tableName}: ${functionName} failed: ${(error as Error).message}`);
-      return 0;
+      return { failedAt: 0, wholeBatch: true };
     } finally {
       clearTimeout(timer);
     }

@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { type CheckpointStore, FileCheckpoints, MemoryCheckpoints } from './checkpoints.js';
-import { type StreamHandler, StreamPoller } from './stream-poller.js';
+import { type StreamBatchFailure, type StreamHandler, StreamPoller } from './stream-poller.js';
 
 /**
  * The local twin of DynamoDB Streams plus Lambda's event source mappings: one poller per table
@@ -22,6 +22,10 @@ export interface StreamTwinOptions {
   batchSize?: number;
   pollMs?: number;
   retryDelayMs?: number;
+  /** The event source mapping's error handling: retries, halving, where a batch given up on goes. */
+  maxRetryAttempts?: number;
+  bisectOnError?: boolean;
+  onFailure?: (failure: StreamBatchFailure) => Promise<void>;
   log?: (line: string) => void;
 }
 

@@ -155,6 +155,8 @@ export const CHANGE_PUBLISHER_BATCH_SIZE = 100;
  * failing record that ends there). The stream keeps records 24 hours.
  */
 export const CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS = 10;
+/** A batch the publisher fails as a whole is split in halves until the failing record is alone: the others go on. */
+export const CHANGE_PUBLISHER_BISECT_ON_ERROR = true;
 
 /** The erasure queue: the consumer receives a message this many times before it is dead-lettered. */
 export const ERASURE_MAX_RECEIVE_COUNT = 5;

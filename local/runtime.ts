@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Context } from 'aws-lambda';
 import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
 import {
   CHANGE_PUBLISHER_BATCH_SIZE,
@@ -28,6 +29,7 @@ import {
   writeRunningServer,
 } from './data-dir.js';
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
+import { initialising, perInvocation, useInvokeStore } from './invoke-store.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
 import { assertPortFree, namingPort } from './ports.js';
@@ -146,10 +148,13 @@ let running = false;
 /** `functions/set-config.ts` -> `#functions/set-config.js` (resolves under tsx and Jest alike). */
 const specifierOf = (entry: string) => `#functions/${basename(entry, '.ts')}.js`;
 
-const loadHandler = async <T>(entry: string): Promise<T> => {
-  const module = (await import(specifierOf(entry))) as { handler?: T };
+type Handler = (event: never, context: Context) => Promise<unknown>;
+
+/** A function's handler, loaded as Lambda loads it and invoked as Lambda invokes it (local/invoke-store.ts). */
+const loadHandler = async <T extends Handler>(entry: string): Promise<T> => {
+  const module = await initialising(async () => (await import(specifierOf(entry))) as { handler?: T });
   if (typeof module.handler !== 'function') throw new Error(`${entry} does not export a handler function`);
-  return module.handler;
+  return perInvocation(module.handler) as T;
 };
 
 const portOf = (endpoint: string) => Number(new URL(endpoint).port);
@@ -270,6 +275,7 @@ const start = async (
     ...options.env,
   };
   Object.assign(process.env, env);
+  useInvokeStore();
   // A developer's real session (or profile) must not leak into the local twins' requests.
   delete process.env.AWS_SESSION_TOKEN;
   delete process.env.AWS_PROFILE;
@@ -293,7 +299,9 @@ const start = async (
     routes.set(operation.path, await localFunction(operation.operationId, functionSpecOf(operation)));
   }
   const fallback = await localFunction('NotFound', NOT_FOUND_FUNCTION);
-  const consumer = options.consumer ?? (await loadHandler<QueueConsumer>(MIGRATION_CONSUMER_FUNCTION.entry));
+  const consumer = options.consumer
+    ? perInvocation(options.consumer)
+    : await loadHandler<QueueConsumer>(MIGRATION_CONSUMER_FUNCTION.entry);
   erasureQueue.attach({
     handler: await loadHandler<QueueConsumer>(ERASURE_CONSUMER_FUNCTION.entry),
     functionName: `${FUNCTION_PREFIX}-ErasureConsumer`,

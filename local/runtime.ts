@@ -308,6 +308,7 @@ const start = async (
     batchSize: 1,
     concurrency: queueOptions.concurrency ?? 2,
     timeoutMs: timeoutSecondsOf(ERASURE_CONSUMER_FUNCTION) * 1000,
+    memoryMb: memoryOf(ERASURE_CONSUMER_FUNCTION),
   });
   queue.attach({
     handler: consumer,
@@ -315,6 +316,7 @@ const start = async (
     batchSize: 1,
     concurrency: queueOptions.concurrency ?? 2,
     timeoutMs: queueOptions.consumerTimeoutMs ?? DEFAULT_CONSUMER_TIMEOUT_MS,
+    memoryMb: memoryOf(MIGRATION_CONSUMER_FUNCTION),
   });
 
   // The tables' streams feed the change publisher, as its event source mappings do on AWS.
@@ -329,6 +331,7 @@ const start = async (
         handler: await loadHandler<StreamHandler>(CHANGE_PUBLISHER_FUNCTION.entry),
         functionName: `${FUNCTION_PREFIX}-ChangePublisher`,
         timeoutMs: timeoutSecondsOf(CHANGE_PUBLISHER_FUNCTION) * 1000,
+        memoryMb: memoryOf(CHANGE_PUBLISHER_FUNCTION),
         batchSize: CHANGE_PUBLISHER_BATCH_SIZE,
         maxRetryAttempts: CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
         bisectOnError: CHANGE_PUBLISHER_BISECT_ON_ERROR,
@@ -349,6 +352,7 @@ const start = async (
     handler: await loadHandler<ScheduledHandler>(MIGRATION_SWEEPER_FUNCTION.entry),
     functionName: `${FUNCTION_PREFIX}-MigrationSweeper`,
     timeoutMs: timeoutSecondsOf(MIGRATION_SWEEPER_FUNCTION) * 1000,
+    memoryMb: memoryOf(MIGRATION_SWEEPER_FUNCTION),
     intervalMs:
       options.sweepIntervalMs ?? (sweepSeconds > 0 ? sweepSeconds * 1000 : MIGRATION_SWEEP_INTERVAL_MINUTES * 60_000),
     log,

@@ -7,6 +7,8 @@ export interface ScheduleOptions {
   handler: ScheduledHandler;
   functionName: string;
   timeoutMs: number;
+  /** The memory its context reports (Lambda's memoryLimitInMB). */
+  memoryMb?: number;
   intervalMs: number;
   log?: (line: string) => void;
 }
@@ -27,6 +29,7 @@ export const startSchedule = ({
   handler,
   functionName,
   timeoutMs,
+  memoryMb,
   intervalMs,
   log = () => {},
 }: ScheduleOptions): LocalSchedule => {
@@ -44,7 +47,9 @@ export const startSchedule = ({
       resources: [`arn:aws:events:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:rule/${functionName}`],
       detail: {},
     };
-    const run = running.then(() => handler(event, lambdaContext({ functionName, timeoutMs })));
+    const run = running.then(() =>
+      handler(event, lambdaContext({ functionName, timeoutMs, memoryLimitInMB: memoryMb })),
+    );
     running = run.then(
       () => {},
       (error: Error) => log(`${functionName} failed: ${error.message}`),

@@ -24,6 +24,8 @@ export interface ConsumerOptions {
   concurrency?: number;
   /** The consumer's timeout: its context counts down from it; a longer run fails the batch. */
   timeoutMs?: number;
+  /** The memory its context reports (Lambda's memoryLimitInMB). */
+  memoryMb?: number;
 }
 
 export interface QueueOptions {
@@ -132,6 +134,7 @@ export class LocalQueue {
       batchSize: 1,
       concurrency: 2,
       timeoutMs: 60_000,
+      memoryMb: 512,
       ...consumer,
     };
     this.kick();
@@ -227,6 +230,7 @@ export class LocalQueue {
     const context = lambdaContext({
       functionName: consumer.functionName,
       timeoutMs: consumer.timeoutMs,
+      memoryLimitInMB: consumer.memoryMb,
       region: this.region,
     });
     const started = Date.now();

@@ -29,6 +29,8 @@ export interface StreamPollerOptions {
   functionName: string;
   /** The function's timeout: a longer invocation fails its batch. */
   timeoutMs: number;
+  /** The memory its context reports (Lambda's memoryLimitInMB). */
+  memoryMb?: number;
   /** Records per invocation (Lambda's batch size). */
   batchSize?: number;
   /** Pause between polls of a shard that had nothing new. */
@@ -311,8 +313,8 @@ export class StreamPoller {
 
   /** Invokes the function with one batch; answers where it failed, if it did. */
   private async invoke(records: DynamoDBRecord[]): Promise<Outcome> {
-    const { handler, functionName, timeoutMs, log = () => {} } = this.options;
-    const context = lambdaContext({ functionName, timeoutMs });
+    const { handler, functionName, timeoutMs, memoryMb, log = () => {} } = this.options;
+    const context = lambdaContext({ functionName, timeoutMs, memoryLimitInMB: memoryMb });
     let timer: NodeJS.Timeout | undefined;
     try {
       const response = await Promise.race([

@@ -17,6 +17,7 @@ export interface StreamTwinOptions {
   handler: StreamHandler;
   functionName: string;
   timeoutMs: number;
+  memoryMb?: number;
   /** The checkpoints' file; none keeps them in memory. */
   checkpointFile?: string;
   batchSize?: number;

@@ -69,7 +69,8 @@ export const DEFAULT_TIMEOUT_SECONDS = 10;
 /** API Gateway's HTTP API gives up on an integration after 30 s: an HTTP function gets less. */
 export const MAX_HTTP_TIMEOUT_SECONDS = 29;
 
-export const memoryOf = (spec: Pick<FunctionSpec, 'memoryMb'>): number => spec.memoryMb ?? DEFAULT_MEMORY_MB;
+export const memoryOf = (spec: FunctionSpec | Pick<FunctionSpec, 'memoryMb'>): number =>
+  spec.memoryMb ?? DEFAULT_MEMORY_MB;
 export const timeoutSecondsOf = (spec: Pick<FunctionSpec, 'timeoutSeconds'>): number =>
   spec.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import { MIGRATION_CONSUMER_FUNCTION, memoryOf } from '#shared/deployment/functions.js';
 import { PATHS, waitForMigration } from '../reliability/support.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
@@ -17,7 +18,7 @@ afterAll(async () => {
 
 const ORG = 'org-logs';
 
-test('overlapping invocations of different functions each log their own function name and keys', async () => {
+test('overlapping invocations of different functions each log their own function name, memory and keys', async () => {
   const users = Array.from({ length: 100 }, (_, i) => `user-${i}`);
   const documents = ['doc-1', 'doc-2', 'doc-3', 'doc-4'];
   for (const documentId of documents) {
@@ -46,7 +47,7 @@ test('overlapping invocations of different functions each log their own function
           newDocumentId: `${documentId}-moved`,
         });
         expect(response.status).toBe(200);
-        return (response.body.result?.data as { migrationId: string }).migrationId;
+        return (response.body.result!.data as { migrationId: string }).migrationId;
       }),
     );
     // Requests from the route functions while the consumer runs, each of them logging as it goes.
@@ -67,7 +68,11 @@ test('overlapping invocations of different functions each log their own function
   const consumer = logged.filter((entry) => String(entry.message).startsWith('Migration '));
   expect(consumer.length).toBeGreaterThanOrEqual(8); // started and completed, for each migration
   for (const entry of consumer) {
-    expect(entry).toMatchObject({ function_name: expect.stringMatching(/-MigrationConsumer$/) });
+    // ...with the memory the stack gives the consumer.
+    expect(entry).toMatchObject({
+      function_name: expect.stringMatching(/-MigrationConsumer$/),
+      function_memory_size: String(memoryOf(MIGRATION_CONSUMER_FUNCTION)),
+    });
     // The credential's key is appended by the routes' middleware, never by the consumer.
     expect(entry).not.toHaveProperty('apiKey');
   }

@@ -19,60 +19,67 @@ export const QUEUE_LOGICAL_IDS = {
   deadLetterQueue: 'MigrationDeadLetterQueue934940CB',
 } as const;
 
-export interface MigrationQueues {
+/** A work queue and the dead-letter queue behind it. */
+export interface WorkQueues {
   queue: Queue;
   deadLetterQueue: Queue;
 }
 
 /**
- * The migration queue and its dead-letter queue. SQS-managed encryption (SSE-SQS): messages
- * hold only identifiers, and a KMS key would add a key policy, kms:GenerateDataKey/Decrypt
- * grants to producers and the consumer, and a KMS call per batch, for no control the service needs.
+ * SQS-managed encryption (SSE-SQS) for every queue: messages hold only identifiers, and a KMS key
+ * would add a key policy, kms:GenerateDataKey/Decrypt grants to producers and the consumer, and a
+ * KMS call per batch, for no control the service needs. TLS only.
  */
-export const createMigrationQueues = (scope: Construct): MigrationQueues => {
-  const deadLetterQueue = new Queue(scope, 'MigrationDeadLetterQueue', {
-    encryption: QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
-    retentionPeriod: Duration.days(14),
-  });
-  const queue = new Queue(scope, 'MigrationQueue', {
-    encryption: QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
-    visibilityTimeout: Duration.seconds(MIGRATION_VISIBILITY_TIMEOUT_SECONDS),
-    deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MIGRATION_MAX_RECEIVE_COUNT },
+const QUEUE_DEFAULTS = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
+/** Dead letters and failure descriptions are kept 14 days (SQS's most) for an operator. */
+const KEPT_FOR_AN_OPERATOR = { ...QUEUE_DEFAULTS, retentionPeriod: Duration.days(14) } as const;
+
+interface WorkQueueSpec {
+  /** Construct ids `${id}Queue` and `${id}DeadLetterQueue`. */
+  id: 'Migration' | 'Erasure';
+  visibilityTimeoutSeconds: number;
+  maxReceiveCount: number;
+  /** "migrations", "erasures": what its dead letters are, for the acknowledged rule. */
+  holds: string;
+}
+
+const createWorkQueues = (scope: Construct, spec: WorkQueueSpec): WorkQueues => {
+  const deadLetterQueue = new Queue(scope, `${spec.id}DeadLetterQueue`, KEPT_FOR_AN_OPERATOR);
+  const queue = new Queue(scope, `${spec.id}Queue`, {
+    ...QUEUE_DEFAULTS,
+    visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+    deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: spec.maxReceiveCount },
   });
   Validations.of(deadLetterQueue).acknowledge({
     id: CONTROL_TOWER.queueDeadLetter,
     reason:
-      'This is the dead-letter queue of the migration queue: its messages are failed migrations kept 14 days ' +
+      `This is the dead-letter queue of the ${spec.id.toLowerCase()} queue: its messages are failed ${spec.holds} kept 14 days ` +
       'for an operator to redrive or delete, and nothing consumes them that could fail again.',
   });
-  (queue.node.defaultChild as CfnResource).overrideLogicalId(QUEUE_LOGICAL_IDS.queue);
-  (deadLetterQueue.node.defaultChild as CfnResource).overrideLogicalId(QUEUE_LOGICAL_IDS.deadLetterQueue);
   return { queue, deadLetterQueue };
 };
 
-/** The erasure queue and its dead-letter queue: as the migration queues, for erasure messages. */
-export const createErasureQueues = (scope: Construct): MigrationQueues => {
-  const deadLetterQueue = new Queue(scope, 'ErasureDeadLetterQueue', {
-    encryption: QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
-    retentionPeriod: Duration.days(14),
+/** The migration queue and its dead-letter queue, under the logical ids they were first deployed with. */
+export const createMigrationQueues = (scope: Construct): WorkQueues => {
+  const queues = createWorkQueues(scope, {
+    id: 'Migration',
+    visibilityTimeoutSeconds: MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
+    maxReceiveCount: MIGRATION_MAX_RECEIVE_COUNT,
+    holds: 'migrations',
   });
-  const queue = new Queue(scope, 'ErasureQueue', {
-    encryption: QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
-    visibilityTimeout: Duration.seconds(ERASURE_VISIBILITY_TIMEOUT_SECONDS),
-    deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: ERASURE_MAX_RECEIVE_COUNT },
-  });
-  Validations.of(deadLetterQueue).acknowledge({
-    id: CONTROL_TOWER.queueDeadLetter,
-    reason:
-      'This is the dead-letter queue of the erasure queue: its messages are failed erasures kept 14 days ' +
-      'for an operator to redrive or delete, and nothing consumes them that could fail again.',
-  });
-  return { queue, deadLetterQueue };
+  (queues.queue.node.defaultChild as CfnResource).overrideLogicalId(QUEUE_LOGICAL_IDS.queue);
+  (queues.deadLetterQueue.node.defaultChild as CfnResource).overrideLogicalId(QUEUE_LOGICAL_IDS.deadLetterQueue);
+  return queues;
 };
+
+/** The erasure queue and its dead-letter queue: as the migration queues, for erasure messages. */
+export const createErasureQueues = (scope: Construct): WorkQueues =>
+  createWorkQueues(scope, {
+    id: 'Erasure',
+    visibilityTimeoutSeconds: ERASURE_VISIBILITY_TIMEOUT_SECONDS,
+    maxReceiveCount: ERASURE_MAX_RECEIVE_COUNT,
+    holds: 'erasures',
+  });
 
 /**
  * Where the change publisher's event source mappings send a batch of stream records they gave up
@@ -80,11 +87,7 @@ export const createErasureQueues = (scope: Construct): MigrationQueues => {
  * records, kept 14 days for an operator to replay from the stream (24 hours) or to repair.
  */
 export const createPublisherFailureQueue = (scope: Construct): Queue => {
-  const queue = new Queue(scope, 'ChangePublisherFailureQueue', {
-    encryption: QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
-    retentionPeriod: Duration.days(14),
-  });
+  const queue = new Queue(scope, 'ChangePublisherFailureQueue', KEPT_FOR_AN_OPERATOR);
   const reason =
     "This is the on-failure destination of the change publisher's stream event sources (a dead-letter queue " +
     'in all but name): its messages describe batches of stream records that failed for good, for an ' +

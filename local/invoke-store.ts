@@ -17,20 +17,21 @@ type StoreContext = Record<string | symbol, unknown>;
 /** Lambda's multi-concurrency InvokeStore: a context per invocation, carried by AsyncLocalStorage. */
 class LocalInvokeStore extends InvokeStoreBase {
   private readonly storage = new AsyncLocalStorage<StoreContext>();
+  private readonly outside: StoreContext = {};
   getContext(): StoreContext | undefined {
     return this.storage.getStore();
   }
   hasContext(): boolean {
     return this.storage.getStore() !== undefined;
   }
+  // Outside an invocation (a handler called directly, as the bench and tests do) the state is
+  // shared, as in a single-invocation environment, rather than an error.
   get<T = unknown>(key: string | symbol): T | undefined {
-    return this.storage.getStore()?.[key] as T | undefined;
+    return (this.storage.getStore() ?? this.outside)[key] as T | undefined;
   }
   set<T = unknown>(key: string | symbol, value: T): void {
-    const context = this.storage.getStore();
-    if (!context) throw new Error('No invocation context');
     if (this.isProtectedKey(key)) throw new Error(`Cannot modify protected Lambda context field: ${String(key)}`);
-    context[key] = value;
+    (this.storage.getStore() ?? this.outside)[key] = value;
   }
   run<T>(context: StoreContext, fn: () => T): T {
     return this.storage.run(context, fn);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import { MIGRATION_CONSUMER_FUNCTION, memoryOf } from '#shared/deployment/functions.js';
 import { PATHS, waitForMigration } from '../reliability/support.js';
+import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The twin runs every function in one process, with invocations overlapping: each function's
@@ -76,4 +77,18 @@ test('overlapping invocations of different functions each log their own function
     // The credential's key is appended by the routes' middleware, never by the consumer.
     expect(entry).not.toHaveProperty('apiKey');
   }
+});
+
+test('a handler called directly, outside any twin invocation, still works while the twin runs (as the bench calls them)', async () => {
+  const { handler } = await import('#functions/get-config.js');
+  const response = parseResponse(
+    await handler(
+      apiEvent(PATHS.get, {
+        headers: service.authHeaders(),
+        body: { data: { organizationId: ORG, userId: 'user-1' } },
+      }),
+      lambdaContext(),
+    ),
+  );
+  expect(response.statusCode).toBe(200);
 });

@@ -5,7 +5,7 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { conditional, conditionalOrOwn, isConditionFailure } from '#shared/lambda/conditional-write.js';
+import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/lambda/conditional-write.js';
 import { erasureKey, erasureLockKey } from './keys.js';
 import { type ErasureRecord, erasureExpiry } from './model.js';
 
@@ -139,8 +139,8 @@ export class DynamoErasureRepository implements ErasureRepository {
   }
 
   async acquireLease(erasureId: string, owner: string, until: number, now: Date): Promise<ErasureRecord | undefined> {
-    try {
-      const { Attributes } = await this.client.send(
+    const output = await ifConditionHolds(() =>
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: erasureKey(erasureId),
@@ -158,12 +158,9 @@ export class DynamoErasureRepository implements ErasureRepository {
           },
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ? toRecord(Attributes) : undefined;
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
+      ),
+    );
+    return output?.Attributes ? toRecord(output.Attributes) : undefined;
   }
 
   saveProgress(erasureId: string, owner: string, progress: ErasureProgress): Promise<boolean> {

@@ -6,7 +6,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { drainWithBackoff } from '#shared/lambda/backoff.js';
-import { isConditionFailure } from '#shared/lambda/conditional-write.js';
+import { conditional } from '#shared/lambda/conditional-write.js';
 import { UnprocessedItemsError } from '#shared/lambda/dependency-errors.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import type { RecordedChange } from './from-stream.js';
@@ -43,8 +43,8 @@ export class DynamoHistoryStore implements HistoryStore {
 
   async record({ change, sequenceNumber }: RecordedChange, expiresAt: number): Promise<boolean> {
     const { documentId, ...rest } = change;
-    try {
-      await this.client.send(
+    return conditional(() =>
+      this.client.send(
         new PutCommand({
           TableName: this.tableName,
           Item: {
@@ -56,12 +56,8 @@ export class DynamoHistoryStore implements HistoryStore {
           // The key comes from the stream record: a redelivery finds its own item there.
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async list({ organizationId, userId, documentId, limit, startKey }: HistoryQuery): Promise<HistoryPage> {

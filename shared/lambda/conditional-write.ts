@@ -2,16 +2,22 @@
 export const isConditionFailure = (error: unknown): boolean =>
   (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 
-/** Runs a conditional write: true when applied, false when its condition did not hold. */
-export const conditional = async (write: () => Promise<unknown>): Promise<boolean> => {
+/** Runs a conditional write: its output when applied, undefined when its condition did not hold. */
+export const ifConditionHolds = async <T>(write: () => Promise<T>): Promise<T | undefined> => {
   try {
-    await write();
-    return true;
+    return await write();
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 };
+
+/** Runs a conditional write: true when applied, false when its condition did not hold. */
+export const conditional = async (write: () => Promise<unknown>): Promise<boolean> =>
+  (await ifConditionHolds(async () => {
+    await write();
+    return true;
+  })) ?? false;
 
 /**
  * A conditional write that the SDK may send twice: an attempt answered after the client's socket

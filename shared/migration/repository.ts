@@ -6,7 +6,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { conditional, conditionalOrOwn, isConditionFailure } from '#shared/lambda/conditional-write.js';
+import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/lambda/conditional-write.js';
 import { ACTIVE_INDEX, ACTIVE_PK, ACTIVE_PK_ATTRIBUTE, lockKey, migrationKey } from './keys.js';
 import type { MigrationLock, MigrationRecord } from './model.js';
 
@@ -266,8 +266,8 @@ export class DynamoMigrationRepository implements MigrationRepository {
     until: number,
     now: Date,
   ): Promise<MigrationRecord | undefined> {
-    try {
-      const { Attributes } = await this.client.send(
+    const output = await ifConditionHolds(() =>
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: migrationKey(migrationId),
@@ -285,12 +285,9 @@ export class DynamoMigrationRepository implements MigrationRepository {
           },
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ? toRecord(Attributes) : undefined;
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
+      ),
+    );
+    return output?.Attributes ? toRecord(output.Attributes) : undefined;
   }
 
   saveProgress(migrationId: string, owner: string, progress: PageProgress): Promise<boolean> {

@@ -8,7 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { drainWithBackoff } from '#shared/lambda/backoff.js';
-import { isConditionFailure } from '#shared/lambda/conditional-write.js';
+import { conditional, ifConditionHolds } from '#shared/lambda/conditional-write.js';
 import { UnprocessedItemsError } from '#shared/lambda/dependency-errors.js';
 import {
   ATTRIBUTION_ATTRIBUTES,
@@ -268,21 +268,19 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
       await this.expireTombstone(key, String(after.updatedAt), options);
       return;
     }
-    try {
-      await this.client.send(
+    await conditional(() =>
+      this.client.send(
         new DeleteCommand({ TableName: this.tableName, Key: entryTableKey(key), ...emptyEntryCondition() }),
         { abortSignal: options.signal },
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   /** Gives an emptied entry its expiry, never an earlier one than it has (a newer reset's). */
   private async expireTombstone(key: EntryKey, updatedAt: string, { signal }: CallOptions): Promise<void> {
     const empty = emptyEntryCondition();
-    try {
-      await this.client.send(
+    await conditional(() =>
+      this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: entryTableKey(key),
@@ -292,10 +290,8 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
           ExpressionAttributeValues: { ':expires': tombstoneExpiry(updatedAt) },
         }),
         { abortSignal: signal },
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   /**
@@ -312,8 +308,8 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
     { signal }: CallOptions,
   ): Promise<Item | undefined> {
     const update = async (write: ChannelWrite): Promise<Item | undefined> => {
-      try {
-        const output = await this.client.send(
+      const output = await ifConditionHolds(() =>
+        this.client.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: entryTableKey(key),
@@ -321,12 +317,9 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
             ReturnValues: mustExist ? 'ALL_NEW' : 'NONE',
           }),
           { abortSignal: signal },
-        );
-        return output.Attributes ?? {};
-      } catch (error) {
-        if (isConditionFailure(error)) return undefined;
-        throw error;
-      }
+        ),
+      );
+      return output && (output.Attributes ?? {});
     };
     const whole = await update({ key, changes, meta, entryTime: true, mustExist });
     if (whole) return whole;
@@ -387,8 +380,8 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
           }
         : {}),
     };
-    try {
-      await this.client.send(
+    return conditional(() =>
+      this.client.send(
         new PutCommand({
           TableName: this.tableName,
           Item: item,
@@ -400,12 +393,8 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
                 ExpressionAttributeValues: { ':expected': expected },
               }),
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async stampForDelete(
@@ -428,13 +417,7 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
       // is lifted, each entry is stamped on its own condition.
       const one = await Promise.all(
         updates.map(async (update) => {
-          try {
-            await this.client.send(new UpdateCommand(update));
-            return true;
-          } catch (error) {
-            if (isConditionFailure(error)) return false;
-            throw error;
-          }
+          return conditional(() => this.client.send(new UpdateCommand(update)));
         }),
       );
       stamped.push(...chunk.filter((_, index) => one[index]));
@@ -443,8 +426,8 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
   }
 
   async deleteEntryIf(key: EntryKey, unchanged: Unchanged, change: ChangeAttribution): Promise<boolean> {
-    try {
-      await this.client.send(
+    return conditional(() =>
+      this.client.send(
         new DeleteCommand({
           TableName: this.tableName,
           Key: entryTableKey(key),
@@ -463,12 +446,8 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
             ':changedAt': change.changedAt,
           },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async listUserEntries(

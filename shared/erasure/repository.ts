@@ -4,6 +4,8 @@ import {
   GetCommand,
   PutCommand,
   UpdateCommand,
+  type UpdateCommandInput,
+  type UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/lambda/conditional-write.js';
 import { erasureKey, erasureLockKey } from './keys.js';
@@ -62,6 +64,14 @@ export class DynamoErasureRepository implements ErasureRepository {
     readonly tableName: string,
   ) {}
 
+  /** An UpdateItem of the record `erasureId`: what differs between the writes, and nothing else. */
+  private updateRecord(
+    erasureId: string,
+    input: Omit<UpdateCommandInput, 'TableName' | 'Key'>,
+  ): Promise<UpdateCommandOutput> {
+    return this.client.send(new UpdateCommand({ TableName: this.tableName, Key: erasureKey(erasureId), ...input }));
+  }
+
   async create(record: ErasureRecord): Promise<void> {
     const created = await conditionalOrOwn(
       () =>
@@ -90,15 +100,11 @@ export class DynamoErasureRepository implements ErasureRepository {
 
   async markQueued(erasureId: string, at: string): Promise<void> {
     await conditional(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: erasureKey(erasureId),
-          UpdateExpression: 'SET queuedAt = :at',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':at': at },
-        }),
-      ),
+      this.updateRecord(erasureId, {
+        UpdateExpression: 'SET queuedAt = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
     );
   }
 
@@ -140,25 +146,21 @@ export class DynamoErasureRepository implements ErasureRepository {
 
   async acquireLease(erasureId: string, owner: string, until: number, now: Date): Promise<ErasureRecord | undefined> {
     const output = await ifConditionHolds(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: erasureKey(erasureId),
-          UpdateExpression: 'SET leaseOwner = :owner, leaseUntil = :until, #status = :inProgress, updatedAt = :at',
-          ConditionExpression:
-            'attribute_exists(pk) AND #status IN (:pending, :inProgress) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs OR leaseOwner = :owner)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':pending': 'pending',
-            ':inProgress': 'in_progress',
-            ':owner': owner,
-            ':until': until,
-            ':at': now.toISOString(),
-            ':nowMs': now.getTime(),
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
+      this.updateRecord(erasureId, {
+        UpdateExpression: 'SET leaseOwner = :owner, leaseUntil = :until, #status = :inProgress, updatedAt = :at',
+        ConditionExpression:
+          'attribute_exists(pk) AND #status IN (:pending, :inProgress) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs OR leaseOwner = :owner)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':inProgress': 'in_progress',
+          ':owner': owner,
+          ':until': until,
+          ':at': now.toISOString(),
+          ':nowMs': now.getTime(),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
     );
     return output?.Attributes ? toRecord(output.Attributes) : undefined;
   }
@@ -166,25 +168,21 @@ export class DynamoErasureRepository implements ErasureRepository {
   saveProgress(erasureId: string, owner: string, progress: ErasureProgress): Promise<boolean> {
     return conditionalOrOwn(
       () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: erasureKey(erasureId),
-            UpdateExpression: 'ADD erased :erased SET #runs.#run = :page, leaseUntil = :until, updatedAt = :at',
-            // Each page of a run once: a repeat must not add its count again.
-            ConditionExpression:
-              'leaseOwner = :owner AND #status = :inProgress AND (attribute_not_exists(#runs.#run) OR #runs.#run < :page)',
-            ExpressionAttributeNames: { '#status': 'status', '#runs': 'runs', '#run': progress.run },
-            ExpressionAttributeValues: {
-              ':erased': progress.erasedDelta,
-              ':page': progress.page,
-              ':until': progress.leaseUntil,
-              ':at': progress.at,
-              ':owner': owner,
-              ':inProgress': 'in_progress',
-            },
-          }),
-        ),
+        this.updateRecord(erasureId, {
+          UpdateExpression: 'ADD erased :erased SET #runs.#run = :page, leaseUntil = :until, updatedAt = :at',
+          // Each page of a run once: a repeat must not add its count again.
+          ConditionExpression:
+            'leaseOwner = :owner AND #status = :inProgress AND (attribute_not_exists(#runs.#run) OR #runs.#run < :page)',
+          ExpressionAttributeNames: { '#status': 'status', '#runs': 'runs', '#run': progress.run },
+          ExpressionAttributeValues: {
+            ':erased': progress.erasedDelta,
+            ':page': progress.page,
+            ':until': progress.leaseUntil,
+            ':at': progress.at,
+            ':owner': owner,
+            ':inProgress': 'in_progress',
+          },
+        }),
       // As for a migration: the SDK's retry of a page saved but answered late.
       async () => {
         const current = await this.get(erasureId);
@@ -195,38 +193,30 @@ export class DynamoErasureRepository implements ErasureRepository {
 
   async releaseLease(erasureId: string, owner: string): Promise<void> {
     await conditional(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: erasureKey(erasureId),
-          UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
-          ConditionExpression: 'leaseOwner = :owner',
-          ExpressionAttributeValues: { ':owner': owner },
-        }),
-      ),
+      this.updateRecord(erasureId, {
+        UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
+        ConditionExpression: 'leaseOwner = :owner',
+        ExpressionAttributeValues: { ':owner': owner },
+      }),
     );
   }
 
   complete(erasureId: string, owner: string, at: string): Promise<boolean> {
     return conditionalOrOwn(
       () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: erasureKey(erasureId),
-            UpdateExpression:
-              'SET #status = :completed, completedAt = :at, updatedAt = :at, expiresAt = :expires REMOVE leaseOwner, leaseUntil',
-            ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':completed': 'completed',
-              ':at': at,
-              ':expires': erasureExpiry(at),
-              ':owner': owner,
-              ':inProgress': 'in_progress',
-            },
-          }),
-        ),
+        this.updateRecord(erasureId, {
+          UpdateExpression:
+            'SET #status = :completed, completedAt = :at, updatedAt = :at, expiresAt = :expires REMOVE leaseOwner, leaseUntil',
+          ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':completed': 'completed',
+            ':at': at,
+            ':expires': erasureExpiry(at),
+            ':owner': owner,
+            ':inProgress': 'in_progress',
+          },
+        }),
       // As for a migration: the SDK's retry of a completion answered late.
       async () => {
         const current = await this.get(erasureId);
@@ -243,26 +233,22 @@ export class DynamoErasureRepository implements ErasureRepository {
   ): Promise<boolean> {
     const byOwner = 'owner' in guard;
     return conditional(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: erasureKey(erasureId),
-          UpdateExpression:
-            'SET #status = :failed, #error = :reason, updatedAt = :at, expiresAt = :expires REMOVE leaseOwner, leaseUntil',
-          ConditionExpression: byOwner
-            ? '#status IN (:pending, :inProgress) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs OR leaseOwner = :owner)'
-            : '#status = :pending AND attribute_not_exists(queuedAt)',
-          ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-          ExpressionAttributeValues: {
-            ':failed': 'failed',
-            ':reason': reason,
-            ':at': at.toISOString(),
-            ':expires': erasureExpiry(at.toISOString()),
-            ':pending': 'pending',
-            ...(byOwner ? { ':inProgress': 'in_progress', ':nowMs': at.getTime(), ':owner': guard.owner } : {}),
-          },
-        }),
-      ),
+      this.updateRecord(erasureId, {
+        UpdateExpression:
+          'SET #status = :failed, #error = :reason, updatedAt = :at, expiresAt = :expires REMOVE leaseOwner, leaseUntil',
+        ConditionExpression: byOwner
+          ? '#status IN (:pending, :inProgress) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs OR leaseOwner = :owner)'
+          : '#status = :pending AND attribute_not_exists(queuedAt)',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':failed': 'failed',
+          ':reason': reason,
+          ':at': at.toISOString(),
+          ':expires': erasureExpiry(at.toISOString()),
+          ':pending': 'pending',
+          ...(byOwner ? { ':inProgress': 'in_progress', ':nowMs': at.getTime(), ':owner': guard.owner } : {}),
+        },
+      }),
     );
   }
 }

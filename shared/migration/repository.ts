@@ -5,6 +5,8 @@ import {
   PutCommand,
   QueryCommand,
   UpdateCommand,
+  type UpdateCommandInput,
+  type UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/lambda/conditional-write.js';
 import { ACTIVE_INDEX, ACTIVE_PK, ACTIVE_PK_ATTRIBUTE, lockKey, migrationKey } from './keys.js';
@@ -92,6 +94,14 @@ export class DynamoMigrationRepository implements MigrationRepository {
     readonly tableName: string,
   ) {}
 
+  /** An UpdateItem of the record `migrationId`: what differs between the writes, and nothing else. */
+  private updateRecord(
+    migrationId: string,
+    input: Omit<UpdateCommandInput, 'TableName' | 'Key'>,
+  ): Promise<UpdateCommandOutput> {
+    return this.client.send(new UpdateCommand({ TableName: this.tableName, Key: migrationKey(migrationId), ...input }));
+  }
+
   async create(record: MigrationRecord): Promise<void> {
     const created = await conditionalOrOwn(
       () =>
@@ -121,15 +131,11 @@ export class DynamoMigrationRepository implements MigrationRepository {
 
   async markQueued(migrationId: string, at: string): Promise<void> {
     await conditional(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: migrationKey(migrationId),
-          UpdateExpression: 'SET queuedAt = :at',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':at': at },
-        }),
-      ),
+      this.updateRecord(migrationId, {
+        UpdateExpression: 'SET queuedAt = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
     );
   }
 
@@ -152,22 +158,18 @@ export class DynamoMigrationRepository implements MigrationRepository {
       }
     }
     return conditional(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: migrationKey(migrationId),
-          UpdateExpression: `SET #status = :failed, #error = :reason, updatedAt = :at REMOVE leaseOwner, leaseUntil, ${ACTIVE_PK_ATTRIBUTE}`,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-          ExpressionAttributeValues: {
-            ':failed': 'failed',
-            ':reason': reason,
-            ':at': at.toISOString(),
-            ':pending': 'pending',
-            ...values,
-          },
-        }),
-      ),
+      this.updateRecord(migrationId, {
+        UpdateExpression: `SET #status = :failed, #error = :reason, updatedAt = :at REMOVE leaseOwner, leaseUntil, ${ACTIVE_PK_ATTRIBUTE}`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':failed': 'failed',
+          ':reason': reason,
+          ':at': at.toISOString(),
+          ':pending': 'pending',
+          ...values,
+        },
+      }),
     );
   }
 
@@ -267,25 +269,21 @@ export class DynamoMigrationRepository implements MigrationRepository {
     now: Date,
   ): Promise<MigrationRecord | undefined> {
     const output = await ifConditionHolds(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: migrationKey(migrationId),
-          UpdateExpression:
-            'SET leaseOwner = :owner, leaseUntil = :until, #status = :inProgress, updatedAt = :at, startedAt = if_not_exists(startedAt, :at)',
-          ConditionExpression:
-            'attribute_exists(pk) AND #status IN (:pending, :inProgress) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs OR leaseOwner = :owner)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ...ACTIVE,
-            ':owner': owner,
-            ':until': until,
-            ':at': now.toISOString(),
-            ':nowMs': now.getTime(),
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
+      this.updateRecord(migrationId, {
+        UpdateExpression:
+          'SET leaseOwner = :owner, leaseUntil = :until, #status = :inProgress, updatedAt = :at, startedAt = if_not_exists(startedAt, :at)',
+        ConditionExpression:
+          'attribute_exists(pk) AND #status IN (:pending, :inProgress) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :nowMs OR leaseOwner = :owner)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ...ACTIVE,
+          ':owner': owner,
+          ':until': until,
+          ':at': now.toISOString(),
+          ':nowMs': now.getTime(),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
     );
     return output?.Attributes ? toRecord(output.Attributes) : undefined;
   }
@@ -293,29 +291,25 @@ export class DynamoMigrationRepository implements MigrationRepository {
   saveProgress(migrationId: string, owner: string, progress: PageProgress): Promise<boolean> {
     return conditionalOrOwn(
       () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: migrationKey(migrationId),
-            UpdateExpression:
-              // A saved page is progress: the sweeper's count of re-queues starts over.
-              'ADD moved :moved, skipped :skipped SET #runs.#run = :page, skippedCheckpoint = :checkpoint, leaseUntil = :until, updatedAt = :at REMOVE sweepResumes, sweptAt',
-            // Each page of a run once: a repeat must not add its counts again.
-            ConditionExpression:
-              'leaseOwner = :owner AND #status = :inProgress AND (attribute_not_exists(#runs.#run) OR #runs.#run < :page)',
-            ExpressionAttributeNames: { '#status': 'status', '#runs': 'runs', '#run': progress.run },
-            ExpressionAttributeValues: {
-              ':moved': progress.movedDelta,
-              ':skipped': progress.skippedDelta,
-              ':page': progress.page,
-              ':checkpoint': progress.skippedCheckpoint,
-              ':until': progress.leaseUntil,
-              ':at': progress.at,
-              ':owner': owner,
-              ':inProgress': 'in_progress',
-            },
-          }),
-        ),
+        this.updateRecord(migrationId, {
+          UpdateExpression:
+            // A saved page is progress: the sweeper's count of re-queues starts over.
+            'ADD moved :moved, skipped :skipped SET #runs.#run = :page, skippedCheckpoint = :checkpoint, leaseUntil = :until, updatedAt = :at REMOVE sweepResumes, sweptAt',
+          // Each page of a run once: a repeat must not add its counts again.
+          ConditionExpression:
+            'leaseOwner = :owner AND #status = :inProgress AND (attribute_not_exists(#runs.#run) OR #runs.#run < :page)',
+          ExpressionAttributeNames: { '#status': 'status', '#runs': 'runs', '#run': progress.run },
+          ExpressionAttributeValues: {
+            ':moved': progress.movedDelta,
+            ':skipped': progress.skippedDelta,
+            ':page': progress.page,
+            ':checkpoint': progress.skippedCheckpoint,
+            ':until': progress.leaseUntil,
+            ':at': progress.at,
+            ':owner': owner,
+            ':inProgress': 'in_progress',
+          },
+        }),
       // The SDK's retry of a page saved but answered late: the page is there, under our lease.
       async () => {
         const current = await this.get(migrationId);
@@ -326,36 +320,28 @@ export class DynamoMigrationRepository implements MigrationRepository {
 
   async releaseLease(migrationId: string, owner: string): Promise<void> {
     await conditional(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: migrationKey(migrationId),
-          UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
-          ConditionExpression: 'leaseOwner = :owner',
-          ExpressionAttributeValues: { ':owner': owner },
-        }),
-      ),
+      this.updateRecord(migrationId, {
+        UpdateExpression: 'REMOVE leaseOwner, leaseUntil',
+        ConditionExpression: 'leaseOwner = :owner',
+        ExpressionAttributeValues: { ':owner': owner },
+      }),
     );
   }
 
   complete(migrationId: string, owner: string, at: string): Promise<boolean> {
     return conditionalOrOwn(
       () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: migrationKey(migrationId),
-            UpdateExpression: `SET #status = :completed, completedAt = :at, updatedAt = :at REMOVE leaseOwner, leaseUntil, skippedCheckpoint, sweepResumes, sweptAt, ${ACTIVE_PK_ATTRIBUTE}`,
-            ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':completed': 'completed',
-              ':at': at,
-              ':owner': owner,
-              ':inProgress': 'in_progress',
-            },
-          }),
-        ),
+        this.updateRecord(migrationId, {
+          UpdateExpression: `SET #status = :completed, completedAt = :at, updatedAt = :at REMOVE leaseOwner, leaseUntil, skippedCheckpoint, sweepResumes, sweptAt, ${ACTIVE_PK_ATTRIBUTE}`,
+          ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':completed': 'completed',
+            ':at': at,
+            ':owner': owner,
+            ':inProgress': 'in_progress',
+          },
+        }),
       // The SDK's retry of a completion answered late (the lease went with it).
       async () => {
         const current = await this.get(migrationId);

@@ -10,7 +10,7 @@ import type { Context } from 'aws-lambda';
  * set, Powertools keeps the state in Lambda's InvokeStore (`globalThis.awslambda.InvokeStore`),
  * one context per invocation: the twin provides that store, as Lambda's runtime does.
  */
-export const LAMBDA_MAX_CONCURRENCY_ENV = 'AWS_LAMBDA_MAX_CONCURRENCY';
+const LAMBDA_MAX_CONCURRENCY_ENV = 'AWS_LAMBDA_MAX_CONCURRENCY';
 
 type StoreContext = Record<string | symbol, unknown>;
 
@@ -41,7 +41,7 @@ class LocalInvokeStore extends InvokeStoreBase {
 const globals = globalThis as { awslambda?: { InvokeStore?: unknown } };
 let store: LocalInvokeStore | undefined;
 
-/** Turns the per-invocation store on; before any handler module loads. */
+/** Turns the per-invocation store on; before any handler is invoked. */
 export const useInvokeStore = (): void => {
   process.env[LAMBDA_MAX_CONCURRENCY_ENV] ||= '64';
   store ??= new LocalInvokeStore();
@@ -53,9 +53,6 @@ const current = (): LocalInvokeStore => {
   if (!store) throw new Error('useInvokeStore() first');
   return store;
 };
-
-/** Runs work outside any invocation (a module's initialisation) in a context of its own. */
-export const initialising = <T>(work: () => Promise<T>): Promise<T> => current().run({}, work);
 
 /** A handler whose every invocation runs in a context of its own, holding the invocation's request id. */
 export const perInvocation =

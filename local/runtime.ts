@@ -29,7 +29,7 @@ import {
   writeRunningServer,
 } from './data-dir.js';
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
-import { initialising, perInvocation, useInvokeStore } from './invoke-store.js';
+import { perInvocation, useInvokeStore } from './invoke-store.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
 import { assertPortFree, namingPort } from './ports.js';
@@ -152,7 +152,7 @@ type Handler = (event: never, context: Context) => Promise<unknown>;
 
 /** A function's handler, loaded as Lambda loads it and invoked as Lambda invokes it (local/invoke-store.ts). */
 const loadHandler = async <T extends Handler>(entry: string): Promise<T> => {
-  const module = await initialising(async () => (await import(specifierOf(entry))) as { handler?: T });
+  const module = (await import(specifierOf(entry))) as { handler?: T };
   if (typeof module.handler !== 'function') throw new Error(`${entry} does not export a handler function`);
   return perInvocation(module.handler) as T;
 };

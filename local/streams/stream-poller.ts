@@ -241,11 +241,7 @@ export class StreamPoller {
     }
     const records = (output.Records ?? []).map((record) => lambdaRecord(record, streamArn));
     if (records.length === 0) {
-      if (output.NextShardIterator) this.iterators.set(key, output.NextShardIterator);
-      else {
-        this.iterators.delete(key);
-        this.finished.add(key); // a closed shard read to its end: its children come next
-      }
+      this.advance(key, output.NextShardIterator);
       return false;
     }
 
@@ -255,17 +251,13 @@ export class StreamPoller {
     const batch = state ? records.slice(0, state.limit) : records;
     const outcome = await this.invoke(batch);
     const done = outcome.failedAt === undefined ? batch : batch.slice(0, outcome.failedAt);
-    const last = done.at(-1)?.dynamodb?.SequenceNumber;
-    if (last) await checkpoints.set(streamArn, shardId, last);
+    const last = done.at(-1);
+    if (last) await checkpoints.set(streamArn, shardId, sequenceOf(last));
     if (outcome.failedAt === undefined) {
       this.failing.delete(key);
-      if (batch.length < records.length)
-        this.iterators.delete(key); // the rest is read again
-      else if (output.NextShardIterator) this.iterators.set(key, output.NextShardIterator);
-      else {
-        this.iterators.delete(key);
-        this.finished.add(key);
-      }
+      // A halved batch leaves records behind: they are read again from the checkpoint.
+      if (batch.length < records.length) this.iterators.delete(key);
+      else this.advance(key, output.NextShardIterator);
       return true;
     }
     // Hand the rest over again, from the checkpoint, after a pause; or give up on it.
@@ -278,15 +270,25 @@ export class StreamPoller {
       await this.giveUp(streamArn, shardId, failed, attempts);
       return true;
     }
+    // An error retries the same records (halved first, if it may); a partial failure, a full batch from the first failed one.
     const halve = outcome.wholeBatch && bisectOnError && failed.length > 1;
-    // Once halved, a batch stays as small as its last failing invocation.
-    const limit = halve ? Math.ceil(failed.length / 2) : state && outcome.wholeBatch ? failed.length : batchSize;
+    const limit = halve ? Math.ceil(failed.length / 2) : outcome.wholeBatch ? failed.length : batchSize;
     this.failing.set(key, { first, attempts, limit });
     log(
       `stream ${this.options.tableName}: ${failed.length} of ${batch.length} records failed; retrying${halve ? ' the first half' : ''} in ${retryDelayMs} ms`,
     );
     await this.pause(retryDelayMs);
     return true;
+  }
+
+  /** Moves a shard's reading on; a closed shard read to its end is finished (its children come next). */
+  private advance(key: string, next: string | undefined): void {
+    if (next) {
+      this.iterators.set(key, next);
+      return;
+    }
+    this.iterators.delete(key);
+    this.finished.add(key);
   }
 
   /** Describes the failed records to the on-failure destination and moves the shard past them. */

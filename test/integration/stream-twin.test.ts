@@ -38,6 +38,11 @@ const twin = (
     ...options,
   });
 
+/** An on-failure destination that keeps what it is sent in `failures`. */
+const collect = (failures: StreamBatchFailure[]) => async (failure: StreamBatchFailure) => {
+  failures.push(failure);
+};
+
 const skOf = (record: DynamoDBRecord) => record.dynamodb?.Keys?.sk?.S as string;
 const sequenceOf = (record: DynamoDBRecord) => record.dynamodb?.SequenceNumber as string;
 
@@ -102,9 +107,7 @@ describe("the twin of a table's stream and its event source mapping", () => {
       {
         maxRetryAttempts: 3,
         bisectOnError: true,
-        onFailure: async (failure) => {
-          failures.push(failure);
-        },
+        onFailure: collect(failures),
       },
     );
     try {
@@ -147,9 +150,7 @@ describe("the twin of a table's stream and its event source mapping", () => {
       {
         maxRetryAttempts: 2,
         bisectOnError: true,
-        onFailure: async (failure) => {
-          failures.push(failure);
-        },
+        onFailure: collect(failures),
       },
     );
     try {
@@ -176,9 +177,7 @@ describe("the twin of a table's stream and its event source mapping", () => {
         return { batchItemFailures: [] };
       },
       {
-        onFailure: async (failure) => {
-          failures.push(failure);
-        },
+        onFailure: collect(failures),
       },
     );
     try {

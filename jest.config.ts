@@ -11,7 +11,7 @@ const config: Config = {
     '^.+\\.ts$': ['ts-jest', { useESM: true }],
   },
   moduleNameMapper: {
-    '^#(shared|functions|infra|local|tools|client)/(.*)\\.js$': '<rootDir>/$1/$2.ts',
+    '^#(shared|functions|service|infra|local|tools|client)/(.*)\\.js$': '<rootDir>/$1/$2.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30_000,

@@ -5,8 +5,8 @@ import type { EventBus } from '#shared/history/events.js';
 import { FileEventBus } from '#shared/history/file-event-bus.js';
 import { createPublisherHandler } from '#shared/history/publisher.js';
 import { historyRetentionDays } from '#shared/history/retention.js';
-import { documentClient, MAX_ATTEMPTS } from '#shared/lambda/aws-clients.js';
-import { ENV, requireEnv } from '#shared/lambda/environment.js';
+import { documentClient, MAX_ATTEMPTS } from '#shared/platform/aws-clients.js';
+import { ENV, requireEnv } from '#shared/platform/environment.js';
 
 /**
  * The consumer of the config and migrations tables' streams (docs/design.md, Change history):

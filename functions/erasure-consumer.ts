@@ -2,9 +2,9 @@ import { createErasureConsumerHandler } from '#shared/erasure/consumer.js';
 import { SqsErasureQueue } from '#shared/erasure/queue.js';
 import { DynamoErasureRepository } from '#shared/erasure/repository.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
-import { documentClient } from '#shared/lambda/aws-clients.js';
-import { ENV, requireEnv } from '#shared/lambda/environment.js';
-import { sqsClient } from '#shared/lambda/sqs-client.js';
+import { documentClient } from '#shared/platform/aws-clients.js';
+import { ENV, requireEnv } from '#shared/platform/environment.js';
+import { sqsClient } from '#shared/platform/sqs-client.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 
 /** SQS consumer of the erasure queue (docs/design.md, User erasure); see shared/erasure/worker.ts. */

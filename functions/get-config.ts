@@ -1,8 +1,8 @@
 import { operationById } from '#shared/api/operations.js';
 import { createAuthenticator } from '#shared/auth/create-authenticator.js';
-import { documentClient } from '#shared/lambda/aws-clients.js';
-import { ENV, requireEnv } from '#shared/lambda/environment.js';
-import { httpHandler } from '#shared/lambda/http-handler.js';
+import { httpHandler } from '#shared/edge/http-handler.js';
+import { documentClient } from '#shared/platform/aws-clients.js';
+import { ENV, requireEnv } from '#shared/platform/environment.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { defaultsFromEnv } from '#shared/preferences/model.js';
 import { getConfig } from '#shared/preferences/service.js';

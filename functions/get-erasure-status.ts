@@ -1,10 +1,10 @@
 import { operationById } from '#shared/api/operations.js';
 import { createAuthenticator } from '#shared/auth/create-authenticator.js';
+import { httpHandler } from '#shared/edge/http-handler.js';
 import { DynamoErasureRepository } from '#shared/erasure/repository.js';
 import { getErasureView } from '#shared/erasure/status.js';
-import { documentClient } from '#shared/lambda/aws-clients.js';
-import { ENV, requireEnv } from '#shared/lambda/environment.js';
-import { httpHandler } from '#shared/lambda/http-handler.js';
+import { documentClient } from '#shared/platform/aws-clients.js';
+import { ENV, requireEnv } from '#shared/platform/environment.js';
 
 const repository = new DynamoErasureRepository(documentClient, requireEnv(ENV.migrationsTable));
 

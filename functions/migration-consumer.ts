@@ -1,9 +1,9 @@
-import { documentClient } from '#shared/lambda/aws-clients.js';
-import { ENV, requireEnv } from '#shared/lambda/environment.js';
-import { sqsClient } from '#shared/lambda/sqs-client.js';
 import { createConsumerHandler } from '#shared/migration/consumer.js';
 import { SqsMigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { documentClient } from '#shared/platform/aws-clients.js';
+import { ENV, requireEnv } from '#shared/platform/environment.js';
+import { sqsClient } from '#shared/platform/sqs-client.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 
 /** SQS consumer of the migration queue (docs/design.md, One delivery of the consumer); see shared/migration/worker.ts. */

@@ -1,9 +1,9 @@
-import { documentClient } from '#shared/lambda/aws-clients.js';
-import { ENV, requireEnv } from '#shared/lambda/environment.js';
-import { sqsClient } from '#shared/lambda/sqs-client.js';
 import { SqsMigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
 import { createSweepHandler, stallLimitMs } from '#shared/migration/sweeper.js';
+import { documentClient } from '#shared/platform/aws-clients.js';
+import { ENV, requireEnv } from '#shared/platform/environment.js';
+import { sqsClient } from '#shared/platform/sqs-client.js';
 
 /** Resumes or fails stuck migrations, on a schedule (docs/design.md, Stuck migrations); see shared/migration/sweep.ts. */
 export const handler = createSweepHandler({

@@ -7,7 +7,7 @@ import {
   ERASURE_VISIBILITY_TIMEOUT_SECONDS,
   MIGRATION_MAX_RECEIVE_COUNT,
   MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
-} from '#shared/deployment/functions.js';
+} from '#service/functions.js';
 
 /**
  * CloudFormation logical ids of the queues, as first deployed. A new logical id makes

@@ -9,7 +9,6 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { ServiceConfig } from '#infra/stage-settings.js';
-import { functionSpecOf, OPERATIONS, type OperationId } from '#shared/api/operations.js';
 import {
   CHANGE_PUBLISHER_BATCH_SIZE,
   CHANGE_PUBLISHER_BISECT_ON_ERROR,
@@ -27,9 +26,10 @@ import {
   MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
   NOT_FOUND_FUNCTION,
   type QueueName,
-} from '#shared/deployment/functions.js';
-import { TABLES, type TableName } from '#shared/deployment/tables.js';
-import { ENV } from '#shared/lambda/environment.js';
+} from '#service/functions.js';
+import { TABLES, type TableName } from '#service/tables.js';
+import { functionSpecOf, OPERATIONS, type OperationId } from '#shared/api/operations.js';
+import { ENV } from '#shared/platform/environment.js';
 import { type DeadLetters, ServiceAlarms } from './constructs/service-alarms.js';
 import { acknowledgeLogGroupRules, type BoundQueue, ServiceFunction } from './constructs/service-function.js';
 import { CONTROL_TOWER } from './guard-rules.js';

@@ -2,7 +2,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
 import { DEFAULT_HISTORY_RETENTION_DAYS, MAX_HISTORY_RETENTION_DAYS } from '#shared/history/retention.js';
-import { DEFAULT_CREDENTIAL_CACHE_SECONDS, MAX_CREDENTIAL_CACHE_SECONDS } from '#shared/lambda/environment.js';
+import { DEFAULT_CREDENTIAL_CACHE_SECONDS, MAX_CREDENTIAL_CACHE_SECONDS } from '#shared/platform/environment.js';
 import { BUILT_IN_DEFAULTS, deliverySetting } from '#shared/preferences/model.js';
 
 /**

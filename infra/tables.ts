@@ -8,7 +8,7 @@ import {
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { TABLES, type TableDefinition, type TableName } from '#shared/deployment/tables.js';
+import { TABLES, type TableDefinition, type TableName } from '#service/tables.js';
 import type { BoundTable } from './constructs/service-function.js';
 
 /**

@@ -8,7 +8,7 @@ import {
   ResourceInUseException,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import { type IndexDefinition, TABLE_LIST, type TableDefinition } from '#shared/deployment/tables.js';
+import { type IndexDefinition, TABLE_LIST, type TableDefinition } from '#service/tables.js';
 import { DataDirLockedError } from './data-dir.js';
 import { DbPathInUseError, startDynamoDbLocal, waitUntilAnswering } from './dynamodb-local.js';
 import { LOCAL_REGION } from './lambda-context.js';

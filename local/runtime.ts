@@ -2,7 +2,6 @@ import { basename } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
-import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
 import {
   CHANGE_PUBLISHER_BATCH_SIZE,
   CHANGE_PUBLISHER_BISECT_ON_ERROR,
@@ -17,9 +16,10 @@ import {
   memoryOf,
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
-} from '#shared/deployment/functions.js';
-import { TABLES } from '#shared/deployment/tables.js';
-import { ENV } from '#shared/lambda/environment.js';
+} from '#service/functions.js';
+import { TABLES } from '#service/tables.js';
+import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
+import { ENV } from '#shared/platform/environment.js';
 import {
   assertDynamoFilesFree,
   DataDirLockedError,

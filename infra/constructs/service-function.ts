@@ -13,14 +13,14 @@ import {
   type QueueAction,
   type TableAction,
   timeoutSecondsOf,
-} from '#shared/deployment/functions.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
-import type { EnvName } from '#shared/lambda/environment.js';
+} from '#service/functions.js';
+import { REPO_ROOT } from '#service/repository-root.js';
+import type { EnvName } from '#shared/platform/environment.js';
 import { CONTROL_TOWER } from '../guard-rules.js';
 
 /** Repository root: handler entries in shared/deployment/functions.ts are relative to it. */
 
-export type { QueueAction, TableAction } from '#shared/deployment/functions.js';
+export type { QueueAction, TableAction } from '#service/functions.js';
 
 /** Why the service's log groups are exempt from two Control Tower rules (see infra/guard-rules.ts). */
 export const acknowledgeLogGroupRules = (logGroup: Construct): void =>

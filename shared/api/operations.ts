@@ -1,7 +1,7 @@
 import type { z } from 'zod';
+import { type FunctionSpec, HTTP_FUNCTION_BASE, MAX_HTTP_TIMEOUT_SECONDS } from '#service/functions.js';
 import { type ErrorStatus, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
-import { type FunctionSpec, HTTP_FUNCTION_BASE, MAX_HTTP_TIMEOUT_SECONDS } from '#shared/deployment/functions.js';
 import { ERASE_MESSAGE, ERASURE_NOT_FOUND_MESSAGE, ERASURE_STATUS_MESSAGE } from '#shared/erasure/model.js';
 import { eraseResult, erasureStatusResult } from '#shared/erasure/results.js';
 import { eraseRequest, erasureStatusRequest } from '#shared/erasure/schemas.js';

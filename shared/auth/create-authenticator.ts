@@ -1,6 +1,6 @@
-import { documentClient } from '#shared/lambda/aws-clients.js';
-import { credentialCacheSeconds, ENV, requireEnv } from '#shared/lambda/environment.js';
-import { countAuthFailure } from '#shared/lambda/metrics.js';
+import { documentClient } from '#shared/platform/aws-clients.js';
+import { credentialCacheSeconds, ENV, requireEnv } from '#shared/platform/environment.js';
+import { countAuthFailure } from '#shared/platform/metrics.js';
 import { Authenticator } from './authenticator.js';
 import { DynamoCredentialStore } from './dynamo-credential-store.js';
 

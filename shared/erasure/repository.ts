@@ -7,7 +7,7 @@ import {
   type UpdateCommandInput,
   type UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/lambda/conditional-write.js';
+import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/platform/conditional-write.js';
 import { erasureKey, erasureLockKey } from './keys.js';
 import { type ErasureRecord, erasureExpiry } from './model.js';
 

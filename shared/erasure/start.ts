@@ -1,6 +1,6 @@
 import { monotonicFactory } from 'ulid';
 import { ApiError } from '#shared/api/errors.js';
-import { logger } from '#shared/lambda/logger.js';
+import { logger } from '#shared/platform/logger.js';
 import { type ErasureRecord, isAbandonedErasure, isActiveErasure } from './model.js';
 import type { ErasureQueue } from './queue.js';
 import type { ErasureRepository } from './repository.js';

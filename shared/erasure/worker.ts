@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pMap from 'p-map';
 import type { HistoryStore } from '#shared/history/store.js';
-import { logger } from '#shared/lambda/logger.js';
 import {
   type Delivery,
   delayUntil,
@@ -10,6 +9,7 @@ import {
   SAFETY_MARGIN_MS,
   timeToContinue,
 } from '#shared/migration/delivery-policy.js';
+import { logger } from '#shared/platform/logger.js';
 import { type ChangeAttribution, erasureActor } from '#shared/preferences/change-attribution.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import type { ErasureEntryStore, MarkedEntry } from '#shared/preferences/store.js';

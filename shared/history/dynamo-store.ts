@@ -5,9 +5,9 @@ import {
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { drainWithBackoff } from '#shared/lambda/backoff.js';
-import { conditional } from '#shared/lambda/conditional-write.js';
-import { UnprocessedItemsError } from '#shared/lambda/dependency-errors.js';
+import { drainWithBackoff } from '#shared/platform/backoff.js';
+import { conditional } from '#shared/platform/conditional-write.js';
+import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import type { RecordedChange } from './from-stream.js';
 import { ENTRY_INDEX, entrySortPrefix, historyKeys, userPartition } from './keys.js';

@@ -1,5 +1,5 @@
 import { type EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import { type BackoffOptions, DEFAULT_BACKOFF, drainWithBackoff } from '#shared/lambda/backoff.js';
+import { type BackoffOptions, DEFAULT_BACKOFF, drainWithBackoff } from '#shared/platform/backoff.js';
 import type { BusEvent, EventBus } from './events.js';
 
 /** PutEvents takes at most 10 entries per call. */

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { logger } from '#shared/lambda/logger.js';
+import { logger } from '#shared/platform/logger.js';
 import { PUT_EVENTS_LIMIT } from './eventbridge-bus.js';
 import { type BusEvent, configChangedEvent, type EventBus } from './events.js';
 import { changeOf } from './from-stream.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ENV, parseEnv } from '#shared/lambda/environment.js';
+import { ENV, parseEnv } from '#shared/platform/environment.js';
 
 /** The history table's TTL attribute (epoch seconds): DynamoDB deletes a change some time after it. */
 export const HISTORY_TTL_ATTRIBUTE = 'expiresAt';

@@ -2,9 +2,9 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { logger } from '#shared/lambda/logger.js';
-import { serviceMetrics } from '#shared/lambda/metrics.js';
-import { traceHandler } from '#shared/lambda/tracing.js';
+import { logger } from '#shared/platform/logger.js';
+import { serviceMetrics } from '#shared/platform/metrics.js';
+import { traceHandler } from '#shared/platform/tracing.js';
 import { migrationMessage } from './schemas.js';
 import { runMigration, type WorkerDeps } from './worker.js';
 

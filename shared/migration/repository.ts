@@ -8,7 +8,7 @@ import {
   type UpdateCommandInput,
   type UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/lambda/conditional-write.js';
+import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/platform/conditional-write.js';
 import { ACTIVE_INDEX, ACTIVE_PK, ACTIVE_PK_ATTRIBUTE, lockKey, migrationKey } from './keys.js';
 import type { MigrationLock, MigrationRecord } from './model.js';
 

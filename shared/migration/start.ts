@@ -1,6 +1,6 @@
 import { monotonicFactory } from 'ulid';
 import { ApiError } from '#shared/api/errors.js';
-import { logger } from '#shared/lambda/logger.js';
+import { logger } from '#shared/platform/logger.js';
 import { isActiveStatus, isStaleHolder, type MigrationLock, type MigrationRecord } from './model.js';
 import type { MigrationQueue } from './queue.js';
 import type { MigrationRepository } from './repository.js';

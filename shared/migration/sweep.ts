@@ -1,6 +1,6 @@
 import pMap from 'p-map';
-import { logger } from '#shared/lambda/logger.js';
-import { countMigrationEnded } from '#shared/lambda/metrics.js';
+import { logger } from '#shared/platform/logger.js';
+import { countMigrationEnded } from '#shared/platform/metrics.js';
 import type { MigrationRecord } from './model.js';
 import type { MigrationQueue } from './queue.js';
 import type { MigrationRepository } from './repository.js';

@@ -2,10 +2,10 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { ENV, parseEnv } from '#shared/lambda/environment.js';
-import { logger } from '#shared/lambda/logger.js';
-import { serviceMetrics } from '#shared/lambda/metrics.js';
-import { traceHandler } from '#shared/lambda/tracing.js';
+import { ENV, parseEnv } from '#shared/platform/environment.js';
+import { logger } from '#shared/platform/logger.js';
+import { serviceMetrics } from '#shared/platform/metrics.js';
+import { traceHandler } from '#shared/platform/tracing.js';
 import { DEFAULT_STALL_LIMIT_MS } from './stuck-policy.js';
 import { type SweepDeps, sweepMigrations } from './sweep.js';
 

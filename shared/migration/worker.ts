@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { logger } from '#shared/lambda/logger.js';
-import { countMigrationEnded } from '#shared/lambda/metrics.js';
+import { logger } from '#shared/platform/logger.js';
+import { countMigrationEnded } from '#shared/platform/metrics.js';
 import { type ChangeAttribution, migrationActor } from '#shared/preferences/change-attribution.js';
 import type { MigrationEntryStore } from '#shared/preferences/store.js';
 import {

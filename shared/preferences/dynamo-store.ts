@@ -7,9 +7,9 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { drainWithBackoff } from '#shared/lambda/backoff.js';
-import { conditional, ifConditionHolds } from '#shared/lambda/conditional-write.js';
-import { UnprocessedItemsError } from '#shared/lambda/dependency-errors.js';
+import { drainWithBackoff } from '#shared/platform/backoff.js';
+import { conditional, ifConditionHolds } from '#shared/platform/conditional-write.js';
+import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
 import {
   ATTRIBUTION_ATTRIBUTES,
   attributionItem,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ENV, type EnvName, parseEnv } from '#shared/lambda/environment.js';
+import { ENV, type EnvName, parseEnv } from '#shared/platform/environment.js';
 
 export const CHANNELS = ['inbox', 'email', 'slack'] as const;
 export type Channel = (typeof CHANNELS)[number];

@@ -1,4 +1,4 @@
-import { type FunctionSpec, memoryOf } from '#shared/deployment/functions.js';
+import { type FunctionSpec, memoryOf } from '#service/functions.js';
 
 /**
  * Lambda gives a function CPU in proportion to its memory: one full vCPU at 1,769 MB. Below

@@ -9,8 +9,8 @@ import {
 import pMap from 'p-map';
 import { ensureTables } from '#local/dynamo.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
+import { TABLES } from '#service/tables.js';
 import { operationById } from '#shared/api/operations.js';
-import { TABLES } from '#shared/deployment/tables.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { WRITE_CONCURRENCY } from '#shared/preferences/entry-writes.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
@@ -76,7 +76,7 @@ const { apiKey, token } = await ensureLocalCredential({
 admin.destroy();
 
 const { handler } = await import('#functions/set-config.js');
-const { createDocumentClient, documentClient } = await import('#shared/lambda/aws-clients.js');
+const { createDocumentClient, documentClient } = await import('#shared/platform/aws-clients.js');
 const counter = new CallCounter(TABLES.credentials.localName, { capacity: false }).attachDynamo(documentClient);
 const request = (userIds: string[], documentIds: string[]) =>
   handler(

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedDynamo } from '#local/dynamo.js';
+import { memoryOf, timeoutSecondsOf } from '#service/functions.js';
 import { functionSpecOf, operationById } from '#shared/api/operations.js';
-import { memoryOf, timeoutSecondsOf } from '#shared/deployment/functions.js';
 import { runChild } from './child.js';
 import { FULL_VCPU_MB, projectedSeconds } from './lambda-cpu.js';
 import type { LargestResult } from './largest-child.js';

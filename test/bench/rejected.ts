@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { lambdaContext } from '#local/lambda-context.js';
 import { startLocalRuntime } from '#local/runtime.js';
 import { operationById } from '#shared/api/operations.js';
-import type { ApiContext } from '#shared/lambda/callable-api.js';
+import type { ApiContext } from '#shared/edge/callable-api.js';
 import { apiEvent } from '../support/api-events.js';
 import { CallCounter } from './counting.js';
 import { cpuSecondsSince, projectedSecondsFor } from './lambda-cpu.js';
@@ -62,7 +62,7 @@ export const rejectedBench = async ({ invocations = DEFAULT_INVOCATIONS } = {}):
   try {
     // The modules the runtime loaded: the same handler and clients.
     const { handler } = await import('#functions/get-config.js');
-    const { documentClient } = await import('#shared/lambda/aws-clients.js');
+    const { documentClient } = await import('#shared/platform/aws-clients.js');
     const counter = new CallCounter(service.tables.credentials, { capacity: false }).attachDynamo(documentClient);
     const data = { organizationId: 'bench-org', userId: 'bench-user', documentIds: ['doc-1'] };
     const invoke = (headers: Record<string, string>) =>

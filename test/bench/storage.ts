@@ -86,8 +86,8 @@ export const storageBench = async (): Promise<Section[]> => {
   };
   try {
     // Imported after the runtime has loaded the handlers: the same module instances, clients included.
-    const { documentClient } = await import('#shared/lambda/aws-clients.js');
-    const { sqsClient } = await import('#shared/lambda/sqs-client.js');
+    const { documentClient } = await import('#shared/platform/aws-clients.js');
+    const { sqsClient } = await import('#shared/platform/sqs-client.js');
     const counter = new CallCounter(service.tables.credentials).attachDynamo(documentClient).attachSqs(sqsClient);
     const cases: Case[] = [];
     const measure = async (name: string, entries: number, path: string, data: unknown) => {

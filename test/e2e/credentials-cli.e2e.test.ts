@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { dataPaths } from '#local/data-dir.js';
 import { startEmbeddedDynamo } from '#local/dynamo.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 import { runCredentialsCommand } from '#tools/credentials/command.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 

@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CONFIG_KEYS } from '#infra/stage-settings.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 import { USAGE as CREDENTIALS_USAGE } from '#tools/credentials/command.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 

@@ -7,8 +7,8 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ensureTables } from '#local/dynamo.js';
 import { DbPathInUseError, dbPathHolder, findJava, startDynamoDbLocal } from '#local/dynamodb-local.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
-import { TABLE_LIST } from '#shared/deployment/tables.js';
+import { REPO_ROOT } from '#service/repository-root.js';
+import { TABLE_LIST } from '#service/tables.js';
 
 // The launcher of AWS's DynamoDB Local (local/dynamodb-local.ts): what a developer without
 // Java is told, data kept between starts, one JVM per data folder, and no JVM left behind.

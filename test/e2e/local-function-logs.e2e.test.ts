@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import { MIGRATION_CONSUMER_FUNCTION, memoryOf } from '#shared/deployment/functions.js';
+import { MIGRATION_CONSUMER_FUNCTION, memoryOf } from '#service/functions.js';
 import { PATHS, waitForMigration } from '../reliability/support.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';

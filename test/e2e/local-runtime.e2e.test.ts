@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { SQSEvent } from 'aws-lambda';
 import { dataPaths, readRunningServer } from '#local/data-dir.js';
 import { startEmbeddedDynamo } from '#local/dynamo.js';
+import { memoryOf, timeoutSecondsOf } from '#service/functions.js';
 import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
-import { memoryOf, timeoutSecondsOf } from '#shared/deployment/functions.js';
-import { ENV } from '#shared/lambda/environment.js';
+import { ENV } from '#shared/platform/environment.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The runtime around the handlers: data that persists across restarts, the local credential,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { dataPaths } from '#local/data-dir.js';
 import { dbPathHolder, freePort } from '#local/dynamodb-local.js';
 import { assertPortFree } from '#local/ports.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 
 // `npm run dev` as a developer uses it: saving a file under local/ (or functions/, shared/,
 // tools/) restarts the service, twice in quick succession too, and it comes back on the same

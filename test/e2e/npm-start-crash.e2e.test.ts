@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { dataPaths } from '#local/data-dir.js';
 import { dbPathHolder } from '#local/dynamodb-local.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 
 // `npm start` killed (SIGKILL: no shutdown code runs) the moment it has answered a migrate
 // request. The queue twin acknowledged the migration's message before that answer, so, as

@@ -9,7 +9,7 @@ import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { SHARED_DYNAMODB_LOCAL_ENV } from '#local/dynamo.js';
 import { assertPortFree } from '#local/ports.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 
 // `npm start`'s DynamoDB and SQS endpoints stay where they were (the API's port + 1 and + 2)
 // from one start to the next, and a taken one stops the start with the port and the option

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, expect, test } from '@jest/globals';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 
 // `npm start` as a developer runs it (tsx, its own process): what it prints works as printed,
 // and a signal stops it cleanly.

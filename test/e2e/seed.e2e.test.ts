@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createClient } from '#client/index.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // `npm run seed` as a developer runs it: first on a data directory no server uses (it starts the

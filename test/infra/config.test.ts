@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { CURRENTLY_RECOMMENDED_FLAGS } from 'aws-cdk-lib/cx-api';
 import { createServiceApp } from '#infra/service-app.js';
 import { parseServiceConfig, readServiceConfig } from '#infra/stage-settings.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 import { CDK_JSON_CONTEXT } from './synth.js';
 
 const committed = CDK_JSON_CONTEXT.stages as Record<string, Record<string, unknown>>;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { REPO_ROOT } from '#service/repository-root.js';
 import { OPERATIONS } from '#shared/api/operations.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { type Json, type Resources, resourceById, SYNTH_TIMEOUT_MS, type Synthesized, synthService } from './synth.js';
 
 // Without an AWS account, a missing permission would only show as AccessDenied after a

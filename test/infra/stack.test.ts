@@ -8,7 +8,6 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
-import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
 import {
   CHANGE_PUBLISHER_BATCH_SIZE,
   CHANGE_PUBLISHER_FUNCTION,
@@ -22,10 +21,11 @@ import {
   memoryOf,
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
-} from '#shared/deployment/functions.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
-import { TABLES } from '#shared/deployment/tables.js';
-import { ENV } from '#shared/lambda/environment.js';
+} from '#service/functions.js';
+import { REPO_ROOT } from '#service/repository-root.js';
+import { TABLES } from '#service/tables.js';
+import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
+import { ENV } from '#shared/platform/environment.js';
 import {
   describeViolations,
   type Json,

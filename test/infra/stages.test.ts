@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Token } from 'aws-cdk-lib';
-import { TABLES } from '#shared/deployment/tables.js';
+import { TABLES } from '#service/tables.js';
 import {
   CDK_JSON_CONTEXT,
   describeViolations,

@@ -7,7 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { createServiceApp } from '#infra/service-app.js';
 import type { ServiceStack } from '#infra/stack.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 
 /** For the beforeAll that synthesizes: bundling takes seconds, many more on a busy machine. */
 export const SYNTH_TIMEOUT_MS = 120_000;

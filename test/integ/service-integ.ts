@@ -6,8 +6,8 @@ import { App, type AppProps, type CfnOutput, Duration, Stack } from 'aws-cdk-lib
 import { stackName } from '#infra/service-app.js';
 import { ServiceStack } from '#infra/stack.js';
 import { parseServiceConfig } from '#infra/stage-settings.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 import { operationById } from '#shared/api/operations.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 
 /**
  * The integration test on a real account (`npm run integ`, docs/operations.md): integ-runner

@@ -1,11 +1,11 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { logger } from '#shared/lambda/logger.js';
 import type { Delivery } from '#shared/migration/delivery-policy.js';
 import { lockKey } from '#shared/migration/keys.js';
 import type { MigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
 import { startMigration } from '#shared/migration/start.js';
 import { runMigration, type WorkerDeps } from '#shared/migration/worker.js';
+import { logger } from '#shared/platform/logger.js';
 import { DynamoPreferenceStore, itemToEntry } from '#shared/preferences/dynamo-store.js';
 import { documentPartition, entryTableKey } from '#shared/preferences/keys.js';
 import type { ChannelConfig, StoredEntry } from '#shared/preferences/model.js';

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { LeaseLostError } from '#shared/migration/delivery-policy.js';
+import { startMigration } from '#shared/migration/start.js';
+import { DEFAULT_STALL_LIMIT_MS, MAX_SWEEP_RESUMES } from '#shared/migration/stuck-policy.js';
+import { sweepMigrations } from '#shared/migration/sweep.js';
 import {
   failMigration,
   listStuck,
   OPERATOR_FAIL_REASON,
   OperatorRefusal,
   resumeMigration,
-} from '#shared/migration/operator.js';
-import { startMigration } from '#shared/migration/start.js';
-import { DEFAULT_STALL_LIMIT_MS, MAX_SWEEP_RESUMES } from '#shared/migration/stuck-policy.js';
-import { sweepMigrations } from '#shared/migration/sweep.js';
+} from '#tools/migrations/operator.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import { DST, type Harness, harness, ORG, Process, SRC, sourceEntries } from './migration-fixtures.js';
 

@@ -1,7 +1,7 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import type { ApiError } from '#shared/api/errors.js';
-import { logger } from '#shared/lambda/logger.js';
+import { logger } from '#shared/platform/logger.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { setConfig } from '#shared/preferences/service.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { ApiError } from '#shared/api/errors.js';
-import { logger } from '#shared/lambda/logger.js';
+import { logger } from '#shared/platform/logger.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { BUILT_IN_DEFAULTS } from '#shared/preferences/model.js';
 import { RESET_CONFIG_MESSAGE, resetConfig } from '#shared/preferences/reset.js';

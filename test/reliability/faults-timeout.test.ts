@@ -1,9 +1,9 @@
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, expect, jest, test } from '@jest/globals';
 import { hashToken } from '#shared/auth/credential.js';
-import { ENV } from '#shared/lambda/environment.js';
-import type { HttpHandler } from '#shared/lambda/http-handler.js';
-import { logger } from '#shared/lambda/logger.js';
+import type { HttpHandler } from '#shared/edge/http-handler.js';
+import { ENV } from '#shared/platform/environment.js';
+import { logger } from '#shared/platform/logger.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import { type FaultProxy, failFirst, startFaultProxy } from './fault-proxy.js';

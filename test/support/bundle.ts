@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Plugin } from 'esbuild';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 
 /** Resolves the package.json subpath imports (#shared/x.js) to their TypeScript sources, for esbuild. */
 export const subpathImports: Plugin = {

@@ -3,8 +3,8 @@ import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTables, SHARED_DYNAMODB_LOCAL_ENV, startEmbeddedDynamo } from '#local/dynamo.js';
 import { waitUntilAnswering } from '#local/dynamodb-local.js';
-import { TABLES, type TableDefinition } from '#shared/deployment/tables.js';
-import { createDocumentClient } from '#shared/lambda/aws-clients.js';
+import { TABLES, type TableDefinition } from '#service/tables.js';
+import { createDocumentClient } from '#shared/platform/aws-clients.js';
 
 /** Set by the Jest global setup (test/support/dynamo-global.ts): one DynamoDB Local for the whole run. */
 export const SHARED_DYNAMO_ENV = SHARED_DYNAMODB_LOCAL_ENV;

@@ -1,4 +1,4 @@
-import { ENV } from '#shared/lambda/environment.js';
+import { ENV } from '#shared/platform/environment.js';
 
 /** Environment the handler modules read at import time, for unit tests with mocked clients. */
 export const setUnitTestEnv = (): void => {

@@ -11,12 +11,12 @@ import {
 import { afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { HttpHandler } from '#shared/lambda/http-handler.js';
-import { logger } from '#shared/lambda/logger.js';
-import { metricsRecorded } from '#shared/lambda/metrics.js';
-import { tracer, tracingEnabled } from '#shared/lambda/tracing.js';
+import type { HttpHandler } from '#shared/edge/http-handler.js';
 import { migrationKey } from '#shared/migration/keys.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
+import { logger } from '#shared/platform/logger.js';
+import { metricsRecorded } from '#shared/platform/metrics.js';
+import { tracer, tracingEnabled } from '#shared/platform/tracing.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { authHeaders, credentialRecord, TEST_TOKEN } from '../support/credentials.js';
 import { setUnitTestEnv } from '../support/test-env.js';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { expect, test } from '@jest/globals';
 import { build } from 'esbuild';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 import { subpathImports } from '../support/bundle.js';
 
 // The client must run on fetch alone: its bundle holds only its own modules (two of them generated, zod-free).

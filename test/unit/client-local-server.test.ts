@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { createClient, type ServiceClient, ServiceError } from '#client/index.js';
-import { buildOpenApiDocument, type OpenApiDocument } from '#shared/api/openapi.js';
 import { OPERATIONS } from '#shared/api/operations.js';
-import { validateAgainstOpenApi } from '#shared/api/validate.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '#tools/openapi/document.js';
+import { validateAgainstOpenApi } from '#tools/openapi/validate.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The typed client against the real local server (what `npm start` runs): the documented

@@ -1,5 +1,5 @@
 import { expect, test } from '@jest/globals';
-import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/lambda/conditional-write.js';
+import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/platform/conditional-write.js';
 
 const conditionFailed = () =>
   Promise.reject(Object.assign(new Error('failed'), { name: 'ConditionalCheckFailedException' }));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { build } from 'esbuild';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 import { subpathImports } from '../support/bundle.js';
 
 // The functions' source maps leave the bundled dependencies unmapped (the bundling step runs

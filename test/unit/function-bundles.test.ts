@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@jest/globals';
 import { build } from 'esbuild';
+import { MIGRATION_CONSUMER_FUNCTION, NOT_FOUND_FUNCTION } from '#service/functions.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 import { handlerEntryOf, OPERATIONS } from '#shared/api/operations.js';
-import { MIGRATION_CONSUMER_FUNCTION, NOT_FOUND_FUNCTION } from '#shared/deployment/functions.js';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
 import { subpathImports } from '../support/bundle.js';
 
 const ENTRIES = [...OPERATIONS.map(handlerEntryOf), NOT_FOUND_FUNCTION.entry, MIGRATION_CONSUMER_FUNCTION.entry];

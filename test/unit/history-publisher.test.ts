@@ -3,7 +3,7 @@ import type { BusEvent, EventBus } from '#shared/history/events.js';
 import type { RecordedChange } from '#shared/history/from-stream.js';
 import { createPublisherHandler, type PublisherDeps } from '#shared/history/publisher.js';
 import type { HistoryPage, HistoryStore } from '#shared/history/store.js';
-import { logger } from '#shared/lambda/logger.js';
+import { logger } from '#shared/platform/logger.js';
 import { entryItem, streamRecord } from '../support/stream-records.js';
 
 logger.setLogLevel('SILENT');

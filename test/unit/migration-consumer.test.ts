@@ -12,9 +12,9 @@ import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import { logger } from '#shared/lambda/logger.js';
 import { lockKey, migrationKey } from '#shared/migration/keys.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
+import { logger } from '#shared/platform/logger.js';
 import { setUnitTestEnv } from '../support/test-env.js';
 
 setUnitTestEnv(); // MIGRATION_MAX_RECEIVE_COUNT = 5

@@ -3,10 +3,10 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCo
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import type { HttpHandler } from '#shared/lambda/http-handler.js';
-import { logger } from '#shared/lambda/logger.js';
+import type { HttpHandler } from '#shared/edge/http-handler.js';
 import { lockKey, migrationKey } from '#shared/migration/keys.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
+import { logger } from '#shared/platform/logger.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
 import { authHeaders, credentialRecord } from '../support/credentials.js';
 import { setUnitTestEnv } from '../support/test-env.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { MIGRATION_VISIBILITY_TIMEOUT_SECONDS } from '#shared/deployment/functions.js';
+import { MIGRATION_VISIBILITY_TIMEOUT_SECONDS } from '#service/functions.js';
 import { ABANDONED_REASON, type MigrationRecord } from '#shared/migration/model.js';
 import { MAX_DELAY_SECONDS } from '#shared/migration/queue.js';
 import { DEFAULT_STALL_LIMIT_MS, judgeMigration, MAX_SWEEP_RESUMES } from '#shared/migration/stuck-policy.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@jest/globals';
-import { REPO_ROOT } from '#shared/deployment/repository-root.js';
+import { REPO_ROOT } from '#service/repository-root.js';
 
 // One truth about the Node that installs the project: package.json's engines. Every direct
 // dependency must accept its lowest version (else `npm install` there warns, e.g. Middy 7

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
-import { buildOpenApiDocument, type OpenApiDocument } from '#shared/api/openapi.js';
 import { OPERATIONS } from '#shared/api/operations.js';
 import { renderDocsPage } from '#tools/openapi/docs-page.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '#tools/openapi/document.js';
 import { openApiRoutes } from '#tools/openapi/routes.js';
 
 const doc = buildOpenApiDocument();

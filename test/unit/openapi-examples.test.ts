@@ -1,11 +1,11 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { buildOpenApiDocument, type OpenApiDocument } from '#shared/api/openapi.js';
 import { OPERATIONS, type OperationId } from '#shared/api/operations.js';
-import { assertMatchesOpenApi } from '#shared/api/validate.js';
 import { hashToken } from '#shared/auth/credential.js';
-import { ENV } from '#shared/lambda/environment.js';
-import type { HttpHandler } from '#shared/lambda/http-handler.js';
+import type { HttpHandler } from '#shared/edge/http-handler.js';
+import { ENV } from '#shared/platform/environment.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '#tools/openapi/document.js';
+import { assertMatchesOpenApi } from '#tools/openapi/validate.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { buildOpenApiDocument, type OpenApiDocument } from '#shared/api/openapi.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '#tools/openapi/document.js';
 
 // Independent of zod: the document is checked against the official OpenAPI 3.1 schema, and
 // its examples against the JSON Schemas it publishes (what a client's tooling would use).

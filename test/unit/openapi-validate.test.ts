@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { assertMatchesOpenApi, validateAgainstOpenApi } from '#shared/api/validate.js';
+import { assertMatchesOpenApi, validateAgainstOpenApi } from '#tools/openapi/validate.js';
 
 const SET = '/v2/notifications/config/set';
 const GET = '/v2/notifications/config/get';

@@ -3,8 +3,8 @@ import {
   DEFAULT_DEPENDENCY_TIMEOUT_MS,
   dependencyTimeoutMs,
   requestHandlerOptions,
-} from '#shared/lambda/aws-clients.js';
-import { credentialCacheSeconds, DEFAULT_CREDENTIAL_CACHE_SECONDS, ENV } from '#shared/lambda/environment.js';
+} from '#shared/platform/aws-clients.js';
+import { credentialCacheSeconds, DEFAULT_CREDENTIAL_CACHE_SECONDS, ENV } from '#shared/platform/environment.js';
 import { BUILT_IN_DEFAULTS, defaultsFromEnv } from '#shared/preferences/model.js';
 
 describe('settings a function reads from its environment at cold start', () => {

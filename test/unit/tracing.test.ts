@@ -10,9 +10,9 @@ process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 setUnitTestEnv();
 
 test('in Lambda, every call of the shared AWS clients is an X-Ray subsegment', async () => {
-  const { tracer } = await import('#shared/lambda/tracing.js');
-  const { documentClient } = await import('#shared/lambda/aws-clients.js');
-  const { sqsClient } = await import('#shared/lambda/sqs-client.js');
+  const { tracer } = await import('#shared/platform/tracing.js');
+  const { documentClient } = await import('#shared/platform/aws-clients.js');
+  const { sqsClient } = await import('#shared/platform/sqs-client.js');
   expect(tracer?.isTracingEnabled()).toBe(true);
   expect(documentClient.middlewareStack.identify()).toContainEqual(expect.stringMatching(/^XRaySDKInstrumentation/));
   expect(sqsClient.middlewareStack.identify()).toContainEqual(expect.stringMatching(/^XRaySDKInstrumentation/));

@@ -2,10 +2,10 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DataDirLockedError } from '#local/data-dir.js';
+import { TABLES } from '#service/tables.js';
 import { identifier } from '#shared/api/identifiers.js';
 import { type Credential, hashToken, isActive, newApiKey, newToken } from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
-import { TABLES } from '#shared/deployment/tables.js';
 import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
 import { type CliIo, describeError, table, UsageError } from '../cli/output.js';
 

@@ -5,8 +5,11 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DataDirLockedError } from '#local/data-dir.js';
 import { LOCAL_ACCOUNT_ID } from '#local/lambda-context.js';
 import { MIGRATION_QUEUE_NAME } from '#local/runtime.js';
-import { TABLES } from '#shared/deployment/tables.js';
+import { TABLES } from '#service/tables.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
+import { type MigrationQueue, SqsMigrationQueue } from '#shared/migration/queue.js';
+import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { DEFAULT_STALL_LIMIT_MS } from '#shared/migration/stuck-policy.js';
 import {
   failMigration,
   listStuck,
@@ -14,10 +17,7 @@ import {
   OperatorRefusal,
   resumeMigration,
   type StuckRow,
-} from '#shared/migration/operator.js';
-import { type MigrationQueue, SqsMigrationQueue } from '#shared/migration/queue.js';
-import { DynamoMigrationRepository } from '#shared/migration/repository.js';
-import { DEFAULT_STALL_LIMIT_MS } from '#shared/migration/stuck-policy.js';
+} from '#tools/migrations/operator.js';
 import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
 import { type CliIo, describeError, table, UsageError } from '../cli/output.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { OpenApiDocument } from '#shared/api/openapi.js';
+import type { OpenApiDocument } from '#tools/openapi/document.js';
 
 /**
  * A readable, self-contained HTML rendering of the OpenAPI document: rendered on the server,

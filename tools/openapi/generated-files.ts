@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ERROR_HTTP_STATUS } from '#shared/api/errors.js';
-import { buildOpenApiDocument } from '#shared/api/openapi.js';
 import { OPERATIONS } from '#shared/api/operations.js';
+import { buildOpenApiDocument } from '#tools/openapi/document.js';
 import { docComment, typeScriptType } from './json-schema-to-ts.js';
 
 /**

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '#shared/api/openapi.js';
+import { buildOpenApiDocument } from '#tools/openapi/document.js';
 import { renderDocsPage } from './docs-page.js';
 
 export interface StaticRoute {

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pMap from 'p-map';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
-import { TABLES } from '#shared/deployment/tables.js';
+import { TABLES } from '#service/tables.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { WRITE_CONCURRENCY } from '#shared/preferences/service.js';
 import { serve } from './protocol.js';
@@ -23,7 +23,7 @@ Object.assign(process.env, {
   AWS_SECRET_ACCESS_KEY: 'local',
   AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
 });
-const { documentClient } = await import('#shared/lambda/aws-clients.js');
+const { documentClient } = await import('#shared/platform/aws-clients.js');
 const { DynamoPreferenceStore } = await import('#shared/preferences/dynamo-store.js');
 const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
 const admin = new DynamoDBClient({ endpoint: dynamo.endpoint });

@@ -1,8 +1,8 @@
 import { ERASURE_TTL_ATTRIBUTE } from '#shared/erasure/model.js';
 import { ENTRY_INDEX } from '#shared/history/keys.js';
 import { HISTORY_TTL_ATTRIBUTE } from '#shared/history/retention.js';
-import { ENV, type EnvName } from '#shared/lambda/environment.js';
 import { ACTIVE_INDEX, ACTIVE_PK_ATTRIBUTE } from '#shared/migration/keys.js';
+import { ENV, type EnvName } from '#shared/platform/environment.js';
 import { USER_INDEX } from '#shared/preferences/keys.js';
 import { TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
 

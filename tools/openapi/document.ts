@@ -1,17 +1,17 @@
 import { z } from 'zod';
+import { errorBody, internalErrorBody } from '#shared/api/envelope.js';
 import { ApiError, ERROR_HTTP_STATUS, ERROR_STATUSES, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
+import { OPERATIONS, type Operation } from '#shared/api/operations.js';
 import { permissionDenied } from '#shared/auth/credential.js';
-import { parseCallableBody } from '#shared/lambda/parse-body.js';
+import { parseCallableBody } from '#shared/edge/parse-body.js';
 import { migrationState } from '#shared/migration/results.js';
 import { migrateRequest } from '#shared/migration/schemas.js';
 import { deliverySetting } from '#shared/preferences/model.js';
 import { configView, userWriteResult } from '#shared/preferences/results.js';
 import { channelConfig } from '#shared/preferences/schemas.js';
 import { responsesOf, unknownRouteResponse } from './documented-responses.js';
-import { errorBody, internalErrorBody } from './envelope.js';
 import { errorEnvelope, errorStatus, gatewayError } from './envelope-schemas.js';
-import { OPERATIONS, type Operation } from './operations.js';
 
 /**
  * Builds the OpenAPI 3.1 document from the operation table with zod's own JSON Schema output

@@ -4,8 +4,8 @@ import { errorAnswer, INTERNAL_MESSAGE, successAnswer } from '#shared/api/envelo
 import { isApiError } from '#shared/api/errors.js';
 import type { Authenticator } from '#shared/auth/authenticator.js';
 import type { Credential } from '#shared/auth/credential.js';
-import { isTransientDependencyError } from '#shared/lambda/dependency-errors.js';
-import { logger } from '#shared/lambda/logger.js';
+import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
+import { logger } from '#shared/platform/logger.js';
 import { assertCallableRequest } from './request-checks.js';
 
 export interface ApiContext extends Context {

@@ -1,8 +1,8 @@
-import { isActiveStatus, type MigrationRecord } from './model.js';
-import type { MigrationQueue } from './queue.js';
-import type { MigrationRepository } from './repository.js';
-import { DEFAULT_STALL_LIMIT_MS, judgeMigration, type StuckVerdict } from './stuck-policy.js';
-import { MAX_PER_SWEEP, releaseLocks, resumeStalled } from './sweep.js';
+import { isActiveStatus, type MigrationRecord } from '#shared/migration/model.js';
+import type { MigrationQueue } from '#shared/migration/queue.js';
+import type { MigrationRepository } from '#shared/migration/repository.js';
+import { DEFAULT_STALL_LIMIT_MS, judgeMigration, type StuckVerdict } from '#shared/migration/stuck-policy.js';
+import { MAX_PER_SWEEP, releaseLocks, resumeStalled } from '#shared/migration/sweep.js';
 
 /*
  * What an operator may do about one migration (tools/migrations/): re-drive it or fail it by

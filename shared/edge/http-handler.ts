@@ -7,11 +7,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type { z } from 'zod';
 import type { Authenticator } from '#shared/auth/authenticator.js';
 import { type Credential, grantsOrganization, permissionDenied } from '#shared/auth/credential.js';
-import { logger } from '#shared/lambda/logger.js';
+import { logger } from '#shared/platform/logger.js';
+import { serviceMetrics } from '#shared/platform/metrics.js';
+import { traceHandler } from '#shared/platform/tracing.js';
 import { type ApiContext, type CallableResult, callableApi, DEADLINE_MARGIN_MS } from './callable-api.js';
-import { serviceMetrics } from './metrics.js';
 import { parseCallableBody } from './parse-body.js';
-import { traceHandler } from './tracing.js';
 
 export interface RouteInput<T> {
   data: T;

@@ -1,6 +1,6 @@
-import { formatPath } from '#shared/lambda/parse-body.js';
+import { operationForPath } from '#shared/api/operations.js';
+import { formatPath } from '#shared/edge/parse-body.js';
 import { type ResponseSpec, responsesOf, unknownRouteResponse } from './documented-responses.js';
-import { operationForPath } from './operations.js';
 
 export interface OpenApiCheck {
   valid: boolean;

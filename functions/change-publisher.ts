@@ -4,9 +4,8 @@ import { EventBridgeBus } from '#shared/history/eventbridge-bus.js';
 import type { EventBus } from '#shared/history/events.js';
 import { FileEventBus } from '#shared/history/file-event-bus.js';
 import { createPublisherHandler } from '#shared/history/publisher.js';
-import { historyRetentionDays } from '#shared/history/retention.js';
 import { documentClient, MAX_ATTEMPTS } from '#shared/platform/aws-clients.js';
-import { ENV, requireEnv } from '#shared/platform/environment.js';
+import { ENV, eventBusName, historyRetentionDays, tableName } from '#shared/platform/environment.js';
 
 /**
  * The consumer of the config and migrations tables' streams (docs/design.md, Change history):
@@ -16,15 +15,15 @@ import { ENV, requireEnv } from '#shared/platform/environment.js';
 const localEvents = process.env[ENV.localEventsFile];
 const bus: EventBus =
   localEvents === undefined
-    ? new EventBridgeBus(new EventBridgeClient({ maxAttempts: MAX_ATTEMPTS }), requireEnv(ENV.eventBusName))
+    ? new EventBridgeBus(new EventBridgeClient({ maxAttempts: MAX_ATTEMPTS }), eventBusName())
     : new FileEventBus(
         localEvents === '-' ? undefined : localEvents,
         process.env[ENV.localEventsPrint] === '1' ? (line) => console.log(line) : undefined,
       );
 
 export const handler = createPublisherHandler({
-  history: new DynamoHistoryStore(documentClient, requireEnv(ENV.historyTable)),
+  history: new DynamoHistoryStore(documentClient, tableName('history')),
   bus,
-  tables: { config: requireEnv(ENV.configTable), migrations: requireEnv(ENV.migrationsTable) },
+  tables: { config: tableName('config'), migrations: tableName('migrations') },
   retentionDays: historyRetentionDays(),
 });

@@ -5,11 +5,11 @@ import { SqsErasureQueue } from '#shared/erasure/queue.js';
 import { DynamoErasureRepository } from '#shared/erasure/repository.js';
 import { startErasure } from '#shared/erasure/start.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
-import { ENV, requireEnv } from '#shared/platform/environment.js';
+import { queueUrl, tableName } from '#shared/platform/environment.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
 
-const repository = new DynamoErasureRepository(documentClient, requireEnv(ENV.migrationsTable));
-const queue = new SqsErasureQueue(sqsClient, requireEnv(ENV.erasureQueueUrl));
+const repository = new DynamoErasureRepository(documentClient, tableName('migrations'));
+const queue = new SqsErasureQueue(sqsClient, queueUrl('erasures'));
 
 export const handler = httpHandler(operationById('eraseUser'), createAuthenticator(), ({ data }) =>
   startErasure({ repository, queue }, data),

@@ -4,9 +4,9 @@ import { httpHandler } from '#shared/edge/http-handler.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import { getHistory } from '#shared/history/read.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
-import { ENV, requireEnv } from '#shared/platform/environment.js';
+import { tableName } from '#shared/platform/environment.js';
 
-const store = new DynamoHistoryStore(documentClient, requireEnv(ENV.historyTable));
+const store = new DynamoHistoryStore(documentClient, tableName('history'));
 
 export const handler = httpHandler(operationById('getConfigHistory'), createAuthenticator(), ({ data }) =>
   getHistory({ store }, data),

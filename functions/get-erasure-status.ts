@@ -4,9 +4,9 @@ import { httpHandler } from '#shared/edge/http-handler.js';
 import { DynamoErasureRepository } from '#shared/erasure/repository.js';
 import { getErasureView } from '#shared/erasure/status.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
-import { ENV, requireEnv } from '#shared/platform/environment.js';
+import { tableName } from '#shared/platform/environment.js';
 
-const repository = new DynamoErasureRepository(documentClient, requireEnv(ENV.migrationsTable));
+const repository = new DynamoErasureRepository(documentClient, tableName('migrations'));
 
 export const handler = httpHandler(operationById('getErasureStatus'), createAuthenticator(), ({ data }) =>
   getErasureView({ repository }, data.organizationId, data.erasureId),

@@ -5,11 +5,11 @@ import { SqsMigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
 import { startMigration } from '#shared/migration/start.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
-import { ENV, requireEnv } from '#shared/platform/environment.js';
+import { queueUrl, tableName } from '#shared/platform/environment.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
 
-const repository = new DynamoMigrationRepository(documentClient, requireEnv(ENV.migrationsTable));
-const queue = new SqsMigrationQueue(sqsClient, requireEnv(ENV.migrationQueueUrl));
+const repository = new DynamoMigrationRepository(documentClient, tableName('migrations'));
+const queue = new SqsMigrationQueue(sqsClient, queueUrl('migrations'));
 
 export const handler = httpHandler(operationById('migrateDocument'), createAuthenticator(), ({ data }) =>
   startMigration({ repository, queue }, data),

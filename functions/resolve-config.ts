@@ -2,13 +2,12 @@ import { operationById } from '#shared/api/operations.js';
 import { createAuthenticator } from '#shared/auth/create-authenticator.js';
 import { httpHandler } from '#shared/edge/http-handler.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
-import { ENV, requireEnv } from '#shared/platform/environment.js';
+import { deliveryDefaults, tableName } from '#shared/platform/environment.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
-import { defaultsFromEnv } from '#shared/preferences/model.js';
 import { resolveConfig } from '#shared/preferences/resolve.js';
 
-const store = new DynamoPreferenceStore(documentClient, requireEnv(ENV.configTable));
-const defaults = defaultsFromEnv();
+const store = new DynamoPreferenceStore(documentClient, tableName('config'));
+const defaults = deliveryDefaults();
 
 export const handler = httpHandler(operationById('resolveConfig'), createAuthenticator(), ({ data }) =>
   resolveConfig({ store, defaults }, data),

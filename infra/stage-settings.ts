@@ -1,9 +1,13 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { z } from 'zod';
-import { DEFAULT_HISTORY_RETENTION_DAYS, MAX_HISTORY_RETENTION_DAYS } from '#shared/history/retention.js';
-import { DEFAULT_CREDENTIAL_CACHE_SECONDS, MAX_CREDENTIAL_CACHE_SECONDS } from '#shared/platform/environment.js';
-import { BUILT_IN_DEFAULTS, deliverySetting } from '#shared/preferences/model.js';
+import { BUILT_IN_DEFAULTS, deliverySetting } from '#shared/api/channels.js';
+import {
+  DEFAULT_CREDENTIAL_CACHE_SECONDS,
+  DEFAULT_HISTORY_RETENTION_DAYS,
+  MAX_CREDENTIAL_CACHE_SECONDS,
+  MAX_HISTORY_RETENTION_DAYS,
+} from '#shared/platform/environment.js';
 
 /**
  * Deployment settings. A stage listed under `context.stages` in cdk.json is deployed exactly as

@@ -1,7 +1,8 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { CHANNELS } from '#shared/api/channels.js';
 import { ATTRIBUTION_ATTRIBUTES, CHANGE_CAUSES, type ChangeCause } from '#shared/preferences/change-attribution.js';
-import { CHANNELS, type ChannelConfig, scopeOf } from '#shared/preferences/model.js';
+import { type ChannelConfig, scopeOf } from '#shared/preferences/model.js';
 import type { HistoryChange } from './results.js';
 
 /*

@@ -1,4 +1,5 @@
-import { CHANNELS, type Channel, type ChannelConfig } from '#shared/preferences/model.js';
+import { CHANNELS, type Channel } from '#shared/api/channels.js';
+import type { ChannelConfig } from '#shared/preferences/model.js';
 import type { ExpectedVersion, MarkedEntry } from '#shared/preferences/store.js';
 import { isTombstone } from '#shared/preferences/tombstone.js';
 import { skippedKey } from './skipped-checkpoint.js';

@@ -1,8 +1,7 @@
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import * as z from 'zod/mini';
-import { ENV, parseEnv } from '#shared/platform/environment.js';
+import { stallLimitSeconds } from '#shared/platform/environment.js';
 import { logger } from '#shared/platform/logger.js';
 import { serviceMetrics } from '#shared/platform/metrics.js';
 import { traceHandler } from '#shared/platform/tracing.js';
@@ -16,14 +15,9 @@ export interface SweepSummary {
   failed: number;
 }
 
-const stallLimitSeconds = z._default(
-  z.pipe(z.coerce.number(), z.int().check(z.minimum(1))),
-  DEFAULT_STALL_LIMIT_MS / 1000,
-);
-
-/** MIGRATION_STALL_LIMIT_SECONDS: unset in a deployment (30 minutes); the local twin's tests shorten it. */
-export const stallLimitMs = (env: NodeJS.ProcessEnv = process.env): number =>
-  1000 * parseEnv(ENV.migrationStallLimitSeconds, stallLimitSeconds, 'a whole number of seconds, at least 1', env);
+/** MIGRATION_STALL_LIMIT_SECONDS, or the default stall limit (a deployment leaves it unset). */
+export const stallLimitMs = (env?: NodeJS.ProcessEnv): number =>
+  1000 * (stallLimitSeconds(env) ?? DEFAULT_STALL_LIMIT_MS / 1000);
 
 /**
  * The scheduled handler (an EventBridge rule every few minutes, a timer in the local twin): one

@@ -1,8 +1,19 @@
 import * as z from 'zod/mini';
+import {
+  BUILT_IN_DEFAULTS,
+  type Channel,
+  type DeliverySetting,
+  deliverySetting,
+  type FullChannelConfig,
+  ONE_OF_DELIVERY_SETTINGS,
+} from '#shared/api/channels.js';
+import type { QueueName, TableName } from './route.js';
 
 /**
- * Names of every environment variable the functions read. The CDK stack and the local
- * server set them from this same object, so a name exists in one place only.
+ * The one module that reads the functions' environment: every variable's name, and a typed
+ * reader for each setting. The CDK stack and the local twin set the variables from the same
+ * names. A required variable that is missing, or a setting out of its range, fails the cold
+ * start with a message naming the variable and what it accepts.
  */
 export const ENV = {
   configTable: 'CONFIG_TABLE_NAME',
@@ -35,8 +46,36 @@ export const ENV = {
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 
+/** Variables Lambda and Powertools define, read here too so that no other module reads the environment. */
+const PLATFORM = {
+  /** Set by Lambda in every function: its runtime, e.g. AWS_Lambda_nodejs24.x. */
+  executionEnv: 'AWS_EXECUTION_ENV',
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+  metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
+  traceEnabled: 'POWERTOOLS_TRACE_ENABLED',
+} as const;
+
+/** The variable carrying each table's name, queue's URL and queue's maxReceiveCount. */
+export const TABLE_ENV: Record<TableName, EnvName> = {
+  config: ENV.configTable,
+  migrations: ENV.migrationsTable,
+  credentials: ENV.credentialsTable,
+  history: ENV.historyTable,
+};
+export const QUEUE_ENV: Record<QueueName, EnvName> = {
+  migrations: ENV.migrationQueueUrl,
+  erasures: ENV.erasureQueueUrl,
+};
+const MAX_RECEIVE_ENV: Record<QueueName, EnvName> = {
+  migrations: ENV.migrationMaxReceiveCount,
+  erasures: ENV.erasureMaxReceiveCount,
+};
+
+type Env = NodeJS.ProcessEnv;
+
 /** Reads a required variable; a missing one fails the cold start with a clear message. */
-export const requireEnv = (name: EnvName, env: NodeJS.ProcessEnv = process.env): string => {
+export const requireEnv = (name: EnvName, env: Env = process.env): string => {
   const value = env[name];
   if (!value) throw new Error(`Environment variable ${name} is not set`);
   return value;
@@ -46,29 +85,117 @@ export const requireEnv = (name: EnvName, env: NodeJS.ProcessEnv = process.env):
  * Parses an optional variable (unset or empty means the schema's default); an invalid value
  * fails the cold start naming the variable and what it accepts.
  */
-export const parseEnv = <T>(
-  name: EnvName,
-  schema: z.ZodMiniType<T>,
-  accepts: string,
-  env: NodeJS.ProcessEnv = process.env,
-): T => {
+const parseEnv = <T>(name: EnvName, schema: z.ZodMiniType<T>, accepts: string, env: Env): T => {
   const parsed = schema.safeParse(env[name] || undefined);
   if (parsed.success) return parsed.data;
   throw new Error(`Environment variable ${name} must be ${accepts}`);
 };
 
+const wholeNumber = (min: number, max: number, fallback: number) =>
+  z._default(z.pipe(z.coerce.number(), z.int().check(z.minimum(min), z.maximum(max))), fallback);
+
+export const tableName = (table: TableName, env: Env = process.env): string => requireEnv(TABLE_ENV[table], env);
+export const queueUrl = (queue: QueueName, env: Env = process.env): string => requireEnv(QUEUE_ENV[queue], env);
+export const eventBusName = (env: Env = process.env): string => requireEnv(ENV.eventBusName, env);
+
+/** The queue's maxReceiveCount: the delivery with this receive count is the last attempt. */
+export const maxReceiveCount = (queue: QueueName, env: Env = process.env): number =>
+  parseEnv(
+    MAX_RECEIVE_ENV[queue],
+    z.pipe(z.coerce.number(), z.int().check(z.minimum(1))),
+    'a whole number, at least 1',
+    env,
+  );
+
 export const DEFAULT_CREDENTIAL_CACHE_SECONDS = 60;
 export const MAX_CREDENTIAL_CACHE_SECONDS = 3600;
 
-const cacheSeconds = z._default(
-  z.pipe(z.coerce.number(), z.int().check(z.minimum(0), z.maximum(MAX_CREDENTIAL_CACHE_SECONDS))),
-  DEFAULT_CREDENTIAL_CACHE_SECONDS,
-);
-
-export const credentialCacheSeconds = (env: NodeJS.ProcessEnv = process.env): number =>
+/** How long a warm function trusts a looked-up credential (revocation takes effect within it). */
+export const credentialCacheSeconds = (env: Env = process.env): number =>
   parseEnv(
     ENV.credentialCacheSeconds,
-    cacheSeconds,
+    wholeNumber(0, MAX_CREDENTIAL_CACHE_SECONDS, DEFAULT_CREDENTIAL_CACHE_SECONDS),
     `a whole number of seconds from 0 to ${MAX_CREDENTIAL_CACHE_SECONDS}`,
     env,
   );
+
+/**
+ * A connection that cannot be opened, or stops answering, is given up after this long and the
+ * attempt retried (the SDK's own socket default is 300 s): one silent socket must not hold a
+ * request until the function's timeout. Six attempts stay within the 10 s API function timeout.
+ * The deployed functions keep this default; the local twin sets it longer, since DynamoDB Local
+ * on a busy laptop can take more than a second and a retry there only adds to its load.
+ */
+export const DEFAULT_DEPENDENCY_TIMEOUT_MS = 1_000;
+export const MAX_DEPENDENCY_TIMEOUT_MS = 60_000;
+
+export const dependencyTimeoutMs = (env: Env = process.env): number =>
+  parseEnv(
+    ENV.dependencyTimeoutMs,
+    wholeNumber(1, MAX_DEPENDENCY_TIMEOUT_MS, DEFAULT_DEPENDENCY_TIMEOUT_MS),
+    `a whole number of milliseconds from 1 to ${MAX_DEPENDENCY_TIMEOUT_MS}`,
+    env,
+  );
+
+const DEFAULT_ENV: Record<Channel, EnvName> = {
+  inbox: ENV.defaultInbox,
+  email: ENV.defaultEmail,
+  slack: ENV.defaultSlack,
+};
+
+/** The deployment's defaults (the last layer of every read): built in unless a stage overrides a channel. */
+export const deliveryDefaults = (env: Env = process.env): FullChannelConfig => {
+  const read = (channel: Channel): DeliverySetting =>
+    parseEnv(
+      DEFAULT_ENV[channel],
+      z._default(deliverySetting, BUILT_IN_DEFAULTS[channel]),
+      ONE_OF_DELIVERY_SETTINGS,
+      env,
+    );
+  return { inbox: read('inbox'), email: read('email'), slack: read('slack') };
+};
+
+export const DEFAULT_HISTORY_RETENTION_DAYS = 365;
+/** Ten years: longer is a mistake, not a retention policy. */
+export const MAX_HISTORY_RETENTION_DAYS = 3650;
+
+export const historyRetentionDays = (env: Env = process.env): number =>
+  parseEnv(
+    ENV.historyRetentionDays,
+    wholeNumber(1, MAX_HISTORY_RETENTION_DAYS, DEFAULT_HISTORY_RETENTION_DAYS),
+    `a whole number of days from 1 to ${MAX_HISTORY_RETENTION_DAYS}`,
+    env,
+  );
+
+/** MIGRATION_STALL_LIMIT_SECONDS: unset in a deployment (the job engine's default); the twin's tests shorten it. */
+export const stallLimitSeconds = (env: Env = process.env): number | undefined =>
+  parseEnv(
+    ENV.migrationStallLimitSeconds,
+    z.optional(z.pipe(z.coerce.number(), z.int().check(z.minimum(1)))),
+    'a whole number of seconds, at least 1',
+    env,
+  );
+
+/** In a Lambda function (Lambda sets AWS_EXECUTION_ENV); the twin and the tests are not. */
+export const inLambda = (env: Env = process.env): boolean => Boolean(env[PLATFORM.executionEnv]);
+
+/** The Powertools service name (the stack sets it): logs, metrics and traces carry it. */
+export const serviceName = (env: Env = process.env): string => env[PLATFORM.serviceName] ?? 'notification-preferences';
+
+/** Outside a deployment (the twin, tests) the metrics go to this namespace; the stack names one per stage. */
+export const DEFAULT_METRICS_NAMESPACE = 'NotificationPreferences-local';
+
+export const metricsNamespace = (env: Env = process.env): string =>
+  env[PLATFORM.metricsNamespace] || DEFAULT_METRICS_NAMESPACE;
+
+/**
+ * Whether metrics are recorded at all: in Lambda always, and Powertools then honours
+ * POWERTOOLS_METRICS_DISABLED; elsewhere (the local twin, tests, tools), where EMF lines would
+ * only clutter the output, only when POWERTOOLS_METRICS_DISABLED is set (`false` shows them).
+ */
+export const metricsRecorded = (env: Env = process.env): boolean =>
+  inLambda(env) || env[PLATFORM.metricsDisabled] !== undefined;
+
+/** X-Ray tracing: in Lambda, unless POWERTOOLS_TRACE_ENABLED=false (the rule Powertools Tracer applies). */
+export const tracingEnabled = (env: Env = process.env): boolean =>
+  inLambda(env) && env[PLATFORM.traceEnabled]?.toLowerCase() !== 'false';

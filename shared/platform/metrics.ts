@@ -1,6 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { AuthFailureReason } from '#shared/auth/authenticator.js';
-import { logger, serviceName } from './logger.js';
+import { metricsNamespace, metricsRecorded, serviceName } from './environment.js';
+import { logger } from './logger.js';
 
 /**
  * Business metrics, as CloudWatch Embedded Metric Format lines on stdout (Powertools Metrics):
@@ -8,11 +8,9 @@ import { logger, serviceName } from './logger.js';
  * permission. The handler chains flush them once per invocation (logMetrics middleware).
  *
  * Namespace: the stack sets POWERTOOLS_METRICS_NAMESPACE on every function to the stack's name,
- * so that stages sharing an account and region keep their figures apart; outside a deployment
- * (the local twin, tests) this one. Dimension: `service` (Powertools' default), plus `reason`
- * on AuthFailures.
+ * so that stages sharing an account and region keep their figures apart (environment.ts).
+ * Dimension: `service` (Powertools' default), plus `reason` on AuthFailures.
  */
-export const LOCAL_METRICS_NAMESPACE = 'NotificationPreferences-local';
 
 export const METRIC_NAMES = {
   /** Entries written by config/set: one per (user, document), or per user at the organization level. */
@@ -38,15 +36,6 @@ const diagnostics: Diagnostics = {
   error: (message: string) => logger.error(message),
 };
 
-/**
- * Whether metrics are recorded at all: in Lambda (AWS_EXECUTION_ENV set) always, and Powertools
- * then honours POWERTOOLS_METRICS_DISABLED; elsewhere (the local twin, tests, tools), where EMF
- * lines would only clutter the output, only when POWERTOOLS_METRICS_DISABLED is set (`false`
- * shows them).
- */
-export const metricsRecorded = (env: NodeJS.ProcessEnv = process.env): boolean =>
-  Boolean(env.AWS_EXECUTION_ENV) || env.POWERTOOLS_METRICS_DISABLED !== undefined;
-
 let instance: { metrics: Metrics; recorded: boolean } | undefined;
 
 // Built on first use, not at import: the local twin sets the functions' environment after the
@@ -54,8 +43,8 @@ let instance: { metrics: Metrics; recorded: boolean } | undefined;
 const current = () => {
   instance ??= {
     metrics: new Metrics({
-      namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || LOCAL_METRICS_NAMESPACE,
-      serviceName,
+      namespace: metricsNamespace(),
+      serviceName: serviceName(),
       logger: diagnostics,
     }),
     recorded: metricsRecorded(),
@@ -92,7 +81,7 @@ export const countMigrationEnded = (status: 'completed' | 'failed'): void => {
  * A dimension of the whole flush: a refused request records no other metric (it stops before
  * its route), so nothing else is counted under the reason.
  */
-export const countAuthFailure = (reason: AuthFailureReason): void => {
+export const countAuthFailure = (reason: string): void => {
   const metrics = recording();
   metrics?.addDimension('reason', reason);
   metrics?.addMetric(METRIC_NAMES.authFailures, MetricUnit.Count, 1);

@@ -1,21 +1,14 @@
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { MiddlewareObj } from '@middy/core';
-import { serviceName } from './logger.js';
-
-/**
- * X-Ray through Powertools Tracer: a subsegment per handler and per AWS call. Only in Lambda
- * (AWS_EXECUTION_ENV set) and unless POWERTOOLS_TRACE_ENABLED=false, the rule Tracer itself
- * applies. The Tracer is not even loaded otherwise: the X-Ray SDK it brings installs an
- * async hook on import that every promise of the process then pays for, which the local twin
- * and the tests have no use for.
- */
-export const tracingEnabled = (env: NodeJS.ProcessEnv = process.env): boolean =>
-  Boolean(env.AWS_EXECUTION_ENV) && env.POWERTOOLS_TRACE_ENABLED?.toLowerCase() !== 'false';
+import { serviceName, tracingEnabled } from './environment.js';
 
 export const tracer: Tracer | undefined = tracingEnabled()
   ? // No HTTP capture: the only HTTP calls are the AWS SDK's, which captureAWSv3Client traces.
-    new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName, captureHTTPsRequests: false })
+    new (await import('@aws-lambda-powertools/tracer')).Tracer({
+      serviceName: serviceName(),
+      captureHTTPsRequests: false,
+    })
   : undefined;
 
 /** An AWS SDK v3 client whose calls are X-Ray subsegments (the client itself when tracing is off). */

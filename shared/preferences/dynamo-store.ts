@@ -7,6 +7,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { CHANNELS, type Channel, type DeliverySetting } from '#shared/api/channels.js';
 import { drainWithBackoff } from '#shared/platform/backoff.js';
 import { conditional, ifConditionHolds } from '#shared/platform/conditional-write.js';
 import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
@@ -17,15 +18,7 @@ import {
   type ChangeAttribution,
 } from './change-attribution.js';
 import { documentPartition, entryTableKey, parsePartition, USER_INDEX } from './keys.js';
-import {
-  CHANNELS,
-  type Channel,
-  type ChannelConfig,
-  type DeliverySetting,
-  type EntryKey,
-  type StoredEntry,
-  scopeOf,
-} from './model.js';
+import { type ChannelConfig, type EntryKey, type StoredEntry, scopeOf } from './model.js';
 import type {
   CallOptions,
   ErasureEntryStore,

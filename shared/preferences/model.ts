@@ -1,18 +1,7 @@
-import * as z from 'zod/mini';
-import { ENV, type EnvName, parseEnv } from '#shared/platform/environment.js';
-
-export const CHANNELS = ['inbox', 'email', 'slack'] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-export const DELIVERY_SETTINGS = ['ALL', 'MINE', 'NONE'] as const;
-const ONE_OF_DELIVERY_SETTINGS = `one of ${DELIVERY_SETTINGS.join(', ')}`;
-/** One schema for a channel's value wherever it is read: requests, the environment, CDK context. */
-export const deliverySetting = z.enum(DELIVERY_SETTINGS, { error: `must be ${ONE_OF_DELIVERY_SETTINGS}` });
-export type DeliverySetting = z.infer<typeof deliverySetting>;
+import type { Channel, DeliverySetting } from '#shared/api/channels.js';
 
 /** A stored config: only the channels that were ever set. */
 export type ChannelConfig = Partial<Record<Channel, DeliverySetting>>;
-export type FullChannelConfig = Record<Channel, DeliverySetting>;
 
 export type Scope = 'document' | 'organization';
 
@@ -41,15 +30,3 @@ export interface StoredEntry extends EntryKey {
 }
 
 export const scopeOf = (documentId: string | null): Scope => (documentId === null ? 'organization' : 'document');
-
-/** Deployment defaults (docs/api.md, config/get), overridable per deployment through the environment. */
-export const BUILT_IN_DEFAULTS: FullChannelConfig = { inbox: 'ALL', email: 'MINE', slack: 'NONE' };
-
-const defaultFromEnv = (name: EnvName, fallback: DeliverySetting, env: NodeJS.ProcessEnv): DeliverySetting =>
-  parseEnv(name, z._default(deliverySetting, fallback), ONE_OF_DELIVERY_SETTINGS, env);
-
-export const defaultsFromEnv = (env: NodeJS.ProcessEnv = process.env): FullChannelConfig => ({
-  inbox: defaultFromEnv(ENV.defaultInbox, BUILT_IN_DEFAULTS.inbox, env),
-  email: defaultFromEnv(ENV.defaultEmail, BUILT_IN_DEFAULTS.email, env),
-  slack: defaultFromEnv(ENV.defaultSlack, BUILT_IN_DEFAULTS.slack, env),
-});

@@ -1,5 +1,5 @@
+import { CHANNELS } from '#shared/api/channels.js';
 import { WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
-import { CHANNELS } from './model.js';
 import type { ResetConfigResult } from './results.js';
 import type { ResetConfigRequest } from './schemas.js';
 import type { PreferenceStore } from './store.js';

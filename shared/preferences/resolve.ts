@@ -1,5 +1,5 @@
+import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
-import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from './model.js';
 import type { ResolveConfigResult, ResolvedUser } from './results.js';
 import type { ResolveConfigRequest } from './schemas.js';
 import { resolveEffective } from './service.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { CHANNELS, type Channel, deliverySetting } from '#shared/api/channels.js';
 import { described } from '#shared/api/describe.js';
-import { CHANNELS, type Channel, deliverySetting } from './model.js';
 
 /**
  * The `result.data` of the config routes: the single source of their response types (the

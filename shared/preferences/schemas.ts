@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { CHANNELS, type Channel, deliverySetting } from '#shared/api/channels.js';
 import { identifier, MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
-import { CHANNELS, type Channel, deliverySetting } from './model.js';
 
 // Request schemas run in every function, so they use zod's tree-shakable mini API (the
 // classic API would add some 440 KiB to each bundle); the bench's bundle figures show it.

@@ -1,14 +1,8 @@
 import type * as z from 'zod/mini';
+import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
 import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
-import {
-  CHANNELS,
-  type Channel,
-  type DeliverySetting,
-  type EntryKey,
-  type FullChannelConfig,
-  type StoredEntry,
-} from './model.js';
+import type { EntryKey, StoredEntry } from './model.js';
 import type { ConfigView, configSource } from './results.js';
 import type { GetConfigRequest, SetConfigRequest } from './schemas.js';
 import { entryId, type PreferenceStore } from './store.js';

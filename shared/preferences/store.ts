@@ -1,5 +1,6 @@
+import type { Channel } from '#shared/api/channels.js';
 import type { ChangeAttribution } from './change-attribution.js';
-import type { Channel, ChannelConfig, EntryKey, StoredEntry } from './model.js';
+import type { ChannelConfig, EntryKey, StoredEntry } from './model.js';
 
 export interface WriteMeta {
   /**

@@ -1,4 +1,5 @@
-import { CHANNELS, type ChannelConfig } from './model.js';
+import { CHANNELS } from '#shared/api/channels.js';
+import type { ChannelConfig } from './model.js';
 
 /*
  * A document-level entry emptied by config/reset is not deleted but kept as a tombstone: no

@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
-import { BUILT_IN_DEFAULTS } from '#shared/preferences/model.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { TOMBSTONE_LIFETIME_SECONDS, TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { BUILT_IN_DEFAULTS } from '#shared/preferences/model.js';
+import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { getConfig } from '#shared/preferences/service.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { ApiError } from '#shared/api/errors.js';
 import { logger } from '#shared/platform/logger.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
-import { BUILT_IN_DEFAULTS } from '#shared/preferences/model.js';
 import { RESET_CONFIG_MESSAGE, resetConfig } from '#shared/preferences/reset.js';
 import { resetConfigResult } from '#shared/preferences/results.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';

@@ -1,7 +1,7 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
-import { BUILT_IN_DEFAULTS } from '#shared/preferences/model.js';
 import { resolveConfig } from '#shared/preferences/resolve.js';
 import { resolveConfigResult } from '#shared/preferences/results.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';

@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
+import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { MAX_IDENTIFIER_LENGTH } from '#shared/api/identifiers.js';
 import { Authenticator } from '#shared/auth/authenticator.js';
 import { hashToken, MAX_API_KEY_LENGTH, MAX_TOKEN_LENGTH } from '#shared/auth/credential.js';
@@ -10,7 +11,6 @@ import { historyKeys } from '#shared/history/keys.js';
 import { lockKey, migrationKey } from '#shared/migration/keys.js';
 import { getMigrationView } from '#shared/migration/status.js';
 import { documentPartition, escapeKeyPart, organizationPartition } from '#shared/preferences/keys.js';
-import { BUILT_IN_DEFAULTS } from '#shared/preferences/model.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { harness } from '../integration/migration-fixtures.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import fc from 'fast-check';
+import { CHANNELS, DELIVERY_SETTINGS, type FullChannelConfig } from '#shared/api/channels.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
-import { CHANNELS, type ChannelConfig, DELIVERY_SETTINGS, type FullChannelConfig } from '#shared/preferences/model.js';
+import type { ChannelConfig } from '#shared/preferences/model.js';
 import { resolveConfig } from '#shared/preferences/resolve.js';
 import { getConfig } from '#shared/preferences/service.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';

@@ -1,11 +1,14 @@
 import { describe, expect, test } from '@jest/globals';
+import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
+import { requestHandlerOptions } from '#shared/platform/aws-clients.js';
 import {
+  credentialCacheSeconds,
+  DEFAULT_CREDENTIAL_CACHE_SECONDS,
   DEFAULT_DEPENDENCY_TIMEOUT_MS,
+  deliveryDefaults,
   dependencyTimeoutMs,
-  requestHandlerOptions,
-} from '#shared/platform/aws-clients.js';
-import { credentialCacheSeconds, DEFAULT_CREDENTIAL_CACHE_SECONDS, ENV } from '#shared/platform/environment.js';
-import { BUILT_IN_DEFAULTS, defaultsFromEnv } from '#shared/preferences/model.js';
+  ENV,
+} from '#shared/platform/environment.js';
 
 describe('settings a function reads from its environment at cold start', () => {
   test('credential cache seconds: unset or empty is the default, a number in range is used', () => {
@@ -41,15 +44,15 @@ describe('settings a function reads from its environment at cold start', () => {
   });
 
   test('notification defaults: built-in unless the deployment overrides a channel', () => {
-    expect(defaultsFromEnv({})).toEqual(BUILT_IN_DEFAULTS);
-    expect(defaultsFromEnv({ [ENV.defaultSlack]: 'ALL', [ENV.defaultInbox]: '' })).toEqual({
+    expect(deliveryDefaults({})).toEqual(BUILT_IN_DEFAULTS);
+    expect(deliveryDefaults({ [ENV.defaultSlack]: 'ALL', [ENV.defaultInbox]: '' })).toEqual({
       ...BUILT_IN_DEFAULTS,
       slack: 'ALL',
     });
   });
 
   test('a notification default outside ALL, MINE, NONE fails naming the variable', () => {
-    expect(() => defaultsFromEnv({ [ENV.defaultEmail]: 'mine' })).toThrow(
+    expect(() => deliveryDefaults({ [ENV.defaultEmail]: 'mine' })).toThrow(
       `Environment variable ${ENV.defaultEmail} must be one of ALL, MINE, NONE`,
     );
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliverySetting } from '#shared/api/channels.js';
 import { errorBody, internalErrorBody } from '#shared/api/envelope.js';
 import { ApiError, ERROR_HTTP_STATUS, ERROR_STATUSES, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
@@ -7,7 +8,6 @@ import { permissionDenied } from '#shared/auth/credential.js';
 import { parseCallableBody } from '#shared/edge/parse-body.js';
 import { migrationState } from '#shared/migration/results.js';
 import { migrateRequest } from '#shared/migration/schemas.js';
-import { deliverySetting } from '#shared/preferences/model.js';
 import { configView, userWriteResult } from '#shared/preferences/results.js';
 import { channelConfig } from '#shared/preferences/schemas.js';
 import { responsesOf, unknownRouteResponse } from './documented-responses.js';

@@ -1,6 +1,8 @@
 import { type Answer, readAnswer } from './answer.js';
 import { ServiceError, TransportError, WaitTimeoutError } from './errors.js';
 import {
+  type GetConfigInput,
+  type GetConfigResult,
   type MigrationStatusInput,
   type MigrationStatusResult,
   OPERATION_PATHS,
@@ -9,6 +11,7 @@ import {
   type OperationResult,
 } from './operations.js';
 import { anySignal, isRetryable, type RetryOptions, retryDelay, retrySettings, sleep } from './retry.js';
+import type { ConfigItem, GetConfigItemInput } from './types.js';
 
 // Types come from the generated plain TypeScript of client/operations.ts, so that the package's
 // declarations stand alone; at run time the client needs nothing but `fetch` and those paths.
@@ -50,6 +53,11 @@ export type OperationMethods = {
 };
 
 export type ServiceClient = OperationMethods & {
+  /**
+   * getConfig for one entry: the document's item, or the organization-level one without a
+   * `documentId`. Resolves to that item itself, where getConfig resolves to a list of them.
+   */
+  getConfigItem(input: GetConfigItemInput, options?: CallOptions): Promise<ConfigItem>;
   /**
    * Reads the migration's status until it is `completed` or `failed`, and resolves with that
    * status (a failed migration resolves too: look at `status` and `error`).
@@ -152,11 +160,25 @@ export const createClient = ({
     }
   };
 
+  const getConfigItem = async (
+    { documentId, ...rest }: GetConfigItemInput,
+    options?: CallOptions,
+  ): Promise<ConfigItem> => {
+    const input: GetConfigInput = typeof documentId === 'string' ? { ...rest, documentIds: [documentId] } : rest;
+    const items = (await call(OPERATION_PATHS.getConfig, input, options)) as GetConfigResult;
+    const [item] = items;
+    if (items.length !== 1 || !item) {
+      const url = `${base}${OPERATION_PATHS.getConfig}`;
+      throw new TransportError('invalid-response', `${url} answered ${items.length} items where one was asked for`);
+    }
+    return item;
+  };
+
   const methods = Object.fromEntries(
     Object.entries(OPERATION_PATHS).map(([id, path]) => [
       id,
       (data: unknown, options?: CallOptions) => call(path, data, options),
     ]),
   ) as OperationMethods;
-  return { ...methods, waitForMigration };
+  return { ...methods, getConfigItem, waitForMigration };
 };

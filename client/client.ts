@@ -1,5 +1,8 @@
-import { isErrorStatus, ServiceError, statusForHttp, TransportError, WaitTimeoutError } from './errors.js';
+import { type Answer, readAnswer } from './answer.js';
+import { ServiceError, TransportError, WaitTimeoutError } from './errors.js';
 import {
+  type GetConfigInput,
+  type GetConfigResult,
   type MigrationStatusInput,
   type MigrationStatusResult,
   OPERATION_PATHS,
@@ -7,7 +10,8 @@ import {
   type OperationInput,
   type OperationResult,
 } from './operations.js';
-import { anySignal, backoffDelay, DEFAULT_RETRY, isRetryable, type RetryOptions, sleep } from './retry.js';
+import { anySignal, isRetryable, type RetryOptions, retryDelay, retrySettings, sleep } from './retry.js';
+import type { ConfigItem, GetConfigItemInput } from './types.js';
 
 // Types come from the generated plain TypeScript of client/operations.ts, so that the package's
 // declarations stand alone; at run time the client needs nothing but `fetch` and those paths.
@@ -19,28 +23,28 @@ export interface ClientOptions {
   apiKey: string;
   token: string;
   /** Defaults to the global fetch. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Gives up on one attempt after this long (a TransportError of kind network, which is retried). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retries of answers that say they are safe to retry (503, 429) and of requests that got no answer; `false` never retries. */
-  retry?: RetryOptions | false;
+  retry?: RetryOptions | false | undefined;
 }
 
 export interface CallOptions {
   /** Stops the call, attempts and waits between them alike. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** The whole call, retries included, ends after this long; no retry starts that could not finish waiting before it. */
-  deadlineMs?: number;
+  deadlineMs?: number | undefined;
   /** Overrides the client's retry options for this call. */
-  retry?: RetryOptions | false;
+  retry?: RetryOptions | false | undefined;
 }
 
 export interface WaitOptions {
   /** Rejects with a WaitTimeoutError after this long (default 60 s); the migration itself goes on. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Time between two status reads (default 500 ms). */
-  intervalMs?: number;
-  signal?: AbortSignal;
+  intervalMs?: number | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** One method per operation, named by its operationId: `data` in, `result.data` out. */
@@ -50,59 +54,22 @@ export type OperationMethods = {
 
 export type ServiceClient = OperationMethods & {
   /**
+   * getConfig for one entry: the document's item, or the organization-level one without a
+   * `documentId`. Resolves to that item itself, where getConfig resolves to a list of them.
+   */
+  getConfigItem(input: GetConfigItemInput, options?: CallOptions): Promise<ConfigItem>;
+  /**
    * Reads the migration's status until it is `completed` or `failed`, and resolves with that
    * status (a failed migration resolves too: look at `status` and `error`).
    */
   waitForMigration(input: MigrationStatusInput, options?: WaitOptions): Promise<MigrationStatusResult>;
 };
 
-const snippet = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Turns an answer into its `result.data`, or throws the error it stands for. */
-const readAnswer = (httpStatus: number, text: string, url: string): unknown => {
-  let body: unknown;
-  let json = true;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    json = false;
-  }
-  const ok = httpStatus >= 200 && httpStatus < 300;
-  const error = isObject(body) && isObject(body.error) ? body.error : undefined;
-  if (error && isErrorStatus(error.status) && typeof error.message === 'string') {
-    throw new ServiceError(error.status, error.message, httpStatus, error.details);
-  }
-  if (!ok) {
-    // Not the service's envelope: API Gateway's own {message}, or a proxy's page.
-    const message =
-      isObject(body) && typeof body.message === 'string'
-        ? body.message
-        : `HTTP ${httpStatus} from ${url}${json ? '' : ` with a non-JSON body: ${snippet(text)}`}`;
-    throw new ServiceError(statusForHttp(httpStatus), message, httpStatus);
-  }
-  const result = isObject(body) && isObject(body.result) ? body.result : undefined;
-  if (result?.status !== 'success' || !('data' in result)) {
-    throw new TransportError(
-      'invalid-response',
-      json
-        ? `HTTP ${httpStatus} from ${url} is not a {result} envelope: ${snippet(text)}`
-        : `HTTP ${httpStatus} from ${url} is not JSON: ${snippet(text)}`,
-      httpStatus,
-    );
-  }
-  return result.data;
-};
-
-const retryOptions = (retry: RetryOptions | false | undefined): Required<RetryOptions> =>
-  retry === false ? { ...DEFAULT_RETRY, attempts: 1 } : { ...DEFAULT_RETRY, ...retry };
-
 /**
  * A typed client with one method per operation of the API, and waitForMigration. Answers come
  * back as their `result.data`; every refusal is a ServiceError, every failure to get an answer
- * a TransportError. Answers that say they are safe to retry are retried with backoff.
+ * a TransportError. Answers that say they are safe to retry are retried: after the wait a 429
+ * asks for, or with backoff.
  */
 export const createClient = ({
   baseUrl,
@@ -117,8 +84,7 @@ export const createClient = ({
 
   const attempt = async (url: string, data: unknown, stop: AbortSignal | undefined): Promise<unknown> => {
     const signal = anySignal([stop, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)]);
-    let httpStatus: number;
-    let text: string;
+    let answer: Answer;
     try {
       const response = await doFetch(url, {
         method: 'POST',
@@ -131,18 +97,21 @@ export const createClient = ({
         body: JSON.stringify({ data }),
         ...(signal ? { signal } : {}),
       });
-      httpStatus = response.status;
-      text = await response.text();
+      answer = {
+        httpStatus: response.status,
+        text: await response.text(),
+        retryAfterHeader: response.headers.get('retry-after'),
+      };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new TransportError('network', `POST ${url} failed: ${reason}`, undefined, { cause: error });
     }
-    return readAnswer(httpStatus, text, url);
+    return readAnswer(answer, url);
   };
 
   const call = async (path: string, data: unknown, options: CallOptions = {}): Promise<unknown> => {
     const url = `${base}${path}`;
-    const retry = retryOptions(options.retry ?? clientRetry);
+    const retry = retrySettings(options.retry ?? clientRetry);
     const { deadlineMs } = options;
     const endsAt = deadlineMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + deadlineMs;
     const stop = anySignal([options.signal, deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs)]);
@@ -151,9 +120,10 @@ export const createClient = ({
         return await attempt(url, data, stop);
       } catch (error) {
         if (attempts >= retry.attempts || !isRetryable(error) || stop?.aborted) throw error;
-        const delay = backoffDelay(attempts, retry);
-        // A retry that would start after the deadline cannot help: the caller gets the answer now.
-        if (Date.now() + delay >= endsAt) throw error;
+        const delay = retryDelay(error, attempts, retry);
+        // A wait longer than the caller allows, or a retry that would start after the deadline,
+        // cannot help: the caller gets the answer now.
+        if (delay === undefined || Date.now() + delay >= endsAt) throw error;
         await sleep(delay, stop).catch(() => {
           throw error;
         });
@@ -190,11 +160,25 @@ export const createClient = ({
     }
   };
 
+  const getConfigItem = async (
+    { documentId, ...rest }: GetConfigItemInput,
+    options?: CallOptions,
+  ): Promise<ConfigItem> => {
+    const input: GetConfigInput = typeof documentId === 'string' ? { ...rest, documentIds: [documentId] } : rest;
+    const items = (await call(OPERATION_PATHS.getConfig, input, options)) as GetConfigResult;
+    const [item] = items;
+    if (items.length !== 1 || !item) {
+      const url = `${base}${OPERATION_PATHS.getConfig}`;
+      throw new TransportError('invalid-response', `${url} answered ${items.length} items where one was asked for`);
+    }
+    return item;
+  };
+
   const methods = Object.fromEntries(
     Object.entries(OPERATION_PATHS).map(([id, path]) => [
       id,
       (data: unknown, options?: CallOptions) => call(path, data, options),
     ]),
   ) as OperationMethods;
-  return { ...methods, waitForMigration };
+  return { ...methods, getConfigItem, waitForMigration };
 };

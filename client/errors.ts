@@ -19,13 +19,19 @@ export class ServiceError extends Error {
     message: string,
     readonly httpStatus: number,
     readonly details?: unknown,
+    /** How long a 429 asked to wait before trying again (its `Retry-After`), in ms; undefined when it did not say. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
 
-  /** UNAVAILABLE, RESOURCE_EXHAUSTED and ABORTED answers are safe to repeat later. */
+  /**
+   * UNAVAILABLE and RESOURCE_EXHAUSTED answers are safe to repeat as they are, later; the client
+   * retries them. Not ABORTED: the request conflicts with the current state (another migration,
+   * an out-of-date expectedVersion) and must be rebuilt from a fresh read first.
+   */
   get retryable(): boolean {
-    return this.status === 'UNAVAILABLE' || this.status === 'RESOURCE_EXHAUSTED' || this.status === 'ABORTED';
+    return this.status === 'UNAVAILABLE' || this.status === 'RESOURCE_EXHAUSTED';
   }
 }
 

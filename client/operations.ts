@@ -19,11 +19,11 @@ export type OperationId = keyof typeof OPERATION_PATHS;
 export type SetConfigInput = {
   organizationId: string;
   userIds: string[];
-  documentIds?: string[];
+  documentIds?: string[] | undefined;
   config: {
-    inbox?: 'ALL' | 'MINE' | 'NONE';
-    email?: 'ALL' | 'MINE' | 'NONE';
-    slack?: 'ALL' | 'MINE' | 'NONE';
+    inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+    email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+    slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
   };
 };
 
@@ -35,7 +35,7 @@ export type SetConfigResult = {
     /** The (first) document, or null for the organization-level entry. */
     documentId: string | null;
     /** Every document, when several were named. */
-    documentIds?: string[];
+    documentIds?: string[] | undefined;
     scope: 'document' | 'organization';
     message: string;
   };
@@ -45,7 +45,7 @@ export type SetConfigResult = {
 export type GetConfigInput = {
   organizationId: string;
   userId: string;
-  documentIds?: string[];
+  documentIds?: string[] | undefined;
 };
 
 /** `result.data` of getConfig. One item per requested document, or one organization-level item. */
@@ -55,9 +55,9 @@ export type GetConfigResult = Array<{
   scope: 'document' | 'organization';
   /** The stored channels after the change; {} when there is no entry. */
   config: {
-    inbox?: 'ALL' | 'MINE' | 'NONE';
-    email?: 'ALL' | 'MINE' | 'NONE';
-    slack?: 'ALL' | 'MINE' | 'NONE';
+    inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+    email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+    slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
   };
   /** Every channel resolved: document entry, then organization entry, then deployment default. */
   effective: {
@@ -78,9 +78,11 @@ export type ResolveConfigInput = {
   organizationId: string;
   documentId: string;
   userIds: string[];
-  activity?: {
-    involvedUserIds?: string[];
-  };
+  activity?:
+    | {
+        involvedUserIds?: string[] | undefined;
+      }
+    | undefined;
 };
 
 /** `result.data` of resolveConfig. */
@@ -103,27 +105,31 @@ export type ResolveConfigResult = {
         slack: 'document' | 'organization' | 'default';
       };
       /** With an activity: whether each channel delivers it to this user. */
-      deliver?: {
-        inbox: boolean;
-        email: boolean;
-        slack: boolean;
-      };
+      deliver?:
+        | {
+            inbox: boolean;
+            email: boolean;
+            slack: boolean;
+          }
+        | undefined;
     };
   };
   /** With an activity: the delivering user ids per channel, in request order. */
-  recipients?: {
-    inbox: string[];
-    email: string[];
-    slack: string[];
-  };
+  recipients?:
+    | {
+        inbox: string[];
+        email: string[];
+        slack: string[];
+      }
+    | undefined;
 };
 
 /** `data` of resetConfig. */
 export type ResetConfigInput = {
   organizationId: string;
   userIds: string[];
-  documentIds?: string[];
-  channels?: Array<'inbox' | 'email' | 'slack'>;
+  documentIds?: string[] | undefined;
+  channels?: Array<'inbox' | 'email' | 'slack'> | undefined;
 };
 
 /** `result.data` of resetConfig. One entry per distinct user id, keyed by that id. */
@@ -134,7 +140,7 @@ export type ResetConfigResult = {
     /** The (first) document, or null for the organization-level entry. */
     documentId: string | null;
     /** Every document, when several were named. */
-    documentIds?: string[];
+    documentIds?: string[] | undefined;
     scope: 'document' | 'organization';
     message: string;
   };
@@ -144,9 +150,9 @@ export type ResetConfigResult = {
 export type ConfigHistoryInput = {
   organizationId: string;
   userId: string;
-  documentId?: string | null;
-  limit?: number;
-  cursor?: string;
+  documentId?: string | null | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
 };
 
 /** `result.data` of getConfigHistory. */
@@ -168,19 +174,19 @@ export type ConfigHistoryResult = {
     changedBy: string;
     /** The stored channels after the change; {} when there is no entry. */
     before: {
-      inbox?: 'ALL' | 'MINE' | 'NONE';
-      email?: 'ALL' | 'MINE' | 'NONE';
-      slack?: 'ALL' | 'MINE' | 'NONE';
+      inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+      email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+      slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
     };
     /** The stored channels after the change; {} when there is no entry. */
     after: {
-      inbox?: 'ALL' | 'MINE' | 'NONE';
-      email?: 'ALL' | 'MINE' | 'NONE';
-      slack?: 'ALL' | 'MINE' | 'NONE';
+      inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+      email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+      slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
     };
   }>;
   /** Present when more changes follow: pass it as `cursor` to read the next page. */
-  nextCursor?: string;
+  nextCursor?: string | undefined;
 };
 
 /** `data` of migrateDocument. */
@@ -218,9 +224,9 @@ export type MigrationStatusResult = {
   /** ISO-8601 UTC time. */
   updatedAt: string;
   /** ISO-8601 UTC time. */
-  completedAt?: string;
+  completedAt?: string | undefined;
   /** Why the migration failed (status failed). */
-  error?: string;
+  error?: string | undefined;
 };
 
 /** `data` of eraseUser. */
@@ -254,7 +260,7 @@ export type ErasureStatusResult = {
   /** ISO-8601 UTC time. */
   updatedAt: string;
   /** ISO-8601 UTC time. */
-  completedAt?: string;
+  completedAt?: string | undefined;
 };
 
 /** Each operation's `data` and `result.data`, by operationId. */

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,10 +8,13 @@ import { REPO_ROOT } from '#service/repository-root.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The client as another project gets it: built and packed from client/, installed from the
-// tarball into a fresh project without the registry, compiled by a strict consumer tsconfig that
-// has none of this repository's settings (no path aliases, lib ES2022), and run by plain node
-// against the local service.
+// tarball into fresh projects (an ES module one and a CommonJS one, as `npm init -y` makes it)
+// without the registry, compiled by the strictest consumer tsconfig, which has none of this
+// repository's settings (no path aliases, lib ES2022), and run by plain node against the local
+// service. The consumer's programs are in test/e2e/client-consumer/.
 const CLIENT_DIR = join(REPO_ROOT, 'client');
+const CONSUMER = join(REPO_ROOT, 'test/e2e/client-consumer');
+const PACKAGE = 'node_modules/@notification-preferences/client';
 const NODE_TYPES = join(REPO_ROOT, 'node_modules/@types');
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 
@@ -20,9 +23,16 @@ let work: string;
 let tarball: string;
 let packedFiles: { path: string; size: number }[];
 
-// Asynchronous: the local service answers from this very process.
-const run = async (command: string, args: string[], cwd: string) =>
-  (await promisify(execFile)(command, args, { cwd, encoding: 'utf8', timeout: 120_000 })).stdout;
+// Asynchronous: the local service answers from this very process. A failure shows its output
+// (tsc writes its errors to stdout).
+const run = async (command: string, args: string[], cwd: string) => {
+  try {
+    return (await promisify(execFile)(command, args, { cwd, encoding: 'utf8', timeout: 120_000 })).stdout;
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${[command, ...args].join(' ')} failed:\n${stdout}${stderr}`, { cause: error });
+  }
+};
 
 beforeAll(async () => {
   service = await startLocalService();
@@ -42,25 +52,30 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('the tarball holds only the built client: ESM, declarations, its package.json and README', () => {
+const DECLARATIONS = ['answer', 'client', 'error-statuses', 'errors', 'index', 'operations', 'retry', 'types'];
+
+test('the tarball holds only the built client: ES module and CommonJS code, declarations for each, package.json, README', () => {
   const paths = packedFiles.map((file) => file.path).sort();
-  expect(paths).toEqual([
-    'README.md',
-    'dist/client.d.ts',
-    'dist/error-statuses.d.ts',
-    'dist/errors.d.ts',
-    'dist/index.d.ts',
-    'dist/index.js',
-    'dist/operations.d.ts',
-    'dist/retry.d.ts',
-    'package.json',
-  ]);
-  expect(packedFiles.reduce((total, file) => total + file.size, 0)).toBeLessThan(60_000);
+  expect(paths).toEqual(
+    [
+      'README.md',
+      'package.json',
+      'dist/index.js',
+      'dist/cjs/index.js',
+      'dist/cjs/package.json',
+      ...DECLARATIONS.flatMap((name) => [`dist/${name}.d.ts`, `dist/cjs/${name}.d.ts`]),
+    ].sort(),
+  );
+  // Two formats of about 30 kB each; zod or any package bundled by mistake would add far more.
+  expect(packedFiles.reduce((total, file) => total + file.size, 0)).toBeLessThan(100_000);
   const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, 'package.json'), 'utf8'));
   expect(manifest).not.toHaveProperty('dependencies');
   expect(manifest).not.toHaveProperty('peerDependencies');
-  const code = readFileSync(join(CLIENT_DIR, 'dist/index.js'), 'utf8');
-  expect(code).not.toMatch(/\bfrom\s*["']|import\(|require\(/);
+  expect(JSON.parse(readFileSync(join(CLIENT_DIR, 'dist/cjs/package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
+  for (const bundle of ['dist/index.js', 'dist/cjs/index.js']) {
+    const code = readFileSync(join(CLIENT_DIR, bundle), 'utf8');
+    expect(code).not.toMatch(/\bfrom\s*["']|import\(|require\(/);
+  }
   for (const file of paths.filter((path) => path.endsWith('.d.ts'))) {
     // Declarations refer only to each other: no zod, no #shared alias, no .ts ending.
     const imports = [...readFileSync(join(CLIENT_DIR, file), 'utf8').matchAll(/from\s*'([^']+)'/g)].map((m) => m[1]);
@@ -68,48 +83,12 @@ test('the tarball holds only the built client: ESM, declarations, its package.js
   }
 });
 
-const TS_PROGRAM = `import { createClient, type MigrationStatusResult, ServiceError } from '@notification-preferences/client';
-
-const [baseUrl = '', apiKey = '', token = '', organizationId = ''] = process.argv.slice(2);
-const client = createClient({ baseUrl, apiKey, token, retry: { attempts: 3, baseDelayMs: 50 } });
-
-await client.setConfig({ organizationId, userIds: ['ann', 'ben'], config: { inbox: 'MINE' } });
-await client.setConfig({ organizationId, userIds: ['ann'], documentIds: ['doc-a'], config: { email: 'NONE', slack: 'ALL' } });
-const [before] = await client.getConfig({ organizationId, userId: 'ann', documentIds: ['doc-a'] });
-const { migrationId } = await client.migrateDocument({ organizationId, documentId: 'doc-a', newDocumentId: 'doc-b' });
-const done: MigrationStatusResult = await client.waitForMigration({ organizationId, migrationId }, { intervalMs: 50, timeoutMs: 20_000 });
-const [after] = await client.getConfig({ organizationId, userId: 'ann', documentIds: ['doc-b'] });
-const missing = await client.getMigrationStatus({ organizationId, migrationId: 'no-such-id' }).catch((error: unknown) => error);
-
-// @ts-expect-error the published types refuse an unknown channel value
-void (() => client.setConfig({ organizationId, userIds: ['ann'], config: { inbox: 'SOME' } }));
-// @ts-expect-error and a missing newDocumentId
-void (() => client.migrateDocument({ organizationId, documentId: 'doc-a' }));
-
-const summary: { effective: unknown; status: string; moved: number; after: unknown; missing: string } = {
-  effective: before?.effective,
-  status: done.status,
-  moved: done.moved,
-  after: after?.config,
-  missing: missing instanceof ServiceError ? missing.status : String(missing),
-};
-console.log(JSON.stringify(summary));
-`;
-
-// The same, untyped, as a plain ES module.
-const MJS_PROGRAM = TS_PROGRAM.replace(', type MigrationStatusResult', '')
-  .replace(/^\/\/ @ts-expect-error.*\n.*\n/gm, '')
-  .replace(': MigrationStatusResult', '')
-  .replace(/\.catch\(\(error: unknown\)/, '.catch((error)')
-  .replace(/const summary: \{[^}]*\} =/, 'const summary =');
-
-test('a fresh project installs the tarball offline, compiles strict TypeScript against it and calls the API with plain node', async () => {
-  const project = join(work, 'consumer');
-  await run('mkdir', ['-p', project], work);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
-  );
+/** A scratch project as `npm init -y` makes it (CommonJS), or turned into an ES module one, with the tarball installed. */
+const scratchProject = async (name: string, type: 'commonjs' | 'module'): Promise<string> => {
+  const project = join(work, name);
+  mkdirSync(project);
+  await run('npm', ['init', '-y'], project);
+  if (type === 'module') await run('npm', ['pkg', 'set', 'type=module'], project);
   // An empty cache, no network, and a registry that is not there: the install cannot use any registry.
   await run(
     'npm',
@@ -127,10 +106,16 @@ test('a fresh project installs the tarball offline, compiles strict TypeScript a
     project,
   );
   const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
-  expect(Object.keys(lock.packages).sort()).toEqual(['', 'node_modules/@notification-preferences/client']);
+  expect(Object.keys(lock.packages).sort()).toEqual(['', PACKAGE]);
+  return project;
+};
 
-  writeFileSync(join(project, 'main.ts'), TS_PROGRAM);
-  writeFileSync(join(project, 'main.mjs'), MJS_PROGRAM);
+/**
+ * Compiles the consumer's usage.ts in the project, as its package type makes it (ES module or
+ * CommonJS), and answers the declaration files tsc read.
+ */
+const compileUsage = async (project: string): Promise<string[]> => {
+  copyFileSync(join(CONSUMER, 'usage.ts'), join(project, 'usage.ts'));
   writeFileSync(
     join(project, 'tsconfig.json'),
     JSON.stringify({
@@ -140,26 +125,60 @@ test('a fresh project installs the tarball offline, compiles strict TypeScript a
         module: 'nodenext',
         moduleResolution: 'nodenext',
         strict: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
         // A Node project has @types/node; the consumer takes it from here rather than the registry.
         typeRoots: [NODE_TYPES],
         types: ['node'],
         outDir: 'out',
       },
-      files: ['main.ts'],
+      files: ['usage.ts'],
     }),
   );
-  await run(process.execPath, [TSC, '-p', 'tsconfig.json'], project);
+  const listed = await run(process.execPath, [TSC, '-p', 'tsconfig.json', '--listFiles'], project);
+  return listed.split('\n').filter((file) => file.includes(PACKAGE));
+};
 
-  const args = [service.baseUrl, service.apiKey, service.token];
-  const fromTs = JSON.parse(await run(process.execPath, ['out/main.js', ...args, 'package-ts'], project));
-  const fromMjs = JSON.parse(await run(process.execPath, ['main.mjs', ...args, 'package-mjs'], project));
-  const expected = {
-    effective: { inbox: 'MINE', email: 'NONE', slack: 'ALL' },
-    status: 'completed',
-    moved: 1,
-    after: { email: 'NONE', slack: 'ALL' },
-    missing: 'NOT_FOUND',
-  };
-  expect(fromTs).toEqual(expected);
-  expect(fromMjs).toEqual(expected);
+const args = (organizationId: string) => [service.baseUrl, service.apiKey, service.token, organizationId];
+
+const USAGE_OUTPUT = {
+  write: 'organization',
+  inbox: 'MINE',
+  onDocument: 'document:NONE:document',
+  organizationLevel: 'organization:MINE:default',
+  first: 'document:NONE:document',
+  state: 'completed',
+  moved: { email: 'NONE', slack: 'ALL' },
+  missing: 'NOT_FOUND',
+};
+const PLAIN_OUTPUT = { email: 'ALL', refused: 'NOT_FOUND' };
+
+test('an ES module project: strict TypeScript compiles against the import types, and it and plain import call the API', async () => {
+  const project = await scratchProject('esm-consumer', 'module');
+  copyFileSync(join(CONSUMER, 'import.mjs'), join(project, 'import.mjs'));
+  const fromJs = JSON.parse(await run(process.execPath, ['import.mjs', ...args('package-esm-js')], project));
+  expect(fromJs).toEqual(PLAIN_OUTPUT);
+
+  const declarations = await compileUsage(project);
+  expect(declarations).toContain(join(project, PACKAGE, 'dist/index.d.ts'));
+  expect(declarations.filter((file) => file.includes('/dist/cjs/'))).toEqual([]);
+  expect(readFileSync(join(project, 'out/usage.js'), 'utf8')).toContain(`from '@notification-preferences/client'`);
+
+  const fromTs = JSON.parse(await run(process.execPath, ['out/usage.js', ...args('package-esm-ts')], project));
+  expect(fromTs).toEqual(USAGE_OUTPUT);
+}, 120_000);
+
+test('a CommonJS project (npm init -y): strict TypeScript compiles to require() against the require types, and it and plain require() call the API', async () => {
+  const project = await scratchProject('cjs-consumer', 'commonjs');
+  copyFileSync(join(CONSUMER, 'require.js'), join(project, 'require.js'));
+  const fromJs = JSON.parse(await run(process.execPath, ['require.js', ...args('package-cjs-js')], project));
+  expect(fromJs).toEqual(PLAIN_OUTPUT);
+
+  const declarations = await compileUsage(project);
+  expect(declarations).toContain(join(project, PACKAGE, 'dist/cjs/index.d.ts'));
+  expect(declarations.filter((file) => !file.includes('/dist/cjs/'))).toEqual([]);
+  expect(readFileSync(join(project, 'out/usage.js'), 'utf8')).toContain(`require("@notification-preferences/client")`);
+
+  const fromTs = JSON.parse(await run(process.execPath, ['out/usage.js', ...args('package-cjs-ts')], project));
+  expect(fromTs).toEqual(USAGE_OUTPUT);
 }, 120_000);

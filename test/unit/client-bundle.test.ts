@@ -20,6 +20,7 @@ test('the client bundles without zod or any other package, and runs on plain Nod
     .map((input) => input.replace(`${REPO_ROOT}/`, ''))
     .sort();
   expect(inputs).toEqual([
+    'client/answer.ts',
     'client/client.ts',
     'client/error-statuses.ts',
     'client/errors.ts',

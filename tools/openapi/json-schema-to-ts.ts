@@ -23,6 +23,19 @@ export const docComment = (description: unknown, indent: string): string =>
     ? `${indent}/** ${description.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ')} */\n`
     : '';
 
+/**
+ * An object member. Optional ones add `| undefined`, as zod infers them, so that a caller under
+ * exactOptionalPropertyTypes may pass `documentIds: maybeIds` (JSON.stringify then drops the
+ * key). A multi-line type goes in the union laid out as Biome formats it, since the generated
+ * file must equal its formatted self.
+ */
+const member = (key: string, property: Schema, required: boolean, indent: string): string => {
+  const type = typeScriptType(property, indent);
+  if (required) return `${key}: ${type}`;
+  if (!type.includes('\n')) return `${key}?: ${type} | undefined`;
+  return `${key}?:\n${indent}  | ${typeScriptType(property, `${indent}    `)}\n${indent}  | undefined`;
+};
+
 export const typeScriptType = (schema: Schema, indent = ''): string => {
   if (schema.const !== undefined) return literal(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map(literal).join(' | ');
@@ -51,8 +64,7 @@ export const typeScriptType = (schema: Schema, indent = ''): string => {
         const inner = `${indent}  `;
         const members = Object.entries(schema.properties as Record<string, Schema>).map(([name, property]) => {
           const key = IDENTIFIER.test(name) ? name : quote(name);
-          const optional = required.has(name) ? '' : '?';
-          return `${docComment(property.description, inner)}${inner}${key}${optional}: ${typeScriptType(property, inner)};`;
+          return `${docComment(property.description, inner)}${inner}${member(key, property, required.has(name), inner)};`;
         });
         return members.length === 0 ? 'Record<string, never>' : `{\n${members.join('\n')}\n${indent}}`;
       }

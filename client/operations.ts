@@ -1,4 +1,4 @@
-// Generated from shared/api/operations.ts by `npm run generate`: do not edit.
+// Generated from the routes (shared/<domain>/routes/) and their documentation (tools/openapi/) by `npm run generate`: do not edit.
 // Plain TypeScript without imports: the published client needs nothing but these paths and types.
 
 export const OPERATION_PATHS = {
@@ -20,6 +20,7 @@ export type SetConfigInput = {
   organizationId: string;
   userIds: string[];
   documentIds?: string[] | undefined;
+  /** At least one of inbox, email, slack; a channel left out keeps its stored value. */
   config: {
     inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
     email?: 'ALL' | 'MINE' | 'NONE' | undefined;
@@ -53,7 +54,7 @@ export type GetConfigResult = Array<{
   userId: string;
   documentId: string | null;
   scope: 'document' | 'organization';
-  /** The stored channels after the change; {} when there is no entry. */
+  /** What is stored for the entry; channels never set are absent. */
   config: {
     inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
     email?: 'ALL' | 'MINE' | 'NONE' | undefined;
@@ -172,7 +173,7 @@ export type ConfigHistoryResult = {
     changedAt: string;
     /** The api key for set and reset, `migration:<migrationId>` or `erasure:<erasureId>` otherwise. */
     changedBy: string;
-    /** The stored channels after the change; {} when there is no entry. */
+    /** The stored channels before the change; {} when there was no entry. */
     before: {
       inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
       email?: 'ALL' | 'MINE' | 'NONE' | undefined;
@@ -189,7 +190,7 @@ export type ConfigHistoryResult = {
   nextCursor?: string | undefined;
 };
 
-/** `data` of migrateDocument. */
+/** `data` of migrateDocument. `documentId` and `newDocumentId` must differ. */
 export type MigrateInput = {
   organizationId: string;
   documentId: string;

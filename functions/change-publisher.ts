@@ -1,9 +1,10 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { streamConsumer } from '#shared/edge/stream-consumer.js';
+import { EventBridgeBus } from '#shared/events/eventbridge-bus.js';
+import type { EventBus } from '#shared/events/events.js';
+import { FileEventBus } from '#shared/events/file-event-bus.js';
+import { createPublisherHandler } from '#shared/events/publisher.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
-import { EventBridgeBus } from '#shared/history/eventbridge-bus.js';
-import type { EventBus } from '#shared/history/events.js';
-import { FileEventBus } from '#shared/history/file-event-bus.js';
-import { createPublisherHandler } from '#shared/history/publisher.js';
 import { documentClient, MAX_ATTEMPTS } from '#shared/platform/aws-clients.js';
 import { ENV, eventBusName, historyRetentionDays, tableName } from '#shared/platform/environment.js';
 
@@ -21,9 +22,11 @@ const bus: EventBus =
         process.env[ENV.localEventsPrint] === '1' ? (line) => console.log(line) : undefined,
       );
 
-export const handler = createPublisherHandler({
-  history: new DynamoHistoryStore(documentClient, tableName('history')),
-  bus,
-  tables: { config: tableName('config'), migrations: tableName('migrations') },
-  retentionDays: historyRetentionDays(),
-});
+export const handler = streamConsumer(
+  createPublisherHandler({
+    history: new DynamoHistoryStore(documentClient, tableName('history')),
+    bus,
+    tables: { config: tableName('config'), migrations: tableName('migrations') },
+    retentionDays: historyRetentionDays(),
+  }),
+);

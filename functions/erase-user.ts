@@ -1,8 +1,7 @@
-import { operationById } from '#shared/api/operations.js';
-import { createAuthenticator } from '#shared/auth/create-authenticator.js';
-import { httpHandler } from '#shared/edge/http-handler.js';
+import { httpRoute } from '#shared/edge/http-route.js';
 import { SqsErasureQueue } from '#shared/erasure/queue.js';
 import { DynamoErasureRepository } from '#shared/erasure/repository.js';
+import { eraseUserRoute } from '#shared/erasure/routes/erase-user.js';
 import { startErasure } from '#shared/erasure/start.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { queueUrl, tableName } from '#shared/platform/environment.js';
@@ -11,6 +10,4 @@ import { sqsClient } from '#shared/platform/sqs-client.js';
 const repository = new DynamoErasureRepository(documentClient, tableName('migrations'));
 const queue = new SqsErasureQueue(sqsClient, queueUrl('erasures'));
 
-export const handler = httpHandler(operationById('eraseUser'), createAuthenticator(), ({ data }) =>
-  startErasure({ repository, queue }, data),
-);
+export const handler = httpRoute(eraseUserRoute, ({ data }) => startErasure({ repository, queue }, data));

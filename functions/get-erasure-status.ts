@@ -1,13 +1,12 @@
-import { operationById } from '#shared/api/operations.js';
-import { createAuthenticator } from '#shared/auth/create-authenticator.js';
-import { httpHandler } from '#shared/edge/http-handler.js';
+import { httpRoute } from '#shared/edge/http-route.js';
 import { DynamoErasureRepository } from '#shared/erasure/repository.js';
+import { getErasureStatusRoute } from '#shared/erasure/routes/get-erasure-status.js';
 import { getErasureView } from '#shared/erasure/status.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { tableName } from '#shared/platform/environment.js';
 
 const repository = new DynamoErasureRepository(documentClient, tableName('migrations'));
 
-export const handler = httpHandler(operationById('getErasureStatus'), createAuthenticator(), ({ data }) =>
+export const handler = httpRoute(getErasureStatusRoute, ({ data }) =>
   getErasureView({ repository }, data.organizationId, data.erasureId),
 );

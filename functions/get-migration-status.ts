@@ -1,13 +1,12 @@
-import { operationById } from '#shared/api/operations.js';
-import { createAuthenticator } from '#shared/auth/create-authenticator.js';
-import { httpHandler } from '#shared/edge/http-handler.js';
+import { httpRoute } from '#shared/edge/http-route.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { getMigrationStatusRoute } from '#shared/migration/routes/get-migration-status.js';
 import { getMigrationView } from '#shared/migration/status.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { tableName } from '#shared/platform/environment.js';
 
 const repository = new DynamoMigrationRepository(documentClient, tableName('migrations'));
 
-export const handler = httpHandler(operationById('getMigrationStatus'), createAuthenticator(), ({ data }) =>
+export const handler = httpRoute(getMigrationStatusRoute, ({ data }) =>
   getMigrationView({ repository }, data.organizationId, data.migrationId),
 );

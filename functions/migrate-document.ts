@@ -1,8 +1,7 @@
-import { operationById } from '#shared/api/operations.js';
-import { createAuthenticator } from '#shared/auth/create-authenticator.js';
-import { httpHandler } from '#shared/edge/http-handler.js';
+import { httpRoute } from '#shared/edge/http-route.js';
 import { SqsMigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { migrateDocumentRoute } from '#shared/migration/routes/migrate-document.js';
 import { startMigration } from '#shared/migration/start.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { queueUrl, tableName } from '#shared/platform/environment.js';
@@ -11,6 +10,4 @@ import { sqsClient } from '#shared/platform/sqs-client.js';
 const repository = new DynamoMigrationRepository(documentClient, tableName('migrations'));
 const queue = new SqsMigrationQueue(sqsClient, queueUrl('migrations'));
 
-export const handler = httpHandler(operationById('migrateDocument'), createAuthenticator(), ({ data }) =>
-  startMigration({ repository, queue }, data),
-);
+export const handler = httpRoute(migrateDocumentRoute, ({ data }) => startMigration({ repository, queue }, data));

@@ -17,7 +17,6 @@ import {
   ERASURE_CONSUMER_FUNCTION,
   ERASURE_MAX_RECEIVE_COUNT,
   ERASURE_VISIBILITY_TIMEOUT_SECONDS,
-  type FunctionSetting,
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
@@ -25,11 +24,11 @@ import {
   MIGRATION_SWEEPER_FUNCTION,
   MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
   NOT_FOUND_FUNCTION,
-  type QueueName,
 } from '#service/functions.js';
+import { functionSpecOf, ROUTES, type RouteId } from '#service/routes.js';
 import { TABLES, type TableName } from '#service/tables.js';
-import { functionSpecOf, OPERATIONS, type OperationId } from '#shared/api/operations.js';
 import { ENV } from '#shared/platform/environment.js';
+import type { FunctionSetting, QueueName } from '#shared/platform/route.js';
 import { type DeadLetters, ServiceAlarms } from './constructs/service-alarms.js';
 import { acknowledgeLogGroupRules, type BoundQueue, ServiceFunction } from './constructs/service-function.js';
 import { CONTROL_TOWER } from './guard-rules.js';
@@ -43,7 +42,7 @@ export interface ServiceStackProps extends StackProps {
 }
 
 /**
- * The whole service: the HTTP API with one function per operation (shared/api/operations.ts) and a
+ * The whole service: the HTTP API with one function per route (service/routes.ts) and a
  * NOT_FOUND catch-all, the migration and erasure queues and their consumers, the change publisher
  * on the tables' streams and the event bus it publishes to, the tables, and alarms.
  */
@@ -51,7 +50,7 @@ export class ServiceStack extends Stack {
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly functions: Record<
-    OperationId | 'NotFound' | 'MigrationConsumer' | 'MigrationSweeper' | 'ErasureConsumer' | 'ChangePublisher',
+    RouteId | 'NotFound' | 'MigrationConsumer' | 'MigrationSweeper' | 'ErasureConsumer' | 'ChangePublisher',
     ServiceFunction
   >;
   /** The bus the service's events go to (docs/api.md, Events). */
@@ -139,11 +138,8 @@ export class ServiceStack extends Stack {
     const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
     const routeFunctions = Object.fromEntries(
-      OPERATIONS.map((operation) => [
-        operation.operationId,
-        deploy(`${pascal(operation.operationId)}Function`, functionSpecOf(operation)),
-      ]),
-    ) as Record<OperationId, ServiceFunction>;
+      ROUTES.map((route) => [route.operationId, deploy(`${pascal(route.operationId)}Function`, functionSpecOf(route))]),
+    ) as Record<RouteId, ServiceFunction>;
     const notFound = deploy('NotFoundFunction', NOT_FOUND_FUNCTION);
     const consumer = deploy('MigrationConsumerFunction', MIGRATION_CONSUMER_FUNCTION);
     // Also grants what the event source mapping needs to receive and delete messages.
@@ -191,15 +187,15 @@ export class ServiceStack extends Stack {
       // Unknown paths reach a function that answers NOT_FOUND in the JSON envelope.
       defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', notFound.function),
     });
-    for (const operation of OPERATIONS) {
+    for (const route of ROUTES) {
       // ANY, not POST: the handler itself answers other methods with INVALID_ARGUMENT in the
       // envelope, where API Gateway would send its own non-JSON 404.
       const [httpRoute] = this.api.addRoutes({
-        path: operation.path,
+        path: route.path,
         methods: [HttpMethod.ANY],
         integration: new HttpLambdaIntegration(
-          `${pascal(operation.operationId)}Integration`,
-          routeFunctions[operation.operationId].function,
+          `${pascal(route.operationId)}Integration`,
+          routeFunctions[route.operationId].function,
         ),
       });
       if (httpRoute) acknowledgeLambdaLevelAuth(httpRoute);

@@ -41,7 +41,7 @@ export const createServiceTables = (scope: Construct, protectData: boolean): Rec
       ...(definition.sortKey ? { sortKey: { name: definition.sortKey, type: AttributeType.STRING } } : {}),
       // Expiring items (reset tombstones, old history) are deleted by DynamoDB, at no cost.
       ...(definition.ttlAttribute ? { timeToLiveAttribute: definition.ttlAttribute } : {}),
-      // Read by the change publisher (shared/history/publisher.ts).
+      // Read by the change publisher (shared/events/publisher.ts).
       ...(definition.stream ? { stream: StreamViewType[definition.stream] } : {}),
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },

@@ -17,9 +17,10 @@ import {
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
 } from '#service/functions.js';
+import { functionSpecOf, ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
-import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
 import { ENV } from '#shared/platform/environment.js';
+import { apiPages } from './api-pages.js';
 import {
   assertDynamoFilesFree,
   DataDirLockedError,
@@ -295,8 +296,8 @@ const start = async (
     memoryMb: memoryOf(spec),
   });
   const routes = new Map<string, LocalFunction>();
-  for (const operation of OPERATIONS) {
-    routes.set(operation.path, await localFunction(operation.operationId, functionSpecOf(operation)));
+  for (const route of ROUTES) {
+    routes.set(route.path, await localFunction(route.operationId, functionSpecOf(route)));
   }
   const fallback = await localFunction('NotFound', NOT_FOUND_FUNCTION);
   const consumer = options.consumer
@@ -363,9 +364,7 @@ const start = async (
     routes,
     fallback,
     ...(options.handlerTimeoutMs === undefined ? {} : { timeoutOverrideMs: options.handlerTimeoutMs }),
-    // Imported here, after the environment is set: the schemas' modules load the logger,
-    // which reads its settings once, on import.
-    pages: (await import('#tools/openapi/routes.js')).openApiRoutes(),
+    pages: await apiPages(),
     log,
   });
   const baseUrl = await api.listen(port, host).catch(namingPort('api', host, port));

@@ -1,73 +1,22 @@
 import { ACTIVE_INDEX } from '#shared/migration/keys.js';
+import type { FunctionAccess } from '#shared/platform/route.js';
 import { USER_INDEX } from '#shared/preferences/keys.js';
-import type { TableName } from './tables.js';
 
 /**
- * What a Lambda function of the service is, in terms free of CDK: its handler file, its
- * memory and timeout, and exactly what it may touch. The stack (infra/) deploys each spec and
- * the local twin (local/) runs each one with the same timeout, so the twin cannot drift from
- * the deployment. HTTP functions are described by their operation (shared/api/operations.ts);
- * the others are below.
+ * What a Lambda function of the service is, in terms free of CDK: its handler file, its memory
+ * and timeout, and exactly what it may touch. The stack (infra/) deploys each spec and the local
+ * twin (local/) runs each one with the same timeout and memory, so the twin cannot drift from the
+ * deployment. HTTP functions are described by their routes (service/routes.ts); the others are below.
  */
-
-/**
- * DynamoDB item actions a function may be given. A closed list: no Scan, no table management,
- * no wildcard (CDK's grantReadData/grantWriteData add actions no handler performs).
- */
-export type TableAction =
-  | 'GetItem'
-  | 'BatchGetItem'
-  | 'Query'
-  | 'PutItem'
-  | 'UpdateItem'
-  | 'DeleteItem'
-  | 'BatchWriteItem'
-  | 'ConditionCheckItem';
-
-/** SQS actions a function may be given to produce messages (consuming goes through the event source). */
-export type QueueAction = 'SendMessage';
-
-export type QueueName = 'migrations' | 'erasures';
-
-/** Deployment settings a function reads from its environment (the stack sets them from CDK context). */
-export type FunctionSetting =
-  | 'deliveryDefaults'
-  | 'credentialCache'
-  | 'migrationMaxReceiveCount'
-  | 'historyRetention'
-  | 'erasureMaxReceiveCount';
-
-/** Actions on the service's event bus. */
-export type EventBusAction = 'PutEvents';
-
-export interface FunctionSpec {
+export interface FunctionSpec extends FunctionAccess {
   /** Handler file relative to the repository root; it exports `handler`. */
   entry: string;
   description: string;
-  /** @default DEFAULT_MEMORY_MB */
-  memoryMb?: number;
-  /** @default DEFAULT_TIMEOUT_SECONDS */
-  timeoutSeconds?: number;
-  /** Item actions per table: what the code behind the function calls, nothing more. */
-  tables?: Partial<Record<TableName, readonly TableAction[]>>;
-  /**
-   * Indexes the function queries, by table: Query on each named index only (table actions
-   * above never reach an index).
-   */
-  indexes?: Partial<Record<TableName, readonly string[]>>;
-  queues?: Partial<Record<QueueName, readonly QueueAction[]>>;
-  /** Tables whose change stream invokes the function (the stack adds the event source mappings). */
-  streams?: readonly TableName[];
-  eventBus?: readonly EventBusAction[];
-  settings?: readonly FunctionSetting[];
 }
 
 /** 512 MB: about 0.29 vCPU (Lambda gives 1 vCPU at 1,769 MB). */
 export const DEFAULT_MEMORY_MB = 512;
 export const DEFAULT_TIMEOUT_SECONDS = 10;
-
-/** API Gateway's HTTP API gives up on an integration after 30 s: an HTTP function gets less. */
-export const MAX_HTTP_TIMEOUT_SECONDS = 29;
 
 export const memoryOf = (spec: FunctionSpec | Pick<FunctionSpec, 'memoryMb'>): number =>
   spec.memoryMb ?? DEFAULT_MEMORY_MB;
@@ -131,7 +80,7 @@ export const MIGRATION_SWEEPER_FUNCTION = {
 export const MIGRATION_SWEEP_INTERVAL_MINUTES = 5;
 
 /**
- * The consumer of the config and migrations tables' streams (shared/history/publisher.ts): it
+ * The consumer of the config and migrations tables' streams (shared/events/publisher.ts): it
  * writes the change history and puts the events on the bus. It reads the streams through its
  * event source mappings; it never reads the tables themselves.
  */

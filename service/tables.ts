@@ -31,7 +31,7 @@ export interface TableDefinition {
   ttlAttribute?: string;
   /** Global secondary indexes, all on string attributes. */
   indexes?: readonly IndexDefinition[];
-  /** The table's change stream, read by the change publisher (shared/history/publisher.ts). */
+  /** The table's change stream, read by the change publisher (shared/events/publisher.ts). */
   stream?: 'NEW_AND_OLD_IMAGES';
 }
 

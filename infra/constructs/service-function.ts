@@ -7,20 +7,11 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import {
-  type FunctionSpec,
-  memoryOf,
-  type QueueAction,
-  type TableAction,
-  timeoutSecondsOf,
-} from '#service/functions.js';
+import { type FunctionSpec, memoryOf, timeoutSecondsOf } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import type { EnvName } from '#shared/platform/environment.js';
+import type { QueueAction, TableAction } from '#shared/platform/route.js';
 import { CONTROL_TOWER } from '../guard-rules.js';
-
-/** Repository root: handler entries in shared/deployment/functions.ts are relative to it. */
-
-export type { QueueAction, TableAction } from '#service/functions.js';
 
 /** Why the service's log groups are exempt from two Control Tower rules (see infra/guard-rules.ts). */
 export const acknowledgeLogGroupRules = (logGroup: Construct): void =>

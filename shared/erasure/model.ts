@@ -1,10 +1,8 @@
-import type { ErasureStatusResult } from './results.js';
+import { isActiveStatus, type JobStatus } from '#shared/jobs/status.js';
+import type { ErasureStatusResult } from './routes/get-erasure-status.js';
 
-/** The lifecycle of an erasure, as of a migration: pending -> in_progress -> completed | failed. */
-export const ERASURE_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
-export type ErasureStatus = (typeof ERASURE_STATUSES)[number];
-
-export const isActiveErasure = (status: ErasureStatus): boolean => status === 'pending' || status === 'in_progress';
+export type ErasureStatus = JobStatus;
+export const isActiveErasure = isActiveStatus;
 
 /** An erasure record as stored (keys aside). */
 export interface ErasureRecord {
@@ -31,8 +29,6 @@ export interface ErasureRecord {
 /** What the status route returns. */
 export type ErasureView = ErasureStatusResult;
 
-export const ERASE_MESSAGE = 'User erasure started successfully.';
-export const ERASURE_STATUS_MESSAGE = 'User erasure status retrieved successfully.';
 export const ERASURE_NOT_FOUND_MESSAGE = 'Erasure not found.';
 
 /** The migrations table's TTL attribute (epoch seconds): set on a finished erasure's record only. */

@@ -4,7 +4,7 @@ import { logger } from '#shared/platform/logger.js';
 import { type ErasureRecord, isAbandonedErasure, isActiveErasure } from './model.js';
 import type { ErasureQueue } from './queue.js';
 import type { ErasureRepository } from './repository.js';
-import type { EraseRequest } from './schemas.js';
+import type { EraseRequest } from './routes/erase-user.js';
 
 export interface StartErasureDeps {
   repository: ErasureRepository;

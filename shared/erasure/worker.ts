@@ -8,7 +8,7 @@ import {
   leaseEnd,
   SAFETY_MARGIN_MS,
   timeToContinue,
-} from '#shared/migration/delivery-policy.js';
+} from '#shared/jobs/delivery-policy.js';
 import { logger } from '#shared/platform/logger.js';
 import { type ChangeAttribution, erasureActor } from '#shared/preferences/change-attribution.js';
 import type { EntryKey } from '#shared/preferences/model.js';

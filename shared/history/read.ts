@@ -1,9 +1,6 @@
 import { decodeCursor, encodeCursor } from './cursor.js';
-import type { HistoryResult } from './results.js';
-import { DEFAULT_HISTORY_LIMIT, type HistoryRequest } from './schemas.js';
+import { DEFAULT_HISTORY_LIMIT, type HistoryRequest, type HistoryResult } from './routes/get-config-history.js';
 import type { HistoryStore } from './store.js';
-
-export const HISTORY_MESSAGE = 'User config history retrieved successfully.';
 
 /**
  * docs/api.md, config/history: the user's changes in the organization, newest first, of one

@@ -1,9 +1,8 @@
-import type { MigrationStatusResult } from './results.js';
-/** The lifecycle of a migration: pending -> in_progress -> completed | failed. */
-export const MIGRATION_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
-export type MigrationStatus = (typeof MIGRATION_STATUSES)[number];
+import { isActiveStatus, type JobStatus } from '#shared/jobs/status.js';
+import type { MigrationStatusResult } from './routes/get-migration-status.js';
 
-export const isActiveStatus = (status: MigrationStatus): boolean => status === 'pending' || status === 'in_progress';
+export { isActiveStatus } from '#shared/jobs/status.js';
+export type MigrationStatus = JobStatus;
 
 /** A migration record as stored in the migrations table (keys aside). */
 export interface MigrationRecord {
@@ -50,8 +49,6 @@ export interface MigrationLock {
 /** What the status route returns: its type is the route's result schema's. */
 export type MigrationView = MigrationStatusResult;
 
-export const MIGRATE_MESSAGE = 'Document migration started successfully.';
-export const STATUS_MESSAGE = 'Document migration status retrieved successfully.';
 export const NOT_FOUND_MESSAGE = 'Migration not found.';
 
 /**

@@ -7,8 +7,6 @@ export interface MigrationQueue {
   send(migrationId: string, delaySeconds?: number): Promise<void>;
 }
 
-export const MAX_DELAY_SECONDS = 900;
-
 export class SqsMigrationQueue implements MigrationQueue {
   constructor(
     private readonly client: SQSClient,

@@ -4,7 +4,7 @@ import { logger } from '#shared/platform/logger.js';
 import { isActiveStatus, isStaleHolder, type MigrationLock, type MigrationRecord } from './model.js';
 import type { MigrationQueue } from './queue.js';
 import type { MigrationRepository } from './repository.js';
-import type { MigrateRequest } from './schemas.js';
+import type { MigrateRequest } from './routes/migrate-document.js';
 
 export interface StartDeps {
   repository: MigrationRepository;

@@ -86,6 +86,19 @@ const apply = async (deps: SweepDeps, record: MigrationRecord, verdict: StuckVer
   return true;
 };
 
+/** What one scheduled sweep answers (in its log and to a local caller): counts, never records. */
+export interface SweepSummary {
+  candidates: number;
+  resumed: number;
+  failed: number;
+}
+
+export const sweepSummary = ({ candidates, resumed, failed }: SweepReport): SweepSummary => ({
+  candidates,
+  resumed: resumed.length,
+  failed: failed.length,
+});
+
 /**
  * One sweep (run every few minutes): the active migrations quiet for longer than the stall
  * limit, from the index, each judged by stuck-policy.ts and resumed or failed with guarded

@@ -1,8 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { logger } from '#shared/platform/logger.js';
-import { countMigrationEnded } from '#shared/platform/metrics.js';
-import { type ChangeAttribution, migrationActor } from '#shared/preferences/change-attribution.js';
-import type { MigrationEntryStore } from '#shared/preferences/store.js';
 import {
   type Delivery,
   delayUntil,
@@ -15,7 +11,11 @@ import {
   type RunOutcome,
   SAFETY_MARGIN_MS,
   timeToContinue,
-} from './delivery-policy.js';
+} from '#shared/jobs/delivery-policy.js';
+import { logger } from '#shared/platform/logger.js';
+import { countMigrationEnded } from '#shared/platform/metrics.js';
+import { type ChangeAttribution, migrationActor } from '#shared/preferences/change-attribution.js';
+import type { MigrationEntryStore } from '#shared/preferences/store.js';
 import type { MigrationRecord } from './model.js';
 import { copyPage, deleteSources, PAGE_SIZE, pageCounts, skippedSources, WRITE_CONCURRENCY } from './move-page.js';
 import type { MigrationQueue } from './queue.js';

@@ -1,12 +1,11 @@
 import pMap from 'p-map';
-import type * as z from 'zod/mini';
 import { ApiError } from '#shared/api/errors.js';
 import { distinct } from '#shared/api/identifiers.js';
 import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
 import { logger } from '#shared/platform/logger.js';
 import { countEntriesWritten } from '#shared/platform/metrics.js';
 import type { EntryKey, Scope } from './model.js';
-import type { userWriteResult } from './results.js';
+import type { UserWriteResult } from './results.js';
 import { SET_BATCH_SIZE } from './store.js';
 import { userMap } from './user-map.js';
 
@@ -17,7 +16,7 @@ export const WRITE_CONCURRENCY = 32;
 export const BATCH_CONCURRENCY = 8;
 
 /** The per-user answer of config/set and config/reset, as its schema describes it. */
-export type UserSetResult = z.output<typeof userWriteResult>;
+export type UserSetResult = UserWriteResult;
 
 export interface WriteOptions {
   /** Fires at the request's deadline: no write starts after it, and those in flight are cancelled. */

@@ -1,10 +1,7 @@
 import { CHANNELS } from '#shared/api/channels.js';
 import { WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
-import type { ResetConfigResult } from './results.js';
-import type { ResetConfigRequest } from './schemas.js';
+import type { ResetConfigRequest, ResetConfigResult } from './routes/reset-config.js';
 import type { PreferenceStore } from './store.js';
-
-export const RESET_CONFIG_MESSAGE = 'User config reset successfully.';
 
 export interface ResetConfigDeps {
   store: PreferenceStore;

@@ -1,12 +1,9 @@
 import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
-import type { ResolveConfigResult, ResolvedUser } from './results.js';
-import type { ResolveConfigRequest } from './schemas.js';
+import type { ResolveConfigRequest, ResolveConfigResult, ResolvedUser } from './routes/resolve-config.js';
 import { resolveEffective } from './service.js';
 import type { PreferenceStore } from './store.js';
 import { userMap } from './user-map.js';
-
-export const RESOLVE_CONFIG_MESSAGE = 'User config resolved successfully.';
 
 export interface ResolveConfigDeps {
   store: PreferenceStore;

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
-import { CHANNELS, type Channel, deliverySetting } from '#shared/api/channels.js';
+import { CHANNELS, deliverySetting } from '#shared/api/channels.js';
 import { identifier, MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
 
-// Request schemas run in every function, so they use zod's tree-shakable mini API (the
-// classic API would add some 440 KiB to each bundle); the bench's bundle figures show it.
+// The request pieces the config routes share (each route's own schema is in routes/). Request
+// schemas run in every function, so they use zod's tree-shakable mini API (the classic API would
+// add some 440 KiB to each bundle); the bench's bundle figures show it.
 
 const channelValue = z.optional(deliverySetting);
 
@@ -31,61 +32,3 @@ export const userIds = z
     z.minLength(1, { error: 'userIds must have at least 1 entry' }),
     z.maxLength(MAX_USER_IDS, { error: `userIds must have at most ${MAX_USER_IDS} entries` }),
   );
-
-export const setConfigRequest = z.strictObject({
-  organizationId: identifier('organizationId'),
-  userIds,
-  documentIds: z.optional(documentIds),
-  config: channelConfig,
-});
-export type SetConfigRequest = z.infer<typeof setConfigRequest>;
-
-export const getConfigRequest = z.strictObject({
-  organizationId: identifier('organizationId'),
-  userId: identifier('userId'),
-  documentIds: z.optional(documentIds),
-});
-export type GetConfigRequest = z.infer<typeof getConfigRequest>;
-
-/** What a notification is about: the users it directly involves (mentioned, replied to). */
-export const activity = z.strictObject(
-  {
-    involvedUserIds: z.optional(
-      z
-        .array(identifier('involvedUserId'), { error: 'activity.involvedUserIds must be an array of strings' })
-        .check(
-          z.maxLength(MAX_USER_IDS, { error: `activity.involvedUserIds must have at most ${MAX_USER_IDS} entries` }),
-        ),
-    ),
-  },
-  { error: (issue) => (issue.code === 'invalid_type' ? 'activity must be an object' : undefined) },
-);
-
-export const resolveConfigRequest = z.strictObject({
-  organizationId: identifier('organizationId'),
-  documentId: identifier('documentId'),
-  userIds,
-  activity: z.optional(activity),
-});
-export type ResolveConfigRequest = z.infer<typeof resolveConfigRequest>;
-
-const ONE_OF_CHANNELS = `one of ${CHANNELS.join(', ')}`;
-
-export const channels = z
-  .array(z.enum(CHANNELS, { error: `channels entries must be ${ONE_OF_CHANNELS}` }), {
-    error: 'channels must be an array of channel names',
-  })
-  .check(
-    z.minLength(1, { error: `channels must name at least 1 of ${CHANNELS.join(', ')} when present` }),
-    z.refine((names: Channel[]) => new Set(names).size === names.length, {
-      error: 'channels must not repeat a channel',
-    }),
-  );
-
-export const resetConfigRequest = z.strictObject({
-  organizationId: identifier('organizationId'),
-  userIds,
-  documentIds: z.optional(documentIds),
-  channels: z.optional(channels),
-});
-export type ResetConfigRequest = z.infer<typeof resetConfigRequest>;

@@ -1,17 +1,14 @@
-import type * as z from 'zod/mini';
 import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
 import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
 import type { EntryKey, StoredEntry } from './model.js';
-import type { ConfigView, configSource } from './results.js';
-import type { GetConfigRequest, SetConfigRequest } from './schemas.js';
+import type { ConfigSource } from './results.js';
+import type { ConfigView, GetConfigRequest } from './routes/get-config.js';
+import type { SetConfigRequest } from './routes/set-config.js';
 import { entryId, type PreferenceStore } from './store.js';
 
 export type { UserSetResult, WriteOptions } from './entry-writes.js';
 export { WRITE_CONCURRENCY } from './entry-writes.js';
-
-export const SET_CONFIG_MESSAGE = 'User config set successfully.';
-export const GET_CONFIG_MESSAGE = 'User config retrieved successfully.';
 
 export interface SetConfigDeps {
   store: PreferenceStore;
@@ -45,10 +42,6 @@ export const setConfig = async (
     },
   });
 };
-
-export type ConfigSource = z.output<typeof configSource>;
-/** One item of config/get's answer: its type is the route's result schema's. */
-export type { ConfigView } from './results.js';
 
 /** Resolves each channel: document entry, then organization entry, then deployment default. */
 export const resolveEffective = (

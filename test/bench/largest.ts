@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedDynamo } from '#local/dynamo.js';
 import { memoryOf, timeoutSecondsOf } from '#service/functions.js';
-import { functionSpecOf, operationById } from '#shared/api/operations.js';
+import { functionSpecOf } from '#service/routes.js';
+import { operationById } from '#tools/openapi/operations.js';
 import { runChild } from './child.js';
 import { FULL_VCPU_MB, projectedSeconds } from './lambda-cpu.js';
 import type { LargestResult } from './largest-child.js';

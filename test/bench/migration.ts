@@ -8,10 +8,12 @@ import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
 import { lambdaContext } from '#local/lambda-context.js';
 import { DEFAULT_CONSUMER_TIMEOUT_MS } from '#local/runtime.js';
 import { type FunctionSpec, MIGRATION_CONSUMER_FUNCTION, memoryOf } from '#service/functions.js';
-import { createConsumerHandler } from '#shared/migration/consumer.js';
+import { queueConsumer } from '#shared/edge/queue-consumer.js';
 import type { MigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { migrationMessage } from '#shared/migration/schemas.js';
 import { startMigration } from '#shared/migration/start.js';
+import { runMigration } from '#shared/migration/worker.js';
 import { createDocumentClient, MAX_ATTEMPTS } from '#shared/platform/aws-clients.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
@@ -137,9 +139,12 @@ export const migrate = async (count: number, endpoint: string): Promise<Run> => 
       { repository: new DynamoMigrationRepository(dynamo.doc, dynamo.tables.migrations), queue },
       { organizationId: ORG, documentId: SOURCE, newDocumentId: TARGET },
     );
-    const handler = createConsumerHandler({
-      deps: { entries: new DynamoPreferenceStore(doc, dynamo.tables.config), repository, queue },
+    const deps = { entries: new DynamoPreferenceStore(doc, dynamo.tables.config), repository, queue };
+    const handler = queueConsumer({
+      message: migrationMessage,
+      name: 'migration message',
       maxReceiveCount: MAX_RECEIVE_COUNT,
+      handle: ({ migrationId: id }, delivery) => runMigration(deps, id, delivery),
     });
 
     const rss = sampleRss(100);

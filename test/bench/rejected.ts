@@ -1,8 +1,9 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { lambdaContext } from '#local/lambda-context.js';
 import { startLocalRuntime } from '#local/runtime.js';
-import { operationById } from '#shared/api/operations.js';
-import type { ApiContext } from '#shared/edge/callable-api.js';
+import { functionSpecOf } from '#service/routes.js';
+import type { ApiContext } from '#shared/edge/http-route.js';
+import { operationById } from '#tools/openapi/operations.js';
 import { apiEvent } from '../support/api-events.js';
 import { CallCounter } from './counting.js';
 import { cpuSecondsSince, projectedSecondsFor } from './lambda-cpu.js';
@@ -93,7 +94,7 @@ export const rejectedBench = async ({ invocations = DEFAULT_INVOCATIONS } = {}):
         row.name,
         row.status,
         `${fmtNum(row.cpuMs * 1000)} µs`,
-        `${(projectedSecondsFor(row.cpuMs / 1000, GET.function) * 1000).toFixed(2)} ms`,
+        `${(projectedSecondsFor(row.cpuMs / 1000, functionSpecOf(GET)) * 1000).toFixed(2)} ms`,
         fmtRatio(ratio(row.cpuMs, ok)),
         fmtNum(row.reads, 2),
       ]),

@@ -1,8 +1,8 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import pMap from 'p-map';
 import { type LocalRuntimeOptions, startLocalRuntime } from '#local/runtime.js';
-import { type OperationResult, operationById } from '#shared/api/operations.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { type OperationResult, operationById } from '#tools/openapi/operations.js';
 import { CallCounter, type CallSummary } from './counting.js';
 import { documents, ORG, users } from './ids.js';
 import { cpuSecondsSince } from './lambda-cpu.js';

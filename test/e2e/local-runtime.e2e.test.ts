@@ -8,7 +8,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { dataPaths, readRunningServer } from '#local/data-dir.js';
 import { startEmbeddedDynamo } from '#local/dynamo.js';
 import { memoryOf, timeoutSecondsOf } from '#service/functions.js';
-import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
+import { functionSpecOf, ROUTES } from '#service/routes.js';
 import { ENV } from '#shared/platform/environment.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
@@ -161,7 +161,7 @@ test('the API description is served: /openapi.json is the committed document, /d
 
 test('each HTTP function runs with its deployed timeout and memory (config/set: 29 s, not a twin-wide 10 s)', async () => {
   service ??= await start();
-  for (const operation of OPERATIONS) {
+  for (const operation of ROUTES) {
     const spec = functionSpecOf(operation);
     expect(service.functions.get(operation.path)).toEqual({
       name: expect.stringContaining(operation.operationId),

@@ -3,9 +3,9 @@ import { promisify } from 'node:util';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { OPERATIONS } from '#shared/api/operations.js';
 import { hashToken } from '#shared/auth/credential.js';
 import { logger } from '#shared/platform/logger.js';
+import { OPERATIONS } from '#tools/openapi/operations.js';
 import { runSmokeCommand } from '#tools/smoke/command.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 

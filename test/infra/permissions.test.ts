@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { OPERATIONS } from '#shared/api/operations.js';
+import { OPERATIONS } from '#tools/openapi/operations.js';
 import { type Json, type Resources, resourceById, SYNTH_TIMEOUT_MS, type Synthesized, synthService } from './synth.js';
 
 // Without an AWS account, a missing permission would only show as AccessDenied after a
@@ -184,7 +184,7 @@ describe('grants match what the code calls', () => {
   });
 
   test('the migration consumer', () => {
-    const worker = ['worker', 'move-page', 'consumer'].map((name) => source(`shared/migration/${name}.ts`)).join('');
+    const worker = ['worker', 'move-page'].map((name) => source(`shared/migration/${name}.ts`)).join('');
     expect(granted('MigrationConsumer', 'ConfigTable')).toEqual(actionsOf(preferences(), calledOn(worker, 'entries')));
     expect(granted('MigrationConsumer', 'MigrationsTable')).toEqual(
       actionsOf(migrations(), calledOn(worker, 'repository')),
@@ -231,7 +231,7 @@ describe('grants match what the code calls', () => {
   });
 
   test("the erasure consumer: the user's entries (found on the index), the record, the history, its queue", () => {
-    const worker = ['worker', 'consumer'].map((name) => source(`shared/erasure/${name}.ts`)).join('');
+    const worker = source('shared/erasure/worker.ts');
     const onTable = calledOn(worker, 'entries').filter((method) => method !== 'listUserEntries');
     expect(actionsOf(preferences(), ['listUserEntries'])).toEqual(['dynamodb:Query']);
     expect(granted('ErasureConsumer', 'ConfigTable')).toEqual(actionsOf(preferences(), onTable));
@@ -250,7 +250,7 @@ describe('grants match what the code calls', () => {
 
   test('the change publisher writes the history only (it reads the streams through its event sources)', () => {
     const history = adapterActions('shared/history/dynamo-store.ts', 'DynamoHistoryStore');
-    const publisher = source('shared/history/publisher.ts');
+    const publisher = source('shared/events/publisher.ts');
     expect(granted('ChangePublisher', 'HistoryTable')).toEqual(actionsOf(history, calledOn(publisher, 'deps.history')));
     expect(granted('ChangePublisher', 'CredentialsTable')).toEqual([]);
   });

@@ -23,8 +23,8 @@ import {
   timeoutSecondsOf,
 } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
+import { functionSpecOf, ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
-import { functionSpecOf, OPERATIONS } from '#shared/api/operations.js';
 import { ENV } from '#shared/platform/environment.js';
 import {
   describeViolations,
@@ -63,7 +63,7 @@ afterAll(() => s?.cleanup());
 
 type FunctionKey = keyof Synthesized['stack']['functions'];
 const FUNCTION_KEYS: FunctionKey[] = [
-  ...OPERATIONS.map((o) => o.operationId),
+  ...ROUTES.map((o) => o.operationId),
   'NotFound',
   'MigrationConsumer',
   'MigrationSweeper',
@@ -191,7 +191,7 @@ describe('cdk-nag AwsSolutions', () => {
 
 describe('functions', () => {
   test('one per route, the NOT_FOUND catch-all, the consumers, the sweeper and the publisher, all with the shared defaults', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(OPERATIONS.length + 5);
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + 5);
     for (const key of FUNCTION_KEYS) {
       const props = fnProps(key);
       expect(props).toMatchObject({
@@ -214,7 +214,7 @@ describe('functions', () => {
     // The largest set needs up to the HTTP API's 30 s integration limit; the others do not.
     // Every function's settings are its spec's, the one the local twin runs with too.
     const specs = [
-      ...OPERATIONS.map((operation) => [operation.operationId, functionSpecOf(operation)] as const),
+      ...ROUTES.map((operation) => [operation.operationId, functionSpecOf(operation)] as const),
       ['NotFound', NOT_FOUND_FUNCTION] as const,
       ['MigrationConsumer', MIGRATION_CONSUMER_FUNCTION as FunctionSpec] as const,
       ['MigrationSweeper', MIGRATION_SWEEPER_FUNCTION as FunctionSpec] as const,
@@ -424,9 +424,7 @@ describe('least-privilege IAM', () => {
 
   test('no function reaches an index its spec does not name', () => {
     const specs: [FunctionKey, FunctionSpec][] = [
-      ...OPERATIONS.map(
-        (operation) => [operation.operationId, functionSpecOf(operation)] as [FunctionKey, FunctionSpec],
-      ),
+      ...ROUTES.map((operation) => [operation.operationId, functionSpecOf(operation)] as [FunctionKey, FunctionSpec]),
       ['NotFound', NOT_FOUND_FUNCTION],
       ['MigrationConsumer', MIGRATION_CONSUMER_FUNCTION],
       ['MigrationSweeper', MIGRATION_SWEEPER_FUNCTION],
@@ -481,8 +479,8 @@ describe('HTTP API', () => {
   };
 
   test('each operation path takes any method to its function; $default goes to NOT_FOUND', () => {
-    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(OPERATIONS.length + 1);
-    for (const operation of OPERATIONS)
+    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 1);
+    for (const operation of ROUTES)
       expect(integrationFunction(`ANY ${operation.path}`)).toBe(fnId(operation.operationId));
     expect(integrationFunction('$default')).toBe(fnId('NotFound'));
   });

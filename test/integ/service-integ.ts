@@ -7,7 +7,7 @@ import { stackName } from '#infra/service-app.js';
 import { ServiceStack } from '#infra/stack.js';
 import { parseServiceConfig } from '#infra/stage-settings.js';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { operationById } from '#shared/api/operations.js';
+import { operationById } from '#tools/openapi/operations.js';
 
 /**
  * The integration test on a real account (`npm run integ`, docs/operations.md): integ-runner

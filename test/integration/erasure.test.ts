@@ -4,7 +4,7 @@ import { DynamoErasureRepository } from '#shared/erasure/repository.js';
 import { startErasure } from '#shared/erasure/start.js';
 import { type ErasureWorkerDeps, runErasure } from '#shared/erasure/worker.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
-import type { Delivery } from '#shared/migration/delivery-policy.js';
+import type { Delivery } from '#shared/jobs/delivery-policy.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';

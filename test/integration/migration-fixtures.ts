@@ -1,5 +1,5 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Delivery } from '#shared/migration/delivery-policy.js';
+import type { Delivery } from '#shared/jobs/delivery-policy.js';
 import { lockKey } from '#shared/migration/keys.js';
 import type { MigrationQueue } from '#shared/migration/queue.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { LeaseLostError } from '#shared/migration/delivery-policy.js';
+import { LeaseLostError } from '#shared/jobs/delivery-policy.js';
 import { startMigration } from '#shared/migration/start.js';
 import { DEFAULT_STALL_LIMIT_MS, MAX_SWEEP_RESUMES } from '#shared/migration/stuck-policy.js';
 import { sweepMigrations } from '#shared/migration/sweep.js';

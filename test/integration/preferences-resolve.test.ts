@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { resolveConfig } from '#shared/preferences/resolve.js';
-import { resolveConfigResult } from '#shared/preferences/results.js';
+import { resolveConfigResult } from '#shared/preferences/routes/resolve-config.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 

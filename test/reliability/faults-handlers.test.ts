@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { hashToken } from '#shared/auth/credential.js';
-import type { HttpHandler } from '#shared/edge/http-handler.js';
+import type { HttpHandler } from '#shared/edge/http-route.js';
 import { ABANDONED_REASON, toView } from '#shared/migration/model.js';
 import { DynamoMigrationRepository } from '#shared/migration/repository.js';
 import { startMigration } from '#shared/migration/start.js';

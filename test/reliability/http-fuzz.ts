@@ -1,8 +1,8 @@
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
+import { API_PAGE_PATHS } from '#local/api-pages.js';
 import { hashToken } from '#shared/auth/credential.js';
-import { openApiRoutes } from '#tools/openapi/routes.js';
 import {
   assertConcurrently,
   assertErrorEnvelope,
@@ -133,7 +133,7 @@ export const defineHttpFuzz = (routeNames: string[], { unknownPaths }: { unknown
 
   // Paths next to the real ones (case, trailing slash, encoding, dot segments) and random ones.
   const ROUTE_PATHS = ROUTE_FUZZ_SPECS.map((route) => route.path);
-  const PAGE_PATHS = openApiRoutes().map((page) => page.path);
+  const PAGE_PATHS: readonly string[] = API_PAGE_PATHS;
   const segment = fc.stringMatching(/^[A-Za-z0-9._~%-]{0,12}$/);
   const unknownPath = fc
     .oneof(

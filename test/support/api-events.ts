@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { ApiContext } from '#shared/edge/callable-api.js';
+import type { ApiContext } from '#shared/edge/http-route.js';
 
 export interface EventOptions {
   method?: string;

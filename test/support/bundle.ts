@@ -6,7 +6,7 @@ import { REPO_ROOT } from '#service/repository-root.js';
 export const subpathImports: Plugin = {
   name: 'subpath-imports',
   setup(builder) {
-    builder.onResolve({ filter: /^#(shared|infra|functions)\// }, ({ path }) => {
+    builder.onResolve({ filter: /^#(shared|infra|functions|service|tools)\// }, ({ path }) => {
       const file = `${REPO_ROOT}/${path.slice(1).replace(/\.js$/, '.ts')}`;
       return existsSync(file) ? { path: file } : { errors: [{ text: `no ${file}` }] };
     });

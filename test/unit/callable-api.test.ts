@@ -8,8 +8,8 @@ import {
 import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import { DEADLINE_MARGIN_MS } from '#shared/edge/callable-api.js';
-import type { HttpHandler } from '#shared/edge/http-handler.js';
+import type { HttpHandler } from '#shared/edge/http-route.js';
+import { DEADLINE_MARGIN_MS } from '#shared/edge/http-route.js';
 import { logger } from '#shared/platform/logger.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
 import { authHeaders, credentialRecord } from '../support/credentials.js';

@@ -15,12 +15,14 @@ import {
   TransportError,
   type UserWriteResult,
 } from '#client/index.js';
-import type * as Server from '#shared/api/operations.js';
+import type { Channel, DeliverySetting } from '#shared/api/channels.js';
 import type { ErasureStatus as ServerErasureStatus } from '#shared/erasure/model.js';
 import type { HistoryChange } from '#shared/history/results.js';
 import type { MigrationStatus as ServerMigrationStatus } from '#shared/migration/model.js';
-import type { Channel, DeliverySetting, Scope } from '#shared/preferences/model.js';
-import type { ConfigView, UserWriteResult as ServerUserWriteResult } from '#shared/preferences/results.js';
+import type { Scope } from '#shared/preferences/model.js';
+import type { UserWriteResult as ServerUserWriteResult } from '#shared/preferences/results.js';
+import type { ConfigView } from '#shared/preferences/routes/get-config.js';
+import type * as Server from '#tools/openapi/operations.js';
 
 const item = (documentId: string | null): ConfigItem => ({
   userId: 'alice',

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { createClient, type ServiceClient, ServiceError } from '#client/index.js';
-import { OPERATIONS } from '#shared/api/operations.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '#tools/openapi/document.js';
+import { OPERATIONS } from '#tools/openapi/operations.js';
 import { validateAgainstOpenApi } from '#tools/openapi/validate.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 

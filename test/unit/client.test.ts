@@ -12,12 +12,12 @@ import {
   WaitTimeoutError,
 } from '#client/index.js';
 import { backoffDelay, DEFAULT_RETRY } from '#client/retry.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '#tools/openapi/document.js';
 import type {
   OperationInput as SchemaInput,
   OperationId as SchemaOperationId,
   OperationResult as SchemaResult,
-} from '#shared/api/operations.js';
-import { buildOpenApiDocument, type OpenApiDocument } from '#tools/openapi/document.js';
+} from '#tools/openapi/operations.js';
 
 interface Sent {
   url: string;

@@ -3,10 +3,10 @@ import { expect, test } from '@jest/globals';
 import { build } from 'esbuild';
 import { MIGRATION_CONSUMER_FUNCTION, NOT_FOUND_FUNCTION } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { handlerEntryOf, OPERATIONS } from '#shared/api/operations.js';
+import { functionSpecOf, handlerEntryOf, ROUTES } from '#service/routes.js';
 import { subpathImports } from '../support/bundle.js';
 
-const ENTRIES = [...OPERATIONS.map(handlerEntryOf), NOT_FOUND_FUNCTION.entry, MIGRATION_CONSUMER_FUNCTION.entry];
+const ENTRIES = [...ROUTES.map(handlerEntryOf), NOT_FOUND_FUNCTION.entry, MIGRATION_CONSUMER_FUNCTION.entry];
 // Only zod is in question: every other runtime dependency (and its subpaths) stays out, to keep
 // the build fast. Derived from package.json, so a new dependency needs no change here.
 const { dependencies } = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')) as {
@@ -43,11 +43,7 @@ test.each(ENTRIES)('%s bundles only the tree-shakable zod core, no classic API a
 
 // Every cold start pays for what its bundle holds: a function that never sends a message must
 // not carry (or build at import) the SQS client. Which functions send is their spec's `queues`.
-const FUNCTIONS = [
-  ...OPERATIONS.map((operation) => ({ entry: handlerEntryOf(operation), queues: operation.function.queues })),
-  NOT_FOUND_FUNCTION,
-  MIGRATION_CONSUMER_FUNCTION,
-];
+const FUNCTIONS = [...ROUTES.map(functionSpecOf), NOT_FOUND_FUNCTION, MIGRATION_CONSUMER_FUNCTION];
 const NON_SENDERS = FUNCTIONS.filter((spec) => !spec.queues).map((spec) => spec.entry);
 const SENDERS = FUNCTIONS.filter((spec) => spec.queues).map((spec) => spec.entry);
 

@@ -5,9 +5,9 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import { EventBridgeBus, EventsNotPublishedError } from '#shared/history/eventbridge-bus.js';
-import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from '#shared/history/events.js';
-import { FileEventBus } from '#shared/history/file-event-bus.js';
+import { EventBridgeBus, EventsNotPublishedError } from '#shared/events/eventbridge-bus.js';
+import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from '#shared/events/events.js';
+import { FileEventBus } from '#shared/events/file-event-bus.js';
 
 const events = (count: number): BusEvent[] =>
   Array.from({ length: count }, (_, i) => ({

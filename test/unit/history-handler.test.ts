@@ -2,7 +2,7 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-d
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import type { HttpHandler } from '#shared/edge/http-handler.js';
+import type { HttpHandler } from '#shared/edge/http-route.js';
 import { encodeCursor } from '#shared/history/cursor.js';
 import { logger } from '#shared/platform/logger.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';

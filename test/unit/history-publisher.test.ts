@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import type { BusEvent, EventBus } from '#shared/history/events.js';
+import type { BusEvent, EventBus } from '#shared/events/events.js';
+import { createPublisherHandler, type PublisherDeps } from '#shared/events/publisher.js';
 import type { RecordedChange } from '#shared/history/from-stream.js';
-import { createPublisherHandler, type PublisherDeps } from '#shared/history/publisher.js';
 import type { HistoryPage, HistoryStore } from '#shared/history/store.js';
 import { logger } from '#shared/platform/logger.js';
 import { entryItem, streamRecord } from '../support/stream-records.js';

@@ -7,7 +7,7 @@ import { toApiGatewayEvent } from '#local/server.js';
 import { UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { identifier, MAX_IDENTIFIER_LENGTH } from '#shared/api/identifiers.js';
 import { hashToken, newApiKey, newToken } from '#shared/auth/credential.js';
-import type { HttpHandler } from '#shared/edge/http-handler.js';
+import type { HttpHandler } from '#shared/edge/http-route.js';
 import { logger } from '#shared/platform/logger.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
 import { authHeaders, credentialRecord } from '../support/credentials.js';

@@ -10,7 +10,7 @@ import {
   onLeaseRefused,
   onRunFailed,
   timeToContinue,
-} from '#shared/migration/delivery-policy.js';
+} from '#shared/jobs/delivery-policy.js';
 import type { MigrationRecord, MigrationStatus } from '#shared/migration/model.js';
 
 const NOW = Date.UTC(2026, 2, 1);

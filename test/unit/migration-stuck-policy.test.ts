@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { MIGRATION_VISIBILITY_TIMEOUT_SECONDS } from '#service/functions.js';
+import { MAX_DELAY_SECONDS } from '#shared/jobs/delivery-policy.js';
 import { ABANDONED_REASON, type MigrationRecord } from '#shared/migration/model.js';
-import { MAX_DELAY_SECONDS } from '#shared/migration/queue.js';
 import { DEFAULT_STALL_LIMIT_MS, judgeMigration, MAX_SWEEP_RESUMES } from '#shared/migration/stuck-policy.js';
 
 const NOW = new Date(Date.UTC(2026, 2, 1, 12));

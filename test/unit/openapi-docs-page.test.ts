@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
-import { OPERATIONS } from '#shared/api/operations.js';
+import { apiPages } from '#local/api-pages.js';
 import { renderDocsPage } from '#tools/openapi/docs-page.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '#tools/openapi/document.js';
-import { openApiRoutes } from '#tools/openapi/routes.js';
+import { OPERATIONS } from '#tools/openapi/operations.js';
 
 const doc = buildOpenApiDocument();
-const routes = openApiRoutes();
+const routes = await apiPages();
 const page = routes.find((route) => route.path === '/docs')?.body ?? '';
 // What a reader sees: the page without tags and entities.
 const text = page
@@ -18,7 +18,7 @@ const text = page
   .replace(/&amp;/g, '&')
   .replace(/\s+/g, ' ');
 
-describe('openApiRoutes', () => {
+describe('the pages the twin serves beside the API', () => {
   test('serves an index, the document as JSON and the page as HTML, on GET', () => {
     expect(routes.map(({ method, path, contentType }) => ({ method, path, contentType }))).toEqual([
       { method: 'GET', path: '/', contentType: 'application/json' },

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
 import { ERROR_HTTP_STATUS, ERROR_STATUSES } from '#shared/api/errors.js';
 import { identifier, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
-import { OPERATIONS } from '#shared/api/operations.js';
-import { parseCallableBody } from '#shared/edge/parse-body.js';
+import { parseCallableBody } from '#shared/edge/http-route.js';
 import { buildOpenApiDocument, IDENTIFIER_PATTERN, type OpenApiDocument } from '#tools/openapi/document.js';
 import { absolutePath, GENERATED_FILES } from '#tools/openapi/generated-files.js';
+import { OPERATIONS } from '#tools/openapi/operations.js';
 import { validateAgainstOpenApi } from '#tools/openapi/validate.js';
 
 const doc = buildOpenApiDocument();

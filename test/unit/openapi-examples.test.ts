@@ -1,10 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { OPERATIONS, type OperationId } from '#shared/api/operations.js';
 import { hashToken } from '#shared/auth/credential.js';
-import type { HttpHandler } from '#shared/edge/http-handler.js';
+import type { HttpHandler } from '#shared/edge/http-route.js';
 import { ENV } from '#shared/platform/environment.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '#tools/openapi/document.js';
+import { OPERATIONS, type OperationId } from '#tools/openapi/operations.js';
 import { assertMatchesOpenApi } from '#tools/openapi/validate.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import * as z from 'zod/mini';
-import { resetConfigRequest, resolveConfigRequest } from '#shared/preferences/schemas.js';
+import { resetConfigRequest } from '#shared/preferences/routes/reset-config.js';
+import { resolveConfigRequest } from '#shared/preferences/routes/resolve-config.js';
 import { userMap } from '#shared/preferences/user-map.js';
 
 const messages = (schema: z.ZodMiniType, data: unknown): string[] => {

@@ -3,15 +3,17 @@ import { deliverySetting } from '#shared/api/channels.js';
 import { errorBody, internalErrorBody } from '#shared/api/envelope.js';
 import { ApiError, ERROR_HTTP_STATUS, ERROR_STATUSES, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS } from '#shared/api/identifiers.js';
-import { OPERATIONS, type Operation } from '#shared/api/operations.js';
 import { permissionDenied } from '#shared/auth/credential.js';
-import { parseCallableBody } from '#shared/edge/parse-body.js';
-import { migrationState } from '#shared/migration/results.js';
-import { migrateRequest } from '#shared/migration/schemas.js';
-import { configView, userWriteResult } from '#shared/preferences/results.js';
+import { parseCallableBody } from '#shared/edge/http-route.js';
+import { migrationState } from '#shared/migration/routes/get-migration-status.js';
+import { migrateRequest } from '#shared/migration/routes/migrate-document.js';
+import { userWriteResult } from '#shared/preferences/results.js';
+import { configView } from '#shared/preferences/routes/get-config.js';
 import { channelConfig } from '#shared/preferences/schemas.js';
 import { responsesOf, unknownRouteResponse } from './documented-responses.js';
 import { errorEnvelope, errorStatus, gatewayError } from './envelope-schemas.js';
+import { describeFields, type FieldDocs } from './field-docs.js';
+import { OPERATIONS, type Operation } from './operations.js';
 
 /**
  * Builds the OpenAPI 3.1 document from the operation table with zod's own JSON Schema output
@@ -168,6 +170,19 @@ const DESCRIPTION = [
   'The API is server to server: the token is a secret that never belongs in a browser, and no CORS headers are sent.',
 ].join('\n');
 
+/** What the fields of the shared components mean (each operation documents its own: operation-docs/). */
+const COMPONENT_FIELDS: Record<string, FieldDocs> = {
+  UserWriteResult: {
+    documentId: 'The (first) document, or null for the organization-level entry.',
+    documentIds: 'Every document, when several were named.',
+  },
+  ConfigView: {
+    config: 'What is stored for the entry; channels never set are absent.',
+    effective: 'Every channel resolved: document entry, then organization entry, then deployment default.',
+    source: 'Which layer gave each effective channel.',
+  },
+};
+
 export const buildOpenApiDocument = (): OpenApiDocument => {
   const unknownRoute = unknownRouteResponse();
   const schemas = {
@@ -194,6 +209,11 @@ export const buildOpenApiDocument = (): OpenApiDocument => {
       registry.add(unknownRoute.schema, { id: unknownRoute.name });
     }, 'output'),
   };
+  for (const [name, fields] of Object.entries(COMPONENT_FIELDS)) describeFields(schemas[name] ?? {}, fields, name);
+  for (const operation of OPERATIONS) {
+    describeFields(schemas[`${operation.name}Request`] ?? {}, operation.fields?.request, operation.operationId);
+    describeFields(schemas[`${operation.name}Result`] ?? {}, operation.fields?.result, operation.operationId);
+  }
 
   return {
     openapi: '3.1.0',

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ERROR_HTTP_STATUS, type ErrorStatus } from '#shared/api/errors.js';
-import type { Operation } from '#shared/api/operations.js';
 import { errorEnvelope, gatewayError, statusesForHttp, successEnvelope } from './envelope-schemas.js';
+import type { Operation } from './operations.js';
 
 /**
  * Every response each operation documents, with the schema it must match: what the OpenAPI

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { ERROR_HTTP_STATUS } from '#shared/api/errors.js';
-import { OPERATIONS } from '#shared/api/operations.js';
 import { buildOpenApiDocument } from '#tools/openapi/document.js';
+import { renderDocsPage } from './docs-page.js';
 import { docComment, typeScriptType } from './json-schema-to-ts.js';
+import { OPERATIONS } from './operations.js';
 
 /**
  * Files derived from the operations table (shared/api/operations.ts) and committed, so that
@@ -16,21 +16,37 @@ export interface GeneratedFile {
   contents: () => string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema is untyped JSON.
+type JsonSchema = Record<string, any>;
+
+/** A schema with every `$ref` replaced by its component, the referring node's own keys (its description) kept. */
+const inlineRefs = (node: unknown, components: Record<string, JsonSchema>): unknown => {
+  if (Array.isArray(node)) return node.map((item) => inlineRefs(item, components));
+  if (typeof node !== 'object' || node === null) return node;
+  const { $ref, ...rest } = node as JsonSchema;
+  const own = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, inlineRefs(value, components)]));
+  if (typeof $ref !== 'string') return own;
+  const component = components[$ref.replace('#/components/schemas/', '')];
+  if (!component) throw new Error(`No component for ${$ref}`);
+  return { ...(inlineRefs(component, components) as JsonSchema), ...own };
+};
+
 /**
  * The client's paths and, as plain TypeScript, each operation's `data` and `result.data`: the
- * zod schemas written out through JSON Schema (the request as it is sent, the result as it is
- * answered). The client package publishes declarations built from this file alone, so a
- * consumer needs neither zod nor this repository's aliases; a unit test checks that these types
- * equal the ones zod infers.
+ * request and result components of the OpenAPI document (the request as it is sent, the result
+ * as it is answered), with their field descriptions. The client package publishes declarations
+ * built from this file alone, so a consumer needs neither zod nor this repository's aliases; a
+ * unit test checks that these types equal the ones zod infers.
  */
 const clientOperations = (): string => {
-  const typeAlias = (name: string, schema: z.core.$ZodType, io: 'input' | 'output', what: string) => {
-    const jsonSchema = z.toJSONSchema(schema, { io, unrepresentable: 'throw' });
+  const components = buildOpenApiDocument().components.schemas as Record<string, JsonSchema>;
+  const typeAlias = (name: string, component: string, what: string) => {
+    const jsonSchema = inlineRefs(components[component], components) as JsonSchema;
     const description = typeof jsonSchema.description === 'string' ? ` ${jsonSchema.description}` : '';
     return `${docComment(`${what}${description}`, '')}export type ${name} = ${typeScriptType(jsonSchema)};\n`;
   };
   return [
-    '// Generated from shared/api/operations.ts by `npm run generate`: do not edit.',
+    '// Generated from the routes (shared/<domain>/routes/) and their documentation (tools/openapi/) by `npm run generate`: do not edit.',
     '// Plain TypeScript without imports: the published client needs nothing but these paths and types.',
     '',
     'export const OPERATION_PATHS = {',
@@ -40,8 +56,8 @@ const clientOperations = (): string => {
     'export type OperationId = keyof typeof OPERATION_PATHS;',
     '',
     ...OPERATIONS.flatMap((operation) => [
-      typeAlias(`${operation.name}Input`, operation.request, 'input', `\`data\` of ${operation.operationId}.`),
-      typeAlias(`${operation.name}Result`, operation.result, 'output', `\`result.data\` of ${operation.operationId}.`),
+      typeAlias(`${operation.name}Input`, `${operation.name}Request`, `\`data\` of ${operation.operationId}.`),
+      typeAlias(`${operation.name}Result`, `${operation.name}Result`, `\`result.data\` of ${operation.operationId}.`),
     ]),
     "/** Each operation's `data` and `result.data`, by operationId. */",
     'export interface OperationTypes {',
@@ -73,6 +89,9 @@ const clientErrorStatuses = (): string =>
 
 export const GENERATED_FILES: GeneratedFile[] = [
   { path: 'docs/openapi.json', contents: () => `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n` },
+  // The page the local twin serves at /docs: rendered at build time, so that the twin reads files
+  // and never runs the generator.
+  { path: 'docs/openapi.html', contents: () => renderDocsPage(buildOpenApiDocument()) },
   { path: 'client/operations.ts', contents: clientOperations },
   { path: 'client/error-statuses.ts', contents: clientErrorStatuses },
 ];

@@ -1,6 +1,6 @@
-import { operationForPath } from '#shared/api/operations.js';
-import { formatPath } from '#shared/edge/parse-body.js';
+import { formatPath } from '#shared/edge/http-route.js';
 import { type ResponseSpec, responsesOf, unknownRouteResponse } from './documented-responses.js';
+import { operationForPath } from './operations.js';
 
 export interface OpenApiCheck {
   valid: boolean;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod/mini';
 import { createClient, ServiceError, TransportError, WaitTimeoutError } from '#client/index.js';
-import { OPERATIONS, type Operation, type OperationId } from '#shared/api/operations.js';
+import { OPERATIONS, type Operation, type OperationId } from '#tools/openapi/operations.js';
 
 /**
  * `npm run smoke`: every route of a deployed stage (or of `npm start`) called through the typed

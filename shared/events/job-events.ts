@@ -1,8 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ERASURE_PREFIX } from '#shared/erasure/keys.js';
+import { imageOf } from '#shared/history/from-stream.js';
 import { type MigrationRecord, toView } from '#shared/migration/model.js';
 import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from './events.js';
-import { imageOf } from './from-stream.js';
 
 /*
  * Events from the migrations table's stream: a migration record that reaches completed or failed

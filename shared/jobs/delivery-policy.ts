@@ -1,5 +1,13 @@
-import { isActiveStatus, type MigrationRecord } from './model.js';
-import { MAX_DELAY_SECONDS } from './queue.js';
+import { isActiveStatus, type JobStatus } from './status.js';
+
+/** SQS delays a message by at most 15 minutes. */
+export const MAX_DELAY_SECONDS = 900;
+
+/** What the delivery policy reads of a job's record. */
+export interface LeasedRecord {
+  status: JobStatus;
+  leaseUntil?: number;
+}
 
 /*
  * What to do with a queue delivery of a migration message: run, continue in a new message,
@@ -55,11 +63,7 @@ export type LeaseRefused =
   | { action: 'retry' };
 
 /** What a delivery does when another one holds the lease; `current` is the record as read now. */
-export const onLeaseRefused = (
-  current: MigrationRecord | undefined,
-  delivery: Delivery,
-  nowMs: number,
-): LeaseRefused => {
+export const onLeaseRefused = (current: LeasedRecord | undefined, delivery: Delivery, nowMs: number): LeaseRefused => {
   if (!current) return { action: 'drop', reason: 'unknown' };
   if (!isActiveStatus(current.status)) return { action: 'drop', reason: 'finished' };
   if (isLastAttempt(delivery)) {

@@ -1,4 +1,4 @@
-import type { HistoryChange } from './results.js';
+import type { HistoryChange } from '#shared/history/results.js';
 
 /** The `source` of every event the service publishes. */
 export const EVENT_SOURCE = 'notification-preferences';

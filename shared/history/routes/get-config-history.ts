@@ -1,5 +1,8 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
+import type { Route } from '#shared/platform/route.js';
+import { ENTRY_INDEX } from '../keys.js';
+import { historyChange } from '../results.js';
 
 export const DEFAULT_HISTORY_LIMIT = 50;
 export const MAX_HISTORY_LIMIT = 100;
@@ -30,3 +33,21 @@ export const historyRequest = z.strictObject({
   ),
 });
 export type HistoryRequest = z.infer<typeof historyRequest>;
+
+export const historyResult = z.strictObject({
+  changes: z.array(historyChange),
+  nextCursor: z.optional(z.string()),
+});
+export type HistoryResult = z.output<typeof historyResult>;
+
+export const HISTORY_MESSAGE = 'User config history retrieved successfully.';
+
+export const getConfigHistoryRoute = {
+  operationId: 'getConfigHistory',
+  path: '/v2/notifications/config/history',
+  request: historyRequest,
+  result: historyResult,
+  message: HISTORY_MESSAGE,
+  // Reads only: one Query of the history table, or of its index of one entry's changes.
+  function: { tables: { history: ['Query'] }, indexes: { history: [ENTRY_INDEX] } },
+} as const satisfies Route;

@@ -1,12 +1,12 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { changeOf } from '#shared/history/from-stream.js';
+import { historyExpiry } from '#shared/history/retention.js';
+import type { HistoryStore } from '#shared/history/store.js';
 import { logger } from '#shared/platform/logger.js';
 import { PUT_EVENTS_LIMIT } from './eventbridge-bus.js';
 import { type BusEvent, configChangedEvent, type EventBus } from './events.js';
-import { changeOf } from './from-stream.js';
 import { jobEventOf } from './job-events.js';
-import { historyExpiry } from './retention.js';
-import type { HistoryStore } from './store.js';
 
 export interface PublisherDeps {
   history: HistoryStore;
@@ -60,7 +60,6 @@ class EarlierRecordFailed extends Error {
  */
 export const createPublisherHandler = (deps: PublisherDeps) => {
   return async (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> => {
-    if (context) logger.addContext(context);
     const processor = new BatchProcessor(EventType.DynamoDBStreams);
     const handled: { record: DynamoDBRecord; events: BusEvent[] }[] = [];
     let failed = false;

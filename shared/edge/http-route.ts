@@ -1,0 +1,270 @@
+import type { MiddlewareObj, Request } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import * as z from 'zod/mini';
+import { errorAnswer, INTERNAL_MESSAGE, successAnswer } from '#shared/api/envelope.js';
+import { ApiError, isApiError } from '#shared/api/errors.js';
+import { MAX_BODY_BYTES } from '#shared/api/identifiers.js';
+import type { Authenticator } from '#shared/auth/authenticator.js';
+import { createAuthenticator } from '#shared/auth/create-authenticator.js';
+import { type Credential, grantsOrganization, permissionDenied } from '#shared/auth/credential.js';
+import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
+import { logger } from '#shared/platform/logger.js';
+import type { Route } from '#shared/platform/route.js';
+import { observed } from './observed.js';
+
+/**
+ * The HTTP edge of every API route (docs/api.md, Wire protocol and Authentication), in one place:
+ * authenticate the two headers first (an unauthenticated caller learns nothing of the body rules),
+ * then one check of the request (method, content type, bytes, JSON, envelope, the route's schema),
+ * the organization grant, the route's domain call, and the `{result}` / `{error}` envelope around
+ * whatever it answers or throws.
+ */
+
+export interface ApiContext extends Context {
+  credential?: Credential;
+}
+
+export type HttpHandler = (
+  event: APIGatewayProxyEventV2,
+  context: ApiContext,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface RouteInput<T> {
+  data: T;
+  credential: Credential;
+  /** Aborted at the route's deadline (Middy's early timeout): stop issuing writes then. */
+  signal: AbortSignal;
+}
+
+/** Time kept back from the function's deadline to send the answer. */
+export const DEADLINE_MARGIN_MS = 200;
+
+// --- The request: one check, from the event's bytes to the route's typed `data` ---
+
+// `application/json`, any letter case, optionally followed by parameters such as charset (with
+// or without spaces around the `;`).
+const JSON_CONTENT_TYPE = /^\s*application\/json\s*(;.*)?$/i;
+
+// fatal: bytes that are not UTF-8 fail instead of becoming U+FFFD (two different ids would then
+// share storage). ignoreBOM keeps a byte-order mark, as a text body keeps it: not JSON.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+const invalid = (message: string, details?: unknown) => new ApiError('INVALID_ARGUMENT', message, details);
+const bodyTooLarge = () => invalid(`Request body must be at most 1 MiB (${MAX_BODY_BYTES} bytes).`);
+const NOT_AN_ENVELOPE = 'Request body must be a JSON object with a single key, data.';
+
+/** The body as text: API Gateway passes bytes it cannot pass as text base64-encoded; they are decoded strictly. */
+const bodyText = (event: APIGatewayProxyEventV2): string => {
+  if (!event.isBase64Encoded || !event.body) return event.body ?? '';
+  const bytes = Buffer.from(event.body, 'base64');
+  if (bytes.length > MAX_BODY_BYTES) throw bodyTooLarge();
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw invalid('Request body must be valid UTF-8.');
+  }
+};
+
+const parseJson = (text: string): unknown => {
+  try {
+    // Plain JSON.parse defines a `__proto__` key as an own property (no prototype is touched);
+    // the route's strict schema then refuses it by name, like any other unknown key.
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalid(`Request body must be valid JSON: ${(error as Error).message}.`);
+  }
+};
+
+export interface IssueDetail {
+  path: string;
+  message: string;
+}
+
+/** Renders a zod path the way a client writes it: data.userIds[3]. */
+export const formatPath = (path: readonly PropertyKey[]): string =>
+  path.reduce<string>(
+    (text, segment) =>
+      typeof segment === 'number' ? `${text}[${segment}]` : text ? `${text}.${String(segment)}` : String(segment),
+    '',
+  ) || 'body';
+
+const wrapIn = <S extends z.core.$ZodType>(schema: S) =>
+  z.strictObject({ data: schema }, { error: (issue) => (issue.code === 'invalid_type' ? NOT_AN_ENVELOPE : undefined) });
+
+// Built once per route schema: a new zod object schema is compiled on its first parse, so
+// building one per request would pay that on every request.
+const envelopes = new WeakMap<z.core.$ZodType, ReturnType<typeof wrapIn>>();
+const envelope = <S extends z.core.$ZodType>(schema: S) => {
+  const known = envelopes.get(schema);
+  if (known) return known;
+  const wrapped = wrapIn(schema);
+  envelopes.set(schema, wrapped);
+  return wrapped;
+};
+
+const article = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
+
+/**
+ * Wording for issues no schema words itself: zod/mini ships no locale, so its own default is a
+ * bare "Invalid input". Schema-level messages take precedence over this map.
+ */
+const fallbackMessage = (issue: z.core.$ZodRawIssue): string | undefined =>
+  issue.code === 'invalid_type' ? `must be ${article(issue.expected)}` : undefined;
+
+/**
+ * Checks a parsed body against `{data}` and the route's schema. A failure is INVALID_ARGUMENT
+ * whose message names the first offending field and whose details list every issue.
+ */
+export const parseCallableBody = <S extends z.core.$ZodType>(schema: S, body: unknown): z.infer<S> => {
+  const parsed = envelope(schema).safeParse(body, { reportInput: true, error: fallbackMessage });
+  if (parsed.success) return (parsed.data as { data: z.infer<S> }).data;
+  const issues: IssueDetail[] = parsed.error.issues.map((issue) => {
+    const path = formatPath(issue.path);
+    if (issue.code === 'unrecognized_keys') {
+      const where = path === 'body' ? 'the request body' : path;
+      return { path, message: `Unknown key(s) in ${where}: ${issue.keys.join(', ')}` };
+    }
+    if (issue.code === 'invalid_type' && issue.input === undefined && path !== 'body') {
+      return { path, message: `${path} is required` };
+    }
+    return { path, message: issue.message };
+  });
+  const [first] = issues;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? 's' : ''})` : '';
+  const message = first
+    ? first.path === 'body' || first.message.startsWith(first.path)
+      ? first.message
+      : `${first.path}: ${first.message}`
+    : 'Invalid request.';
+  throw invalid(`${message}${more}`, issues);
+};
+
+/** The one check of a request, after authentication: method, content type, bytes, JSON, envelope and schema. */
+export const readRequest = <S extends z.core.$ZodType>(schema: S, event: APIGatewayProxyEventV2): z.infer<S> => {
+  const method = event.requestContext?.http?.method ?? 'POST';
+  if (method !== 'POST') throw invalid(`Method ${method} is not allowed; use POST.`);
+  const contentType = event.headers?.['content-type'];
+  if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) throw invalid('Content-Type must be application/json.');
+  const text = bodyText(event);
+  if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) throw bodyTooLarge();
+  if (text.length === 0) throw invalid(NOT_AN_ENVELOPE);
+  return parseCallableBody(schema, parseJson(text));
+};
+
+// --- Authentication, with a deadline of its own ---
+
+/**
+ * Middy's early timeout covers the route handler only, not a middleware's `before`: without a
+ * deadline of its own a credential lookup in SDK backoff (throttling backs off for up to ~15 s)
+ * would run into the Lambda timeout, which API Gateway answers outside the envelope. Past the
+ * deadline it fails as a TimeoutError, a transient error: 503 UNAVAILABLE.
+ */
+const beforeDeadline = async <T>(context: Context, work: Promise<T>): Promise<T> => {
+  const remaining =
+    typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
+  if (remaining === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(Object.assign(new Error('Authentication did not finish before the deadline'), { name: 'TimeoutError' })),
+      Math.max(0, remaining - DEADLINE_MARGIN_MS),
+    );
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+// --- The envelope ---
+
+/** What a route's domain call returns; the middleware wraps it in `{result}`. */
+interface CallableResult {
+  message: string;
+  data: unknown;
+}
+
+type ApiRequest = Request<
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2 | CallableResult,
+  Error,
+  ApiContext
+>;
+
+const isCallableResult = (value: unknown): value is CallableResult =>
+  typeof value === 'object' && value !== null && 'message' in value && 'data' in value && !('statusCode' in value);
+
+/**
+ * The one middleware every API route shares:
+ * - before: authenticates the two headers, before anything about the request is checked;
+ * - after: wraps the route's `{message, data}` in the `{result}` envelope;
+ * - onError: turns any error into the `{error}` envelope with its HTTP status. Unexpected errors
+ *   become INTERNAL with the request id and are logged; internals never leave.
+ */
+export const callableApi = ({
+  authenticator,
+}: {
+  authenticator: Authenticator;
+}): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | CallableResult, Error, ApiContext> => ({
+  before: async (request: ApiRequest) => {
+    const headers = request.event.headers ?? {};
+    const credential = await beforeDeadline(
+      request.context,
+      authenticator.authenticate(headers['x-service-api-key'], headers['x-service-auth-token']),
+    );
+    request.context.credential = credential;
+    logger.appendKeys({ apiKey: credential.apiKey });
+  },
+  after: async (request: ApiRequest) => {
+    const response = request.response;
+    if (isCallableResult(response)) request.response = successAnswer(response.message, response.data);
+  },
+  onError: async (request: ApiRequest) => {
+    const { error } = request;
+    if (isApiError(error)) {
+      request.response = errorAnswer(error.status, error.message, error.details);
+      // `reason`, not `message`: Powertools reserves `message` for the log line's own and drops it.
+      if (error.httpStatus >= 500) logger.warn('Request failed', { status: error.status, reason: error.message });
+      return;
+    }
+    const requestId = request.context.awsRequestId;
+    if (isTransientDependencyError(error)) {
+      logger.error('Dependency unavailable', { error });
+      request.response = errorAnswer('UNAVAILABLE', 'A dependency is unavailable; the request is safe to retry.', {
+        requestId,
+      });
+      return;
+    }
+    logger.error('Unexpected error', { error });
+    request.response = errorAnswer('INTERNAL', INTERNAL_MESSAGE, { requestId });
+  },
+});
+
+/**
+ * A route's handler: the shared chain around its domain call. The route gives the request schema
+ * and the success message; the domain call only computes `result.data`. The authenticator is
+ * built from the function's environment unless one is given (tests).
+ */
+export const httpRoute = <S extends z.core.$ZodType<{ organizationId: string }>>(
+  route: Pick<Route<S>, 'request' | 'message'>,
+  handle: (input: RouteInput<z.infer<S>>) => Promise<unknown>,
+  { authenticator = createAuthenticator() }: { authenticator?: Authenticator } = {},
+): HttpHandler => {
+  // Middy's default early timeout (5 ms before the deadline) leaves no time to send the 503:
+  // the route keeps the same margin as the authentication step.
+  const handler = observed<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | CallableResult, ApiContext>({
+    timeoutEarlyInMillis: DEADLINE_MARGIN_MS,
+  })
+    .use(httpHeaderNormalizer())
+    .use(callableApi({ authenticator }))
+    .handler(async (event, context, { signal }): Promise<CallableResult> => {
+      const data = readRequest(route.request, event);
+      const credential = context.credential as Credential;
+      if (!grantsOrganization(credential, data.organizationId)) throw permissionDenied(data.organizationId);
+      return { message: route.message, data: await handle({ data, credential, signal }) };
+    });
+  return handler as unknown as HttpHandler;
+};

@@ -1,0 +1,37 @@
+import * as z from 'zod/mini';
+import { identifier } from '#shared/api/identifiers.js';
+import type { Route } from '#shared/platform/route.js';
+import { resolution, scope, storedChannelConfig } from '../results.js';
+import { documentIds } from '../schemas.js';
+
+/** POST /v2/notifications/config/get */
+export const getConfigRequest = z.strictObject({
+  organizationId: identifier('organizationId'),
+  userId: identifier('userId'),
+  documentIds: z.optional(documentIds),
+});
+export type GetConfigRequest = z.infer<typeof getConfigRequest>;
+
+/** One item of the answer: what is stored for the entry, and every channel resolved. */
+export const configView = z.strictObject({
+  userId: z.string(),
+  documentId: z.nullable(z.string()),
+  scope,
+  config: storedChannelConfig,
+  ...resolution(),
+});
+export type ConfigView = z.output<typeof configView>;
+
+export const getConfigResult = z.array(configView);
+export type GetConfigResult = z.output<typeof getConfigResult>;
+
+export const GET_CONFIG_MESSAGE = 'User config retrieved successfully.';
+
+export const getConfigRoute = {
+  operationId: 'getConfig',
+  path: '/v2/notifications/config/get',
+  request: getConfigRequest,
+  result: getConfigResult,
+  message: GET_CONFIG_MESSAGE,
+  function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults'] },
+} as const satisfies Route;

@@ -1,0 +1,47 @@
+import * as z from 'zod/mini';
+import { CHANNELS, type Channel } from '#shared/api/channels.js';
+import { identifier } from '#shared/api/identifiers.js';
+import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
+import { userWriteMap } from '../results.js';
+import { documentIds, userIds } from '../schemas.js';
+
+const ONE_OF_CHANNELS = `one of ${CHANNELS.join(', ')}`;
+
+export const channels = z
+  .array(z.enum(CHANNELS, { error: `channels entries must be ${ONE_OF_CHANNELS}` }), {
+    error: 'channels must be an array of channel names',
+  })
+  .check(
+    z.minLength(1, { error: `channels must name at least 1 of ${CHANNELS.join(', ')} when present` }),
+    z.refine((names: Channel[]) => new Set(names).size === names.length, {
+      error: 'channels must not repeat a channel',
+    }),
+  );
+
+/** POST /v2/notifications/config/reset */
+export const resetConfigRequest = z.strictObject({
+  organizationId: identifier('organizationId'),
+  userIds,
+  documentIds: z.optional(documentIds),
+  channels: z.optional(channels),
+});
+export type ResetConfigRequest = z.infer<typeof resetConfigRequest>;
+
+export const resetConfigResult = userWriteMap();
+export type ResetConfigResult = z.output<typeof resetConfigResult>;
+
+export const RESET_CONFIG_MESSAGE = 'User config reset successfully.';
+
+export const resetConfigRoute = {
+  operationId: 'resetConfig',
+  path: '/v2/notifications/config/reset',
+  request: resetConfigRequest,
+  result: resetConfigResult,
+  message: RESET_CONFIG_MESSAGE,
+  function: {
+    // As many writes as the largest set: all the time the HTTP API allows.
+    timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
+    // Remove channels from an entry, then delete it only if no channel is left.
+    tables: { config: ['UpdateItem', 'DeleteItem'] },
+  },
+} as const satisfies Route;

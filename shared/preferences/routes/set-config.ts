@@ -1,0 +1,33 @@
+import * as z from 'zod/mini';
+import { identifier } from '#shared/api/identifiers.js';
+import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
+import { userWriteMap } from '../results.js';
+import { channelConfig, documentIds, userIds } from '../schemas.js';
+
+/** POST /v2/notifications/config/set */
+export const setConfigRequest = z.strictObject({
+  organizationId: identifier('organizationId'),
+  userIds,
+  documentIds: z.optional(documentIds),
+  config: channelConfig,
+});
+export type SetConfigRequest = z.infer<typeof setConfigRequest>;
+
+export const setConfigResult = userWriteMap();
+export type SetConfigResult = z.output<typeof setConfigResult>;
+
+export const SET_CONFIG_MESSAGE = 'User config set successfully.';
+
+export const setConfigRoute = {
+  operationId: 'setConfig',
+  path: '/v2/notifications/config/set',
+  request: setConfigRequest,
+  result: setConfigResult,
+  message: SET_CONFIG_MESSAGE,
+  function: {
+    // The largest set (1000 users x 30 documents) is 30,000 writes: all the time the HTTP API allows.
+    timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
+    // A partial update per entry, so concurrent writes of different channels both take effect.
+    tables: { config: ['UpdateItem'] },
+  },
+} as const satisfies Route;

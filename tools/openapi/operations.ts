@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import { ROUTES, type RouteById, type RouteId } from '#service/routes.js';
+import type { Route } from '#shared/platform/route.js';
+import type { OperationDocs } from './operation-docs/common.js';
+import { eraseUserDocs, getErasureStatusDocs } from './operation-docs/erasure.js';
+import { getConfigHistoryDocs } from './operation-docs/history.js';
+import { getMigrationStatusDocs, migrateDocumentDocs } from './operation-docs/migration.js';
+import { getConfigDocs, resetConfigDocs, resolveConfigDocs, setConfigDocs } from './operation-docs/preferences.js';
+
+export type { ErrorCase, NamedExample, OperationDocs } from './operation-docs/common.js';
+export { COMMON_ERRORS } from './operation-docs/common.js';
+
+/** The documentation of every route, by operationId: a route without its documentation does not compile. */
+const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
+  setConfig: setConfigDocs,
+  getConfig: getConfigDocs,
+  resolveConfig: resolveConfigDocs,
+  resetConfig: resetConfigDocs,
+  getConfigHistory: getConfigHistoryDocs,
+  migrateDocument: migrateDocumentDocs,
+  getMigrationStatus: getMigrationStatusDocs,
+  eraseUser: eraseUserDocs,
+  getErasureStatus: getErasureStatusDocs,
+};
+
+/** A route with its documentation: what the OpenAPI document, the docs page, the client and the smoke test read. */
+export type Operation<R extends Route = Route> = R & OperationDocs<R>;
+export type OperationId = RouteId;
+
+/**
+ * Every operation, in the order of the routes (service/routes.ts): the full table, which only the
+ * tools (and the tests) assemble; no function bundles it.
+ */
+export const OPERATIONS = ROUTES.map((route) => ({
+  ...route,
+  ...OPERATION_DOCS[route.operationId],
+})) as readonly Operation<(typeof ROUTES)[number]>[];
+
+/** `data` a client sends to an operation. */
+export type OperationInput<Id extends OperationId> = z.input<RouteById<Id>['request']>;
+/** `result.data` an operation answers. */
+export type OperationResult<Id extends OperationId> = z.output<RouteById<Id>['result']>;
+
+export const operationById = <Id extends OperationId>(id: Id): Operation<RouteById<Id>> =>
+  OPERATIONS.find((operation) => operation.operationId === id) as unknown as Operation<RouteById<Id>>;
+
+export const operationForPath = (path: string): Operation | undefined =>
+  OPERATIONS.find((operation) => operation.path === path);

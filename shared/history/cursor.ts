@@ -1,11 +1,13 @@
 import { ApiError } from '#shared/api/errors.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
-import { entrySortPrefix, userPartition } from './keys.js';
+import { CHANGE_SORT_KEY, entrySortPrefix, userPartition } from './keys.js';
 
 /*
  * A history page's cursor: the Query's LastEvaluatedKey as base64url JSON. Opaque to clients,
- * but checked on the way back in: it must be a key of the same user (and the same entry, when
- * filtered), so that a cursor can neither read another user's changes nor make DynamoDB fail.
+ * but checked whole on the way back in: it must be a key of the same user (and the same entry,
+ * when filtered) with a sort key of the shape the service writes, so that a cursor can neither
+ * read another user's changes nor reach DynamoDB with a key it refuses (an empty or malformed
+ * sort key was a ValidationException, answered 500).
  */
 
 export const INVALID_CURSOR_MESSAGE = 'cursor is not valid for this request; start again without it.';
@@ -37,6 +39,7 @@ export const decodeCursor = (cursor: string, { organizationId, userId, documentI
     throw invalid;
   }
   if (!isStringRecord(key)) throw invalid;
+  if (!CHANGE_SORT_KEY.test(key.sk ?? '')) throw invalid;
   const fields = Object.keys(key).sort().join(',');
   const pk = userPartition(organizationId, userId);
   if (documentId === undefined) {

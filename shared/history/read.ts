@@ -1,6 +1,10 @@
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { ApiError } from '#shared/api/errors.js';
+import { logger } from '#shared/platform/logger.js';
+import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from './cursor.js';
 import { DEFAULT_HISTORY_LIMIT, type HistoryRequest, type HistoryResult } from './routes/get-config-history.js';
 import type { HistoryStore } from './store.js';
+
+const isValidationError = (error: unknown) => (error as Error | undefined)?.name === 'ValidationException';
 
 /**
  * docs/api.md, config/history: the user's changes in the organization, newest first, of one
@@ -13,10 +17,15 @@ export const getHistory = async (
 ): Promise<HistoryResult> => {
   const { organizationId, userId, documentId, limit = DEFAULT_HISTORY_LIMIT, cursor } = request;
   const scope = { organizationId, userId, documentId };
-  const page = await store.list({
-    ...scope,
-    limit,
-    ...(cursor === undefined ? {} : { startKey: decodeCursor(cursor, scope) }),
-  });
-  return { changes: page.changes, ...(page.lastKey ? { nextCursor: encodeCursor(page.lastKey) } : {}) };
+  const startKey = cursor === undefined ? undefined : decodeCursor(cursor, scope);
+  try {
+    const page = await store.list({ ...scope, limit, ...(startKey ? { startKey } : {}) });
+    return { changes: page.changes, ...(page.lastKey ? { nextCursor: encodeCursor(page.lastKey) } : {}) };
+  } catch (error) {
+    // decodeCursor admits only keys of the shape the service writes; should DynamoDB still refuse
+    // one, the cursor came from the request: the caller's mistake (400), not an operator's page.
+    if (!startKey || !isValidationError(error)) throw error;
+    logger.warn('A history cursor passed validation but DynamoDB refused it', { reason: (error as Error).message });
+    throw new ApiError('INVALID_ARGUMENT', INVALID_CURSOR_MESSAGE);
+  }
 };

@@ -42,7 +42,8 @@ export const getConfigHistoryDocs: OperationDocs<typeof getConfigHistoryRoute> =
             after: {},
           },
         ],
-        nextCursor: 'eyJwayI6IkgjYWNtZSNhbGljZSIsInNrIjoiMjAyNi0xMS0yMlQwOTowMDowMi4wMDBaIzEyIn0',
+        nextCursor:
+          'eyJwayI6IkgjYWNtZSNhbGljZSIsInNrIjoiMjAyNi0xMS0yMlQwOTowMDowMi4wMDBaIzAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMTIifQ',
       },
     },
     organization: {

@@ -50,6 +50,61 @@ export interface WriteMessages {
 }
 
 /**
+ * Lambda returns at most 6 MB: an answer is kept under 5 MB of UTF-8 (contract, Identifiers and
+ * limits). The per-user map repeats every document id for every user, so 1000 users x 30 ids of
+ * 256 characters would be some 8.6 MB; such a request is refused before anything is written.
+ */
+export const MAX_ANSWER_BYTES = 5_000_000;
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+/**
+ * The size of the largest answer the request can get, computed without building it: the 503's
+ * per-user map (the longer message), with the document ids counted once and added per user.
+ */
+export const largestAnswerBytes = (
+  userIds: readonly string[],
+  documentIds: readonly (string | null)[],
+  messages: WriteMessages,
+): number => {
+  const listed = documentIds.length > 1 ? jsonBytes(documentIds) - jsonBytes([]) : 0;
+  let bytes = jsonBytes({
+    error: {
+      message: `Config ${messages.couldNot} for ${userIds.length} of ${userIds.length} users; the request is safe to retry.`,
+      status: 'UNAVAILABLE',
+      details: {},
+    },
+  });
+  for (const userId of userIds) {
+    const entry = {
+      success: false,
+      userId,
+      documentId: documentIds[0] ?? null,
+      ...(documentIds.length > 1 ? { documentIds: [] } : {}),
+      scope: documentIds[0] === null ? 'organization' : 'document',
+      message: messages.failed,
+    };
+    // `"<userId>":{...},`
+    bytes += jsonBytes(userId) + 1 + jsonBytes(entry) + listed + 1;
+  }
+  return bytes;
+};
+
+const assertAnswerFits = (
+  userIds: readonly string[],
+  documentIds: readonly (string | null)[],
+  messages: WriteMessages,
+): void => {
+  const bytes = largestAnswerBytes(userIds, documentIds, messages);
+  if (bytes > MAX_ANSWER_BYTES) {
+    throw new ApiError(
+      'INVALID_ARGUMENT',
+      `The answer to this request would be ${(bytes / 1e6).toFixed(1)} MB, over the limit of 5 MB (${MAX_ANSWER_BYTES} bytes of UTF-8): every user's entry lists every document id. Send fewer users or documents per request.`,
+    );
+  }
+};
+
+/**
  * One write per (user, document), or per user at the organization level when no documents
  * are named. Every entry is attempted; users with an entry that still fails after the SDK's
  * retries, or that was not written when the deadline's signal fired, are reported and the
@@ -67,6 +122,7 @@ export const writeEntries = async ({
 }: EntryWrites): Promise<Record<string, UserSetResult>> => {
   const userIds = distinct(requestedUserIds);
   const documentIds: (string | null)[] = requestedDocumentIds ? distinct(requestedDocumentIds) : [null];
+  assertAnswerFits(userIds, documentIds, messages);
   // Entries not yet written, per user: a user succeeds when this reaches 0.
   const pending = new Map(userIds.map((userId) => [userId, documentIds.length]));
   // A failure that retrying cannot cure (a missing table, denied access) is a fault of the

@@ -1,12 +1,12 @@
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { streamConsumer } from '#shared/edge/stream-consumer.js';
 import { EventBridgeBus } from '#shared/events/eventbridge-bus.js';
 import type { EventBus } from '#shared/events/events.js';
 import { FileEventBus } from '#shared/events/file-event-bus.js';
 import { createPublisherHandler } from '#shared/events/publisher.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
-import { documentClient, MAX_ATTEMPTS } from '#shared/platform/aws-clients.js';
+import { documentClient } from '#shared/platform/aws-clients.js';
 import { ENV, eventBusName, historyRetentionDays, tableName } from '#shared/platform/environment.js';
+import { eventBridgeClient } from '#shared/platform/events-client.js';
 
 /**
  * The consumer of the config and migrations tables' streams (docs/design.md, Change history):
@@ -16,7 +16,7 @@ import { ENV, eventBusName, historyRetentionDays, tableName } from '#shared/plat
 const localEvents = process.env[ENV.localEventsFile];
 const bus: EventBus =
   localEvents === undefined
-    ? new EventBridgeBus(new EventBridgeClient({ maxAttempts: MAX_ATTEMPTS }), eventBusName())
+    ? new EventBridgeBus(eventBridgeClient, eventBusName())
     : new FileEventBus(
         localEvents === '-' ? undefined : localEvents,
         process.env[ENV.localEventsPrint] === '1' ? (line) => console.log(line) : undefined,

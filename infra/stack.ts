@@ -55,6 +55,10 @@ export class ServiceStack extends Stack {
   >;
   /** The bus the service's events go to (docs/api.md, Events). */
   readonly eventBus: EventBus;
+  /** The work queues functions send to, by their name in the function specs. */
+  readonly queues: Record<QueueName, BoundQueue>;
+  /** The tables, by their name in service/tables.ts. */
+  readonly tables: ReturnType<typeof createServiceTables>;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -67,10 +71,12 @@ export class ServiceStack extends Stack {
     const migrationQueue: BoundQueue = { queue, env: ENV.migrationQueueUrl };
 
     const erasureQueues = createErasureQueues(this);
+    this.tables = tables;
     const queues: Record<QueueName, BoundQueue> = {
       migrations: migrationQueue,
       erasures: { queue: erasureQueues.queue, env: ENV.erasureQueueUrl },
     };
+    this.queues = queues;
     this.eventBus = new EventBus(this, 'EventBus', {
       description: 'Events of the notification preferences service: config changes, migrations, erasures',
     });

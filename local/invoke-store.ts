@@ -54,8 +54,17 @@ const current = (): LocalInvokeStore => {
   return store;
 };
 
+/** The twin's own key in an invocation's context: the name of the function invoked. */
+const FUNCTION_NAME = Symbol('twin.functionName');
+
+/** The function whose invocation is running here, if any (the twin's call recorder reads it). */
+export const currentFunctionName = (): string | undefined => store?.getContext()?.[FUNCTION_NAME] as string | undefined;
+
 /** A handler whose every invocation runs in a context of its own, holding the invocation's request id. */
 export const perInvocation =
   <E, R>(handler: (event: E, context: Context) => Promise<R>) =>
   (event: E, context: Context): Promise<R> =>
-    current().run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: context.awsRequestId }, () => handler(event, context));
+    current().run(
+      { [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: context.awsRequestId, [FUNCTION_NAME]: context.functionName },
+      () => handler(event, context),
+    );

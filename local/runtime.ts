@@ -21,6 +21,7 @@ import { functionSpecOf, ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
 import { apiPages } from './api-pages.js';
+import { type AwsCall, recordCalls } from './call-recorder.js';
 import {
   assertDynamoFilesFree,
   DataDirLockedError,
@@ -104,6 +105,8 @@ export interface LocalRuntimeOptions {
   env?: Record<string, string>;
   /** One line per request and per queue delivery. */
   log?: (line: string) => void;
+  /** Told every AWS call a function makes (local/call-recorder.ts), for the test of the stack's grants. */
+  recordAwsCalls?: (call: AwsCall) => void;
 }
 
 export interface LocalRuntime {
@@ -277,6 +280,16 @@ const start = async (
   };
   Object.assign(process.env, env);
   useInvokeStore();
+  if (options.recordAwsCalls) {
+    // The functions' shared clients, loaded after the environment is set: they read it on import.
+    const clients = [
+      (await import('#shared/platform/aws-clients.js')).documentClient,
+      (await import('#shared/platform/sqs-client.js')).sqsClient,
+      (await import('#shared/platform/events-client.js')).eventBridgeClient,
+    ];
+    const recording = recordCalls(clients, `${FUNCTION_PREFIX}-`, options.recordAwsCalls);
+    cleanups.push(async () => recording.stop());
+  }
   // A developer's real session (or profile) must not leak into the local twins' requests.
   delete process.env.AWS_SESSION_TOKEN;
   delete process.env.AWS_PROFILE;

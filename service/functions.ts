@@ -1,3 +1,4 @@
+import { ENTRY_INDEX } from '#shared/history/keys.js';
 import { ACTIVE_INDEX } from '#shared/migration/keys.js';
 import type { FunctionAccess } from '#shared/platform/route.js';
 import { USER_INDEX } from '#shared/preferences/keys.js';
@@ -92,6 +93,8 @@ export const CHANGE_PUBLISHER_FUNCTION = {
     // Record a change (conditional put); an erasure's change deletes that entry's history (query, batch delete).
     history: ['PutItem', 'Query', 'BatchWriteItem'],
   },
+  // An entry's history is found through the index of one entry's changes.
+  indexes: { history: [ENTRY_INDEX] },
   streams: ['config', 'migrations'],
   eventBus: ['PutEvents'],
   settings: ['historyRetention'],

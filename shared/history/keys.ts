@@ -23,7 +23,9 @@ export const userPartition = (organizationId: string, userId: string): string =>
   `H#${escapeKeyPart(organizationId)}#${escapeKeyPart(userId)}`;
 
 /** The shape of every sort key changeSortKey writes: an ISO-8601 UTC time, `#`, the padded sequence number. */
-export const CHANGE_SORT_KEY = new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#\\d{${SEQUENCE_DIGITS}}$`);
+export const CHANGE_SORT_KEY = new RegExp(
+  `^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#\\d{${SEQUENCE_DIGITS}}$`,
+);
 
 export const changeSortKey = (changedAt: string, sequenceNumber: string): string =>
   `${changedAt}#${sequenceNumber.padStart(SEQUENCE_DIGITS, '0')}`;

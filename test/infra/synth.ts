@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
-import { type PolicyViolation, type Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, type PolicyViolation, type Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { createServiceApp } from '#infra/service-app.js';
@@ -65,7 +65,8 @@ export const synthService = (
     template,
     outdir,
     nagViolations,
-    logicalId: (construct) => (stack as Stack).getLogicalId(construct.node.defaultChild as never),
+    // Resolved, not allocated: a construct may pin its logical id (overrideLogicalId).
+    logicalId: (construct) => (stack as Stack).resolve((construct.node.defaultChild as CfnElement).logicalId),
     cleanup: () => rmSync(outdir, { recursive: true, force: true }),
   };
 };

@@ -88,9 +88,7 @@ const forged = (valid: Record<string, string>) =>
     // Any JSON, encoded as the service encodes cursors.
     fc.json({ maxDepth: 3 }).map((json) => Buffer.from(json).toString('base64url')),
     // The real cursor with one part replaced (the forger's likeliest try).
-    fc
-      .tuple(fc.constantFrom(...Object.keys(valid)), part)
-      .map(([name, value]) => encode({ ...valid, [name]: value })),
+    fc.tuple(fc.constantFrom(...Object.keys(valid)), part).map(([name, value]) => encode({ ...valid, [name]: value })),
     // The real cursor with parts replaced, removed or added.
     fc
       .record({

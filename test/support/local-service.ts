@@ -73,6 +73,8 @@ export interface LocalServiceOptions {
   queue?: LocalRuntimeOptions['queue'];
   apiKey?: string;
   token?: string;
+  /** Told every AWS call a function makes (local/call-recorder.ts). */
+  recordAwsCalls?: LocalRuntimeOptions['recordAwsCalls'];
   /** Extra environment for the functions. Defaults: logs silenced, no credential cache. */
   env?: Record<string, string>;
   log?: (line: string) => void;

@@ -7,7 +7,11 @@ import { fork } from 'node:child_process';
  */
 export const runChild = <T>(file: string, args: string[]): Promise<T> =>
   new Promise((resolve, reject) => {
-    const child = fork(file, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // A child is one function's process, one invocation at a time, as Lambda runs it: not the
+    // twin's multi-invocation setting that an earlier section left in this process's
+    // environment (Powertools would then keep its state in an invocation context there is none of).
+    const { AWS_LAMBDA_MAX_CONCURRENCY: _twinOnly, ...env } = process.env;
+    const child = fork(file, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
     let result: T | undefined;
     child.once('message', (message: T) => {
       result = message;

@@ -1,8 +1,10 @@
+import { basename } from 'node:path';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import fc from 'fast-check';
+import { handlerEntryOf, ROUTES } from '#service/routes.js';
 import { hashToken } from '#shared/auth/credential.js';
 import type { HttpHandler } from '#shared/edge/http-route.js';
 import { ENV } from '#shared/platform/environment.js';
@@ -25,7 +27,9 @@ beforeAll(async () => {
   process.env[ENV.configTable] = dynamo.tables.config;
   process.env[ENV.credentialsTable] = dynamo.tables.credentials;
   process.env[ENV.migrationsTable] = dynamo.tables.migrations;
+  process.env[ENV.historyTable] = dynamo.tables.history;
   process.env[ENV.migrationQueueUrl] = 'http://127.0.0.1:9/000000000000/unused';
+  process.env[ENV.erasureQueueUrl] = 'http://127.0.0.1:9/000000000000/unused';
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
   process.env.AWS_REGION = 'local';
   process.env.AWS_ACCESS_KEY_ID = dynamo.credentials.accessKeyId;
@@ -37,10 +41,12 @@ beforeAll(async () => {
       Item: { apiKey, tokenHash: hashToken(token), organizationIds: ['org-1'], createdAt: new Date().toISOString() },
     }),
   );
-  handlers.set = (await import('#functions/set-config.js')).handler;
-  handlers.get = (await import('#functions/get-config.js')).handler;
-  handlers.migrate = (await import('#functions/migrate-document.js')).handler;
-  handlers.status = (await import('#functions/get-migration-status.js')).handler;
+  for (const route of ROUTES) {
+    const module = (await import(`#functions/${basename(handlerEntryOf(route), '.ts')}.js`)) as {
+      handler: HttpHandler;
+    };
+    handlers[route.operationId] = module.handler;
+  }
 });
 afterAll(async () => {
   sqs.restore();
@@ -52,6 +58,13 @@ const allTables = async () => ({
   config: await scanAll(dynamo.tables.config),
   migrations: await scanAll(dynamo.tables.migrations),
   credentials: await scanAll(dynamo.tables.credentials),
+  history: await scanAll(dynamo.tables.history),
+});
+
+test('every route has a fuzz spec, and every spec is a route', () => {
+  expect(ROUTE_FUZZ_SPECS.map((spec) => [spec.name, spec.path])).toEqual(
+    ROUTES.map((route) => [route.operationId, route.path]),
+  );
 });
 
 describe.each(ROUTE_FUZZ_SPECS)(
@@ -96,7 +109,7 @@ describe.each(ROUTE_FUZZ_SPECS)(
 
 test('control: a valid migrate request is accepted and queues exactly one message (the checks above can see one)', async () => {
   sqs.resetHistory();
-  const response = await (handlers.migrate as HttpHandler)(
+  const response = await (handlers.migrateDocument as HttpHandler)(
     apiEvent('/v2/organizations/documents/migrate', {
       headers: { 'x-service-api-key': apiKey, 'x-service-auth-token': token },
       body: { data: { organizationId: 'org-1', documentId: 'control-a', newDocumentId: 'control-b' } },

@@ -52,7 +52,8 @@ export interface LargestResult {
   alternatives: Alternative[];
 }
 
-const [storeEndpoint = '', stubEndpoint = '', sampleArg = '3000'] = process.argv.slice(2);
+const [storeEndpoint = '', stubEndpoint = '', sampleArg = '3000', usersArg = '1000', documentsArg = '30'] =
+  process.argv.slice(2);
 const SAMPLE = Number(sampleArg);
 const SET = operationById('setConfig').path;
 const CONFIG = { email: 'MINE', slack: 'NONE' } as const;
@@ -96,8 +97,8 @@ const heapBefore = process.memoryUsage().heapUsed;
 const rssBefore = process.memoryUsage.rss();
 const rss = sampleRss();
 const from = counter.mark();
-const largestUsers = users(1000);
-const largestDocuments = documents(30);
+const largestUsers = users(Number(usersArg));
+const largestDocuments = documents(Number(documentsArg));
 const entries = largestUsers.length * largestDocuments.length;
 const shown = progress(
   'largest request',

@@ -69,13 +69,20 @@ const markdownTable = ({ title, columns, rows }: Table): string =>
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
 
-const goalLine = (g: Goal) => `${g.met ? 'MET ' : 'MISS'}  ${g.name}: ${g.measured} (goal ${g.limit})`;
+const goalLine = (g: Goal, scored: boolean) =>
+  `${scored ? (g.met ? 'MET ' : 'MISS') : g.met ? 'met ' : 'miss'}  ${g.name}: ${g.measured} (goal ${g.limit})`;
 
-export const renderText = (section: Section): string =>
+/** A section as text; unscored (a quick run), the goals are shown in lower case and counted nowhere. */
+export const renderText = (section: Section, { scored = true }: { scored?: boolean } = {}): string =>
   [
     `\n== ${section.title} ==`,
     ...section.tables.map(textTable),
-    ...(section.goals.length ? ['  Goals:', ...section.goals.map((g) => `    ${goalLine(g)}`)] : []),
+    ...(section.goals.length
+      ? [
+          scored ? '  Goals:' : '  Goals (not scored: a quick run):',
+          ...section.goals.map((g) => `    ${goalLine(g, scored)}`),
+        ]
+      : []),
     ...section.notes.map((note) => `  Note: ${note}`),
   ].join('\n');
 
@@ -84,7 +91,8 @@ export interface RunInfo {
   /** Load average at the start of the run; machine() gives it at the end. */
   loadAtStart: string;
   durationMs: number;
-  mode: 'default' | 'full';
+  /** quick: small sizes, goals printed but not scored (CI's run). */
+  mode: 'default' | 'full' | 'quick';
   command: string;
   machine: ReturnType<typeof machine>;
 }

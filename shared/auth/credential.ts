@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
+import { grantsScope, type Scope } from '#shared/api/scopes.js';
 
 /** docs/api.md, Authentication. The token itself is never stored: only its SHA-256. */
 export interface Credential {
@@ -10,6 +11,19 @@ export interface Credential {
   expiresAt?: string;
   revokedAt?: string;
   name?: string;
+  /** What it may do; absent on credentials made before scopes existed, which hold every scope. */
+  scopes?: Scope[];
+  /** Its own request rate, instead of the deployment's default (rate-limit.ts). */
+  rateLimit?: RateLimit;
+}
+
+/** Far above what one caller needs; a larger number is a typo. */
+export const MAX_RATE_PER_SECOND = 100_000;
+
+/** Requests per second, and how many may come at once after a quiet spell (a token bucket). */
+export interface RateLimit {
+  perSecond: number;
+  burst: number;
 }
 
 export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -26,6 +40,8 @@ export const isActive = (credential: Credential, now: Date): boolean =>
 
 export const grantsOrganization = (credential: Credential, organizationId: string): boolean =>
   credential.organizationIds === '*' || credential.organizationIds.includes(organizationId);
+
+export const hasScope = (credential: Credential, scope: Scope): boolean => grantsScope(credential.scopes, scope);
 
 export const newApiKey = (): string => `ak_${randomBytes(12).toString('hex')}`;
 export const newToken = (): string => `st_${randomBytes(32).toString('base64url')}`;
@@ -52,3 +68,6 @@ export const unauthenticated = (): ApiError => new ApiError('UNAUTHENTICATED', U
 
 export const permissionDenied = (organizationId: string): ApiError =>
   new ApiError('PERMISSION_DENIED', `The credential is not granted organization ${JSON.stringify(organizationId)}.`);
+
+export const scopeDenied = (scope: Scope): ApiError =>
+  new ApiError('PERMISSION_DENIED', `The credential is not granted the scope "${scope}", which this route needs.`);

@@ -7,7 +7,13 @@ import { ApiError, isApiError } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES } from '#shared/api/identifiers.js';
 import type { Authenticator } from '#shared/auth/authenticator.js';
 import { createAuthenticator } from '#shared/auth/create-authenticator.js';
-import { type Credential, grantsOrganization, permissionDenied } from '#shared/auth/credential.js';
+import {
+  type Credential,
+  grantsOrganization,
+  hasScope,
+  permissionDenied,
+  scopeDenied,
+} from '#shared/auth/credential.js';
 import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
 import { logger } from '#shared/platform/logger.js';
 import type { Route } from '#shared/platform/route.js';
@@ -249,7 +255,7 @@ export const callableApi = ({
  * built from the function's environment unless one is given (tests).
  */
 export const httpRoute = <S extends z.core.$ZodType<{ organizationId: string }>>(
-  route: Pick<Route<S>, 'request' | 'message'>,
+  route: Pick<Route<S>, 'request' | 'message' | 'scope'>,
   handle: (input: RouteInput<z.infer<S>>) => Promise<unknown>,
   { authenticator = createAuthenticator() }: { authenticator?: Authenticator } = {},
 ): HttpHandler => {
@@ -261,8 +267,10 @@ export const httpRoute = <S extends z.core.$ZodType<{ organizationId: string }>>
     .use(httpHeaderNormalizer())
     .use(callableApi({ authenticator }))
     .handler(async (event, context, { signal }): Promise<CallableResult> => {
-      const data = readRequest(route.request, event);
       const credential = context.credential as Credential;
+      // The route's scope before anything of the request: it needs nothing of the body.
+      if (!hasScope(credential, route.scope)) throw scopeDenied(route.scope);
+      const data = readRequest(route.request, event);
       if (!grantsOrganization(credential, data.organizationId)) throw permissionDenied(data.organizationId);
       return { message: route.message, data: await handle({ data, credential, signal }) };
     });

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import type { Scope } from '#shared/api/scopes.js';
 
 /**
  * What a function of the service may touch, in terms free of CDK. A route declares it beside its
@@ -75,5 +76,7 @@ export interface Route<
   request: Req;
   result: Res;
   message: string;
+  /** The scope a credential needs to call the route (docs/api.md, Authentication). */
+  scope: Scope;
   function: FunctionAccess;
 }

@@ -111,9 +111,55 @@ describe('while the local server runs on the data directory', () => {
       createdAt: expect.any(String),
       expiresAt: null,
       revokedAt: null,
+      scopes: ['read', 'write', 'resolve'],
+      rateLimit: null,
       tokenHashPrefix: expect.stringMatching(/^[0-9a-f]{8}$/),
     });
     expect(records.find((r) => r.apiKey === service?.apiKey)).toMatchObject({ organizationIds: '*', name: 'local' });
+  });
+
+  test('scopes narrow a credential: a dispatcher that only resolves cannot set or erase', async () => {
+    const { apiKey, token } = await createJson([
+      '--organizations',
+      'acme',
+      '--scopes',
+      'resolve',
+      '--rate-limit',
+      '50',
+    ]);
+    const headers = service?.authHeaders(apiKey, token) as Record<string, string>;
+    const resolve = await service?.call(
+      '/v2/notifications/config/resolve',
+      { organizationId: 'acme', documentId: 'doc-1', userIds: ['u'] },
+      { headers },
+    );
+    expect(resolve?.status).toBe(200);
+    const set = await setConfig(headers);
+    expect(set.status).toBe(403);
+    expect(set.body.error?.message).toContain('"write"');
+    const erase = await service?.call(
+      '/v2/organizations/users/erase',
+      { organizationId: 'acme', userId: 'u' },
+      { headers },
+    );
+    expect(erase?.status).toBe(403);
+    const record = (JSON.parse((await run(['list', '--json'])).stdout) as Record<string, unknown>[]).find(
+      (r) => r.apiKey === apiKey,
+    );
+    expect(record).toMatchObject({ scopes: ['resolve'], rateLimit: { perSecond: 50, burst: 100 } });
+  });
+
+  test.each([
+    [
+      ['--scopes', 'read,delete'],
+      /--scopes takes a comma-separated list of read, write, resolve, migrate, erase, admin/,
+    ],
+    [['--burst', '10'], /--burst needs --rate-limit/],
+    [['--rate-limit', '0'], /--rate-limit must be a whole number from 1/],
+  ])('create %j is refused with exit code 2', async (args, message) => {
+    const result = await run(['create', '--organizations', 'acme', ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
   });
 
   test('a revoked key gets 401, and revoking twice keeps the first time', async () => {

@@ -8,6 +8,8 @@ export const setUnitTestEnv = (): void => {
   process.env[ENV.historyTable] = 'history-table';
   process.env[ENV.migrationQueueUrl] = 'https://sqs.eu-west-1.amazonaws.com/000000000000/migrations';
   process.env[ENV.migrationMaxReceiveCount] = '5';
+  process.env[ENV.erasureQueueUrl] = 'https://sqs.eu-west-1.amazonaws.com/000000000000/erasures';
+  process.env[ENV.erasureMaxReceiveCount] = '5';
   process.env[ENV.credentialCacheSeconds] = '60';
   process.env.AWS_REGION = 'eu-west-1';
   process.env.AWS_ACCESS_KEY_ID = 'test';

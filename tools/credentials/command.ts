@@ -4,7 +4,16 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DataDirLockedError } from '#local/data-dir.js';
 import { TABLES } from '#service/tables.js';
 import { identifier } from '#shared/api/identifiers.js';
-import { type Credential, hashToken, isActive, newApiKey, newToken } from '#shared/auth/credential.js';
+import { DEFAULT_SCOPES, isScope, SCOPES, type Scope } from '#shared/api/scopes.js';
+import {
+  type Credential,
+  hashToken,
+  isActive,
+  MAX_RATE_PER_SECOND,
+  newApiKey,
+  newToken,
+  type RateLimit,
+} from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
 import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
 import { type CliIo, describeError, table, UsageError } from '../cli/output.js';
@@ -27,6 +36,11 @@ create options:
   --name TEXT             a label for people (e.g. the calling service)
   --expires-in-days N     expires N days from now
   --expires-at TIME       expires at an ISO-8601 time (e.g. 2027-01-31T00:00:00Z)
+  --scopes a,b            what it may do: read, write, resolve, migrate, erase, admin (admin holds
+                          every scope); default read,write,resolve
+  --rate-limit N          its own limit in requests per second (default: the deployment's)
+  --burst N               requests it may make at once after a quiet spell (with --rate-limit;
+                          default twice the rate)
 revoke options:
   --api-key KEY           the credential to revoke
 
@@ -52,6 +66,9 @@ const OPTIONS = {
   name: { type: 'string' },
   'expires-in-days': { type: 'string' },
   'expires-at': { type: 'string' },
+  scopes: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  burst: { type: 'string' },
   'api-key': { type: 'string' },
   table: { type: 'string' },
   region: { type: 'string' },
@@ -64,7 +81,7 @@ const OPTIONS = {
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
 const COMMAND_OPTIONS: Record<string, (keyof typeof OPTIONS)[]> = {
-  create: ['organizations', 'organization', 'name', 'expires-in-days', 'expires-at'],
+  create: ['organizations', 'organization', 'name', 'expires-in-days', 'expires-at', 'scopes', 'rate-limit', 'burst'],
   list: [],
   revoke: ['api-key'],
 };
@@ -156,6 +173,37 @@ const parseExpiry = (values: Values, now: Date): string | undefined => {
   return undefined;
 };
 
+const parseScopes = (values: Values): Scope[] => {
+  if (values.scopes === undefined) return [...DEFAULT_SCOPES];
+  const listed = values.scopes.split(',').map((scope) => scope.trim());
+  const unknown = listed.filter((scope) => !isScope(scope));
+  if (listed.length === 0 || unknown.length > 0) {
+    throw new UsageError(
+      `--scopes takes a comma-separated list of ${SCOPES.join(', ')}; not ${JSON.stringify(unknown[0] ?? '')}`,
+    );
+  }
+  return [...new Set(listed as Scope[])];
+};
+
+const wholeNumber = (value: string, option: string, max: number): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new UsageError(`--${option} must be a whole number from 1 to ${max}`);
+  return n;
+};
+
+const parseRateLimit = (values: Values): RateLimit | undefined => {
+  const rate = values['rate-limit'];
+  if (rate === undefined) {
+    if (values.burst !== undefined) throw new UsageError('--burst needs --rate-limit');
+    return undefined;
+  }
+  const perSecond = wholeNumber(rate, 'rate-limit', MAX_RATE_PER_SECOND);
+  const burst =
+    values.burst === undefined ? perSecond * 2 : wholeNumber(values.burst, 'burst', MAX_RATE_PER_SECOND * 10);
+  return { perSecond, burst };
+};
+
 const statusOf = (credential: Credential, now: Date) =>
   credential.revokedAt ? 'revoked' : isActive(credential, now) ? 'active' : 'expired';
 
@@ -170,8 +218,14 @@ const shown = (credential: Credential, now: Date) => ({
   createdAt: credential.createdAt,
   expiresAt: credential.expiresAt ?? null,
   revokedAt: credential.revokedAt ?? null,
+  // Absent on credentials made before scopes existed: they hold every scope.
+  scopes: credential.scopes ?? [...SCOPES],
+  rateLimit: credential.rateLimit ?? null,
   tokenHashPrefix: credential.tokenHash.slice(0, HASH_PREFIX),
 });
+
+const scopesText = (scopes: readonly Scope[]) => (scopes.includes('admin') ? 'admin (all)' : scopes.join(', '));
+const rateText = (limit: RateLimit | null) => (limit ? `${limit.perSecond}/s, burst ${limit.burst}` : 'default');
 
 const organizationsText = (ids: string[] | '*') => (ids === '*' ? '* (all)' : ids.join(', '));
 
@@ -217,6 +271,8 @@ export const runCredentialsCommand = async (argv: string[], io: CliIo): Promise<
     // Checked before anything is opened, so that a typo costs nothing.
     const organizations = command === 'create' ? parseOrganizations(values) : undefined;
     const expiresAt = command === 'create' ? parseExpiry(values, now) : undefined;
+    const scopes = command === 'create' ? parseScopes(values) : undefined;
+    const rateLimit = command === 'create' ? parseRateLimit(values) : undefined;
     if (command === 'revoke' && !values['api-key']) throw new UsageError('revoke needs --api-key KEY');
     if (values.name !== undefined && (values.name.length === 0 || values.name.length > 256)) {
       throw new UsageError('--name must be 1 to 256 characters');
@@ -234,6 +290,8 @@ export const runCredentialsCommand = async (argv: string[], io: CliIo): Promise<
         createdAt: now.toISOString(),
         ...(expiresAt ? { expiresAt } : {}),
         ...(values.name ? { name: values.name } : {}),
+        scopes: scopes as Scope[],
+        ...(rateLimit ? { rateLimit } : {}),
       };
       await store.create(credential);
       if (values.json) {
@@ -243,6 +301,8 @@ export const runCredentialsCommand = async (argv: string[], io: CliIo): Promise<
           [
             `Created credential ${apiKey} in ${target.description}.`,
             `  organizations: ${organizationsText(credential.organizationIds)}`,
+            `  scopes:        ${scopesText(scopes as Scope[])}`,
+            `  rate limit:    ${rateText(rateLimit ?? null)}`,
             ...(credential.name ? [`  name:          ${credential.name}`] : []),
             `  expires:       ${credential.expiresAt ?? 'never'}`,
             '',
@@ -263,11 +323,24 @@ export const runCredentialsCommand = async (argv: string[], io: CliIo): Promise<
         io.stdout(
           `${credentials.length} credential(s) in ${target.description}:\n\n` +
             table([
-              ['API KEY', 'STATUS', 'ORGANIZATIONS', 'NAME', 'CREATED', 'EXPIRES', 'REVOKED', 'TOKEN SHA-256'],
+              [
+                'API KEY',
+                'STATUS',
+                'ORGANIZATIONS',
+                'SCOPES',
+                'RATE LIMIT',
+                'NAME',
+                'CREATED',
+                'EXPIRES',
+                'REVOKED',
+                'TOKEN SHA-256',
+              ],
               ...credentials.map((c) => [
                 c.apiKey,
                 c.status,
                 organizationsText(c.organizationIds),
+                scopesText(c.scopes),
+                rateText(c.rateLimit),
                 c.name ?? '-',
                 c.createdAt,
                 c.expiresAt ?? '-',

@@ -20,6 +20,7 @@ export const eraseUserRoute = {
   request: eraseRequest,
   result: eraseResult,
   message: ERASE_MESSAGE,
+  scope: 'erase',
   function: {
     // Read the user's lock and its erasure, record, lock, fail, release; then queue it.
     tables: { migrations: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },

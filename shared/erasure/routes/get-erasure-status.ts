@@ -30,5 +30,6 @@ export const getErasureStatusRoute = {
   request: erasureStatusRequest,
   result: erasureStatusResult,
   message: ERASURE_STATUS_MESSAGE,
+  scope: 'read',
   function: { tables: { migrations: ['GetItem'] } },
 } as const satisfies Route;

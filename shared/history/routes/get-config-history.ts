@@ -48,6 +48,7 @@ export const getConfigHistoryRoute = {
   request: historyRequest,
   result: historyResult,
   message: HISTORY_MESSAGE,
+  scope: 'read',
   // Reads only: one Query of the history table, or of its index of one entry's changes.
   function: { tables: { history: ['Query'] }, indexes: { history: [ENTRY_INDEX] } },
 } as const satisfies Route;

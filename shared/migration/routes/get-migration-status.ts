@@ -37,5 +37,6 @@ export const getMigrationStatusRoute = {
   request: migrationStatusRequest,
   result: migrationStatusResult,
   message: STATUS_MESSAGE,
+  scope: 'read',
   function: { tables: { migrations: ['GetItem'] } },
 } as const satisfies Route;

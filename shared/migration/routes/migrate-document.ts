@@ -28,6 +28,7 @@ export const migrateDocumentRoute = {
   request: migrateRequest,
   result: migrateResult,
   message: MIGRATE_MESSAGE,
+  scope: 'migrate',
   function: {
     // Create the record and the document locks, read them, fail, release locks; then queue it.
     tables: { migrations: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },

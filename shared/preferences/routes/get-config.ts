@@ -33,5 +33,6 @@ export const getConfigRoute = {
   request: getConfigRequest,
   result: getConfigResult,
   message: GET_CONFIG_MESSAGE,
+  scope: 'read',
   function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults'] },
 } as const satisfies Route;

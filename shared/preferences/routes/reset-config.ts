@@ -38,6 +38,7 @@ export const resetConfigRoute = {
   request: resetConfigRequest,
   result: resetConfigResult,
   message: RESET_CONFIG_MESSAGE,
+  scope: 'write',
   function: {
     // As many writes as the largest set: all the time the HTTP API allows.
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,

@@ -49,6 +49,7 @@ export const resolveConfigRoute = {
   request: resolveConfigRequest,
   result: resolveConfigResult,
   message: RESOLVE_CONFIG_MESSAGE,
+  scope: 'resolve',
   // Reads only: every user's document and organization entries, 100 keys per batched read.
   function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults'] },
 } as const satisfies Route;

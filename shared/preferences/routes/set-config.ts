@@ -24,6 +24,7 @@ export const setConfigRoute = {
   request: setConfigRequest,
   result: setConfigResult,
   message: SET_CONFIG_MESSAGE,
+  scope: 'write',
   function: {
     // The largest set (1000 users x 30 documents) is 30,000 writes: all the time the HTTP API allows.
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,

@@ -93,6 +93,10 @@ export class ServiceStack extends Stack {
       migrationMaxReceiveCount: { [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT) },
       historyRetention: { [ENV.historyRetentionDays]: String(config.historyRetentionDays) },
       erasureMaxReceiveCount: { [ENV.erasureMaxReceiveCount]: String(ERASURE_MAX_RECEIVE_COUNT) },
+      rateLimit: {
+        [ENV.rateLimitPerSecond]: String(config.rateLimitPerSecond),
+        [ENV.rateLimitBurst]: String(config.rateLimitBurst),
+      },
     };
 
     /** One function from its spec: settings, grants and the variables naming what it may touch. */

@@ -64,6 +64,12 @@ const stageSettingsSchema = z.object({
   /** API stage throttling: steady requests per second and burst, over all callers. */
   throttleRate: integer(1, 10_000, 50),
   throttleBurst: integer(1, 5_000, 100),
+  /**
+   * Each credential's own request rate and burst (a credential may carry others): below the
+   * stage's, so that one caller cannot take every other's share. 0 turns the limit off.
+   */
+  rateLimitPerSecond: integer(0, 100_000, 20),
+  rateLimitBurst: integer(1, 1_000_000, 40),
   /** Lambda's minimum for an SQS event source is 2. */
   consumerMaxConcurrency: integer(2, 1_000, 5),
   /**

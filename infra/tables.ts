@@ -21,10 +21,11 @@ export const TABLE_LOGICAL_IDS: Record<TableName, string> = {
   migrations: 'MigrationsTable97ED8188',
   credentials: 'CredentialsTableD9D3F717',
   history: 'HistoryTable8F2A5C31',
+  limits: 'RateLimitsTable',
 };
 
 /**
- * Creates the tables of shared/deployment/tables.ts in `scope` (with their indexes and streams): on-demand capacity, point-in-time
+ * Creates the tables of service/tables.ts in `scope` (with their indexes and streams): on-demand capacity, point-in-time
  * recovery, and encryption with the AWS managed key (aws/dynamodb). That key is auditable in
  * CloudTrail and costs nothing; a customer managed key would add a key policy to maintain and
  * KMS permissions to every function, for control the service does not need (no cross-account
@@ -65,5 +66,6 @@ export const createServiceTables = (scope: Construct, protectData: boolean): Rec
     migrations: create('migrations', TABLES.migrations),
     credentials: create('credentials', TABLES.credentials),
     history: create('history', TABLES.history),
+    limits: create('limits', TABLES.limits),
   };
 };

@@ -24,10 +24,13 @@ export const memoryOf = (spec: FunctionSpec | Pick<FunctionSpec, 'memoryMb'>): n
 export const timeoutSecondsOf = (spec: Pick<FunctionSpec, 'timeoutSeconds'>): number =>
   spec.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
 
-/** Every HTTP function authenticates against the credentials table first. */
+/**
+ * Every HTTP function authenticates against the credentials table first, then takes its
+ * credential's permits from the shared rate-limit bucket (one conditional update per chunk).
+ */
 export const HTTP_FUNCTION_BASE = {
-  tables: { credentials: ['GetItem'] },
-  settings: ['credentialCache'],
+  tables: { credentials: ['GetItem'], limits: ['UpdateItem'] },
+  settings: ['credentialCache', 'rateLimit'],
 } as const satisfies Pick<FunctionSpec, 'tables' | 'settings'>;
 
 /** The queue of migrations: the consumer receives a message this many times before it is dead-lettered. */

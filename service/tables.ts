@@ -71,6 +71,11 @@ export const TABLES = {
   /** API credentials, keyed by api key; tokens are stored only as SHA-256 hashes. */
   credentials: { id: 'CredentialsTable', localName: 'credentials', env: ENV.credentialsTable, partitionKey: 'apiKey' },
   /**
+   * Each credential's request rate, shared by every function instance (shared/auth/rate-limit.ts):
+   * one small item per credential, updated by the requests themselves.
+   */
+  limits: { id: 'RateLimitsTable', localName: 'limits', env: ENV.limitsTable, partitionKey: 'apiKey' },
+  /**
    * The change history of config entries (shared/history/keys.ts), written only by the change
    * publisher from the config table's stream; items expire after the retention time.
    */

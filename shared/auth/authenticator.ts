@@ -11,6 +11,13 @@ import type { CredentialStore } from './store.js';
 const MAX_CACHED = 1000;
 
 /**
+ * How long a warm function remembers that a key is unknown (at most the credential cache time):
+ * a caller repeating a wrong key costs one read per function instance in that time, not one per
+ * request. A credential created meanwhile works after it.
+ */
+export const UNKNOWN_KEY_CACHE_SECONDS = 5;
+
+/**
  * Why a request was refused, for operators (a metric): the caller always gets the same answer,
  * and neither the key nor the token is ever part of it.
  */
@@ -27,12 +34,11 @@ export interface AuthenticatorOptions {
 const isMissing = (value: unknown) => value === undefined || value === '';
 
 /**
- * Checks the two auth headers against the credential store. Found credentials are cached
- * for a short time so that a warm function makes no read per request; unknown keys are not
- * cached, so a credential works as soon as it is created.
+ * Checks the two auth headers against the credential store. Found credentials are cached for a
+ * short time so that a warm function makes no read per request; unknown keys for a shorter one.
  */
 export class Authenticator {
-  private readonly cache = new Map<string, { credential: Credential; until: number }>();
+  private readonly cache = new Map<string, { credential: Credential | undefined; until: number }>();
   private readonly now: () => Date;
 
   constructor(
@@ -68,9 +74,12 @@ export class Authenticator {
     if (cached && cached.until > nowMs) return cached.credential;
     this.cache.delete(apiKey);
     const credential = await this.store.get(apiKey);
-    if (credential && this.options.cacheSeconds > 0) {
+    const seconds = credential
+      ? this.options.cacheSeconds
+      : Math.min(UNKNOWN_KEY_CACHE_SECONDS, this.options.cacheSeconds);
+    if (seconds > 0) {
       if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(apiKey, { credential, until: nowMs + this.options.cacheSeconds * 1000 });
+      this.cache.set(apiKey, { credential, until: nowMs + seconds * 1000 });
     }
     return credential;
   }

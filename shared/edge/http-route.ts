@@ -6,7 +6,7 @@ import { errorAnswer, INTERNAL_MESSAGE, successAnswer } from '#shared/api/envelo
 import { ApiError, isApiError } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES } from '#shared/api/identifiers.js';
 import type { Authenticator } from '#shared/auth/authenticator.js';
-import { createAuthenticator } from '#shared/auth/create-authenticator.js';
+import { createAuthenticator, createRateLimiter } from '#shared/auth/create-authenticator.js';
 import {
   type Credential,
   grantsOrganization,
@@ -14,8 +14,10 @@ import {
   permissionDenied,
   scopeDenied,
 } from '#shared/auth/credential.js';
+import type { RateLimiter } from '#shared/auth/rate-limit.js';
 import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
 import { logger } from '#shared/platform/logger.js';
+import { countRateLimited } from '#shared/platform/metrics.js';
 import type { Route } from '#shared/platform/route.js';
 import { observed } from './observed.js';
 
@@ -205,15 +207,18 @@ const isCallableResult = (value: unknown): value is CallableResult =>
 
 /**
  * The one middleware every API route shares:
- * - before: authenticates the two headers, before anything about the request is checked;
+ * - before: authenticates the two headers, before anything about the request is checked, then
+ *   takes the credential's permit under its rate limit (429 with Retry-After over it);
  * - after: wraps the route's `{message, data}` in the `{result}` envelope;
  * - onError: turns any error into the `{error}` envelope with its HTTP status. Unexpected errors
  *   become INTERNAL with the request id and are logged; internals never leave.
  */
 export const callableApi = ({
   authenticator,
+  rateLimiter,
 }: {
   authenticator: Authenticator;
+  rateLimiter?: RateLimiter | undefined;
 }): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 | CallableResult, Error, ApiContext> => ({
   before: async (request: ApiRequest) => {
     const headers = request.event.headers ?? {};
@@ -223,6 +228,15 @@ export const callableApi = ({
     );
     request.context.credential = credential;
     logger.appendKeys({ apiKey: credential.apiKey });
+    const admission = rateLimiter ? await rateLimiter.admitCredential(credential) : { admitted: true as const };
+    if (!admission.admitted) {
+      countRateLimited();
+      throw new ApiError(
+        'RESOURCE_EXHAUSTED',
+        `The credential's request rate is exceeded; retry after ${admission.retryAfterSeconds} s.`,
+        { retryAfterSeconds: admission.retryAfterSeconds },
+      );
+    }
   },
   after: async (request: ApiRequest) => {
     const response = request.response;
@@ -232,6 +246,10 @@ export const callableApi = ({
     const { error } = request;
     if (isApiError(error)) {
       request.response = errorAnswer(error.status, error.message, error.details);
+      const retryAfter = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      if (error.status === 'RESOURCE_EXHAUSTED' && typeof retryAfter === 'number') {
+        request.response.headers = { ...request.response.headers, 'retry-after': String(retryAfter) };
+      }
       // `reason`, not `message`: Powertools reserves `message` for the log line's own and drops it.
       if (error.httpStatus >= 500) logger.warn('Request failed', { status: error.status, reason: error.message });
       return;
@@ -257,7 +275,10 @@ export const callableApi = ({
 export const httpRoute = <S extends z.core.$ZodType<{ organizationId: string }>>(
   route: Pick<Route<S>, 'request' | 'message' | 'scope'>,
   handle: (input: RouteInput<z.infer<S>>) => Promise<unknown>,
-  { authenticator = createAuthenticator() }: { authenticator?: Authenticator } = {},
+  {
+    authenticator = createAuthenticator(),
+    rateLimiter = createRateLimiter(),
+  }: { authenticator?: Authenticator; rateLimiter?: RateLimiter } = {},
 ): HttpHandler => {
   // Middy's default early timeout (5 ms before the deadline) leaves no time to send the 503:
   // the route keeps the same margin as the authentication step.
@@ -265,7 +286,7 @@ export const httpRoute = <S extends z.core.$ZodType<{ organizationId: string }>>
     timeoutEarlyInMillis: DEADLINE_MARGIN_MS,
   })
     .use(httpHeaderNormalizer())
-    .use(callableApi({ authenticator }))
+    .use(callableApi({ authenticator, rateLimiter }))
     .handler(async (event, context, { signal }): Promise<CallableResult> => {
       const credential = context.credential as Credential;
       // The route's scope before anything of the request: it needs nothing of the body.

@@ -20,6 +20,10 @@ export const ENV = {
   migrationsTable: 'MIGRATIONS_TABLE_NAME',
   credentialsTable: 'CREDENTIALS_TABLE_NAME',
   historyTable: 'HISTORY_TABLE_NAME',
+  limitsTable: 'RATE_LIMITS_TABLE_NAME',
+  /** The per-credential request rate a credential without its own gets (unset or 0: none). */
+  rateLimitPerSecond: 'RATE_LIMIT_PER_SECOND',
+  rateLimitBurst: 'RATE_LIMIT_BURST',
   /** How long a change stays in the history (whole days, default 365). */
   historyRetentionDays: 'HISTORY_RETENTION_DAYS',
   /** The EventBridge bus the change publisher puts events on. */
@@ -68,6 +72,7 @@ export const TABLE_ENV: Record<TableName, EnvName> = {
   migrations: ENV.migrationsTable,
   credentials: ENV.credentialsTable,
   history: ENV.historyTable,
+  limits: ENV.limitsTable,
 };
 export const QUEUE_ENV: Record<QueueName, EnvName> = {
   migrations: ENV.migrationQueueUrl,
@@ -132,6 +137,27 @@ export const credentialCacheSeconds = (env: Env = process.env): number =>
  * The deployed functions keep this default; the local twin sets it longer, since DynamoDB Local
  * on a busy laptop can take more than a second and a retry there only adds to its load.
  */
+/**
+ * The deployment's request rate per credential (a credential may carry its own): unset or a rate
+ * of 0 means no limit, as in the local twin unless a developer sets one.
+ */
+export const defaultRateLimit = (env: Env = process.env): { perSecond: number; burst: number } | undefined => {
+  const perSecond = parseEnv(
+    ENV.rateLimitPerSecond,
+    wholeNumber(0, 100_000, 0),
+    'a whole number of requests per second from 0 to 100000',
+    env,
+  );
+  if (perSecond === 0) return undefined;
+  const burst = parseEnv(
+    ENV.rateLimitBurst,
+    wholeNumber(1, 1_000_000, perSecond * 2),
+    'a whole number of requests from 1 to 1000000',
+    env,
+  );
+  return { perSecond, burst };
+};
+
 export const DEFAULT_DEPENDENCY_TIMEOUT_MS = 1_000;
 export const MAX_DEPENDENCY_TIMEOUT_MS = 60_000;
 

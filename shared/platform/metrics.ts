@@ -22,6 +22,8 @@ export const METRIC_NAMES = {
   migrationsFailed: 'MigrationsFailed',
   /** Refused requests, by `reason` (AuthFailureReason); never the key or the token. */
   authFailures: 'AuthFailures',
+  /** Requests refused because their credential's rate was exceeded (429). */
+  rateLimited: 'RateLimited',
 } as const;
 
 type Diagnostics = NonNullable<NonNullable<ConstructorParameters<typeof Metrics>[0]>['logger']>;
@@ -85,4 +87,8 @@ export const countAuthFailure = (reason: string): void => {
   const metrics = recording();
   metrics?.addDimension('reason', reason);
   metrics?.addMetric(METRIC_NAMES.authFailures, MetricUnit.Count, 1);
+};
+
+export const countRateLimited = (): void => {
+  recording()?.addMetric(METRIC_NAMES.rateLimited, MetricUnit.Count, 1);
 };

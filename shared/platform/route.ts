@@ -8,7 +8,7 @@ import type { Scope } from '#shared/api/scopes.js';
  */
 
 /** The service's tables (service/tables.ts defines them). */
-export type TableName = 'config' | 'migrations' | 'credentials' | 'history';
+export type TableName = 'config' | 'migrations' | 'credentials' | 'history' | 'limits';
 
 /**
  * DynamoDB item actions a function may be given. A closed list: no Scan, no table management,
@@ -35,7 +35,8 @@ export type FunctionSetting =
   | 'credentialCache'
   | 'migrationMaxReceiveCount'
   | 'historyRetention'
-  | 'erasureMaxReceiveCount';
+  | 'erasureMaxReceiveCount'
+  | 'rateLimit';
 
 /** Actions on the service's event bus. */
 export type EventBusAction = 'PutEvents';

@@ -25,6 +25,8 @@ describe('an ad-hoc stage: settings from -c flags', () => {
       historyRetentionDays: 365,
       throttleRate: 50,
       throttleBurst: 100,
+      rateLimitPerSecond: 20,
+      rateLimitBurst: 40,
       consumerMaxConcurrency: 5,
       accountConcurrencyLimit: 1000,
       logLevel: 'INFO',

@@ -46,6 +46,8 @@ const CONTEXT = {
   throttleRate: '17',
   throttleBurst: 33,
   credentialCacheSeconds: '42',
+  rateLimitPerSecond: '9',
+  rateLimitBurst: 27,
   defaultInbox: 'NONE',
   defaultEmail: 'ALL',
   consumerMaxConcurrency: '7',
@@ -266,6 +268,7 @@ describe('functions', () => {
         POWERTOOLS_LOG_LEVEL: 'SILENT',
         [ENV.configTable]: 'config',
         [ENV.credentialsTable]: 'credentials',
+        [ENV.limitsTable]: 'limits',
       },
       encoding: 'utf8',
     });
@@ -317,7 +320,13 @@ describe('functions', () => {
         fnProps(key).Environment.Variables as Record<string, unknown>;
       return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? v : refId(v)]));
     };
-    const http = { [ENV.credentialsTable]: tableId('credentials'), [ENV.credentialCacheSeconds]: '42' };
+    const http = {
+      [ENV.credentialsTable]: tableId('credentials'),
+      [ENV.credentialCacheSeconds]: '42',
+      [ENV.limitsTable]: tableId('limits'),
+      [ENV.rateLimitPerSecond]: '9',
+      [ENV.rateLimitBurst]: '27',
+    };
     expect(variables('setConfig')).toEqual({ ...http, [ENV.configTable]: tableId('config') });
     expect(variables('getConfig')).toEqual({
       ...http,
@@ -381,7 +390,11 @@ describe('least-privilege IAM', () => {
   ];
 
   test('each function holds exactly the table and queue actions it uses', () => {
-    const credentials = { [tableId('credentials')]: ['dynamodb:GetItem'] };
+    // Every route authenticates and takes its permits from the shared rate-limit bucket.
+    const credentials = {
+      [tableId('credentials')]: ['dynamodb:GetItem'],
+      [tableId('limits')]: ['dynamodb:UpdateItem'],
+    };
     expect(dataAccess('setConfig')).toEqual({ ...credentials, [tableId('config')]: ['dynamodb:UpdateItem'] });
     expect(dataAccess('getConfig')).toEqual({
       ...credentials,
@@ -445,10 +458,12 @@ describe('least-privilege IAM', () => {
     expect(grantedIndexes).toContain(`MigrationSweeper ${tableId('migrations')}/index/activeByUpdatedAt`);
   });
 
-  test('config/get cannot write, and no function can touch the dead-letter queue or scan', () => {
+  test('config/get cannot write (but its rate-limit bucket), and no function can touch the dead-letter queue or scan', () => {
     const writes = /dynamodb:(Put|Update|Delete|BatchWrite)/;
+    const { [tableId('limits')]: bucket, ...data } = dataAccess('getConfig');
+    expect(bucket).toEqual(['dynamodb:UpdateItem']);
     expect(
-      Object.values(dataAccess('getConfig'))
+      Object.values(data)
         .flat()
         .filter((a) => writes.test(a)),
     ).toEqual([]);
@@ -603,6 +618,7 @@ describe('stateful resources', () => {
       'CredentialsTableD9D3F717',
       'HistoryTable8F2A5C31',
       'MigrationsTable97ED8188',
+      'RateLimitsTable',
     ]);
     expect(ids('AWS::SQS::Queue')).toEqual([
       'ChangePublisherFailureQueue98BBC116',

@@ -6,6 +6,7 @@ import { ENV } from '#shared/platform/environment.js';
 import { logger } from '#shared/platform/logger.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { setDynamoTestEnv } from '../support/test-env.js';
 import { type FaultProxy, failFirst, startFaultProxy } from './fault-proxy.js';
 import { PATHS } from './support.js';
 
@@ -22,16 +23,8 @@ const token = 'st_timeouts-token';
 beforeAll(async () => {
   dynamo = await startTestDynamo();
   proxy = await startFaultProxy(() => dynamo.endpoint);
-  process.env[ENV.configTable] = dynamo.tables.config;
-  process.env[ENV.credentialsTable] = dynamo.tables.credentials;
-  process.env[ENV.migrationsTable] = dynamo.tables.migrations;
-  process.env[ENV.migrationQueueUrl] = 'https://sqs.local/000000000000/migrations';
+  setDynamoTestEnv(dynamo, proxy.endpoint);
   process.env[ENV.credentialCacheSeconds] = '0';
-  process.env.AWS_ENDPOINT_URL_DYNAMODB = proxy.endpoint;
-  process.env.AWS_REGION = 'local';
-  process.env.AWS_ACCESS_KEY_ID = dynamo.credentials.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = dynamo.credentials.secretAccessKey;
-  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   await dynamo.doc.send(
     new PutCommand({
       TableName: dynamo.tables.credentials,

@@ -11,6 +11,7 @@ import { ENV } from '#shared/platform/environment.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import { assertErrorEnvelope, badRequests, FUZZ_RUNS, FUZZ_TIMEOUT_MS, ROUTE_FUZZ_SPECS } from '../support/fuzz.js';
+import { setDynamoTestEnv } from '../support/test-env.js';
 
 // In-process: generated bad requests go through the real handlers and a real (embedded)
 // DynamoDB. Every answer must be a contract envelope with a matching HTTP status, never a
@@ -24,17 +25,7 @@ const sqs = mockClient(SQSClient);
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
-  process.env[ENV.configTable] = dynamo.tables.config;
-  process.env[ENV.credentialsTable] = dynamo.tables.credentials;
-  process.env[ENV.migrationsTable] = dynamo.tables.migrations;
-  process.env[ENV.historyTable] = dynamo.tables.history;
-  process.env[ENV.migrationQueueUrl] = 'http://127.0.0.1:9/000000000000/unused';
-  process.env[ENV.erasureQueueUrl] = 'http://127.0.0.1:9/000000000000/unused';
-  process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
-  process.env.AWS_REGION = 'local';
-  process.env.AWS_ACCESS_KEY_ID = dynamo.credentials.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = dynamo.credentials.secretAccessKey;
-  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  setDynamoTestEnv(dynamo);
   await dynamo.doc.send(
     new PutCommand({
       TableName: dynamo.tables.credentials,

@@ -8,6 +8,7 @@ import { OPERATIONS, type OperationId } from '#tools/openapi/operations.js';
 import { assertMatchesOpenApi } from '#tools/openapi/validate.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { setDynamoTestEnv } from '../support/test-env.js';
 
 // The documented examples are what the real handlers answer: every request example runs, in
 // document order, through its handler on empty tables, and the answer must equal the
@@ -21,17 +22,7 @@ const handlers: Partial<Record<OperationId, HttpHandler>> = {};
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
-  Object.assign(process.env, {
-    [ENV.configTable]: dynamo.tables.config,
-    [ENV.credentialsTable]: dynamo.tables.credentials,
-    [ENV.migrationsTable]: dynamo.tables.migrations,
-    [ENV.migrationQueueUrl]: 'http://127.0.0.1:9/000000000000/unused',
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    AWS_REGION: 'local',
-    AWS_ACCESS_KEY_ID: dynamo.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: dynamo.credentials.secretAccessKey,
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-  });
+  setDynamoTestEnv(dynamo);
   await dynamo.doc.send(
     new PutCommand({
       TableName: dynamo.tables.credentials,

@@ -71,6 +71,12 @@ export const requestBodySchema = <S extends z.core.$ZodType>(request: S) => z.st
 
 const errorExample = (error: ApiError) => errorBody(error.status, error.message, error.details);
 
+/** Sent with the service's own 429 (not with API Gateway's): whole seconds to wait. */
+const RETRY_AFTER_HEADER = {
+  description: "Seconds to wait before the next request (the service's rate limit; absent from API Gateway's own 429).",
+  schema: { type: 'integer', minimum: 1 },
+};
+
 const EXAMPLE_REQUEST_ID = '5f0c8f7e-2a4b-4d51-9c1e-7b9d2f3a6e10';
 
 const errorExamples = (operation: Operation, httpStatus: number) => {
@@ -111,7 +117,8 @@ const errorExamples = (operation: Operation, httpStatus: number) => {
 const operationObject = (operation: Operation) => ({
   operationId: operation.operationId,
   summary: operation.summary,
-  description: operation.description,
+  description: `${operation.description}\n\nScope: \`${operation.scope}\` (or \`admin\`).`,
+  'x-scope': operation.scope,
   tags: [operation.tag],
   requestBody: {
     required: true,
@@ -140,7 +147,14 @@ const operationObject = (operation: Operation) => ({
           : errorExamples(operation, httpStatus);
       const content: Record<string, unknown> = { schema: ref(name) };
       if (Object.keys(examples).length > 0) content.examples = examples;
-      return [String(httpStatus), { description, content: { 'application/json': content } }];
+      return [
+        String(httpStatus),
+        {
+          description,
+          ...(httpStatus === 429 ? { headers: { 'Retry-After': RETRY_AFTER_HEADER } } : {}),
+          content: { 'application/json': content },
+        },
+      ];
     }),
   ),
 });

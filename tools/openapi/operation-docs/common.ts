@@ -59,10 +59,15 @@ export const COMMON_ERRORS: ErrorCase[] = [
     status: 'UNAUTHENTICATED',
     when: `Missing header, unknown, revoked or expired API key, or wrong token; always "${UNAUTHENTICATED_MESSAGE}" Checked before the body.`,
   },
-  { status: 'PERMISSION_DENIED', when: 'The credential is not granted `data.organizationId`.' },
+  {
+    status: 'PERMISSION_DENIED',
+    when: 'The credential lacks the scope the route needs (checked before the body), or is not granted `data.organizationId`.',
+  },
   {
     status: 'RESOURCE_EXHAUSTED',
-    when: 'Throttled. API Gateway stage throttling answers 429 with its own body {"message":"Too Many Requests"}.',
+    when:
+      "The credential's request rate is exceeded: `details.retryAfterSeconds` and the `Retry-After` header say when to " +
+      'come back. API Gateway stage throttling answers 429 with its own body {"message":"Too Many Requests"}.',
   },
   {
     status: 'INTERNAL',

@@ -67,15 +67,15 @@ test("every AWS call each function makes through the twin is allowed by that fun
   }
   const history = async () =>
     (
-      (await service.call('/v2/notifications/config/history', { organizationId: org, userId: user })).body.result
-        ?.data as { changes: unknown[] }
+      (await service.call('/v2/notifications/config/history', { organizationId: org, userId: user })).body.result!
+        .data as { changes: unknown[] }
     ).changes.length;
   await until('the history of the sets', async () => (await history()) === 2);
   const erase = await service.call('/v2/organizations/users/erase', { organizationId: org, userId: user });
-  const { erasureId } = erase.body.result?.data as { erasureId: string };
+  const { erasureId } = erase.body.result!.data as { erasureId: string };
   await until('the erasure', async () => {
     const status = await service.call('/v2/organizations/users/erase/status', { organizationId: org, erasureId });
-    return (status.body.result?.data as { status: string }).status === 'completed';
+    return (status.body.result!.data as { status: string }).status === 'completed';
   });
   await until('the publisher to handle the erased entries', async () =>
     [...calls.values()].some((call) => call.function === 'ChangePublisher' && call.action === 'dynamodb:Query'),

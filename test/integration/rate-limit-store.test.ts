@@ -76,7 +76,12 @@ test('a busy warm instance costs well under one storage call per request', async
   let now = T0;
   let calls = 0;
   const store = new DynamoRateLimitStore(dynamo.doc, table);
-  const counted = { take: (...args: Parameters<typeof store.take>) => ((calls += 1), store.take(...args)) };
+  const counted = {
+    take: (...args: Parameters<typeof store.take>) => {
+      calls += 1;
+      return store.take(...args);
+    },
+  };
   const limit = { perSecond: 200, burst: 400 };
   const limiter = new RateLimiter(counted, limit, () => now);
   let admitted = 0;

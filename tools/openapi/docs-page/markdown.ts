@@ -1,38 +1,23 @@
-import { escapeHtml } from './html.js';
+import MarkdownIt from 'markdown-it';
+import { withBreakPoints } from './html.js';
 
-/** Inline markdown of the descriptions: `code`, **bold**. Escapes first. */
-const inline = (text: string): string =>
-  escapeHtml(text)
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
-    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+/**
+ * The descriptions' markdown, rendered as CommonMark (with tables) by markdown-it, so that the
+ * page reads like any other rendering of the document: a single newline inside a paragraph is a
+ * space. The text comes from the document, so it may never become markup: raw HTML is escaped
+ * (`html: false`), links keep markdown-it's check of their scheme (no `javascript:`), and images
+ * are not rendered (the page loads no resource). Headings are off: a description sits under the
+ * page's own headings and may not break their order.
+ */
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false }).disable([
+  'image',
+  'heading',
+  'lheading',
+]);
 
-/** Block markdown of the descriptions: paragraphs, line breaks and pipe tables. */
-export const markdown = (text: string | undefined): string => {
-  if (!text) return '';
-  return text
-    .split(/\n\s*\n/)
-    .map((block) => {
-      const lines = block.split('\n');
-      if (lines.every((line) => line.trim().startsWith('|'))) {
-        const cells = (line: string) =>
-          line
-            .trim()
-            .replace(/^\||\|$/g, '')
-            .split('|')
-            .map((cell) => cell.trim());
-        const [head = '', , ...rows] = lines;
-        return `<table><thead><tr>${cells(head)
-          .map((cell) => `<th>${inline(cell)}</th>`)
-          .join('')}</tr></thead><tbody>${rows
-          .map(
-            (row) =>
-              `<tr>${cells(row)
-                .map((cell) => `<td>${inline(cell)}</td>`)
-                .join('')}</tr>`,
-          )
-          .join('')}</tbody></table>`;
-      }
-      return `<p>${lines.map(inline).join('<br>')}</p>`;
-    })
-    .join('\n');
-};
+md.renderer.rules.code_inline = (tokens, index) => `<code>${withBreakPoints(tokens[index]?.content ?? '')}</code>`;
+// A table wider than a phone scrolls inside its own box instead of widening the page.
+md.renderer.rules.table_open = () => '<div class="scroll"><table>\n';
+md.renderer.rules.table_close = () => '</table></div>\n';
+
+export const markdown = (text: string | undefined): string => (text ? md.render(text) : '');

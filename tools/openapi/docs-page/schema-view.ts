@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '#tools/openapi/document.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, withBreakPoints } from './html.js';
 import { markdown } from './markdown.js';
 
 /** How the page shows a JSON Schema: its type, rules, description, fields and examples. */
@@ -76,7 +76,7 @@ export const schemaView = (doc: Json, schema: Json): string => {
         `<tr><td><code>${escapeHtml(name)}</code>${required.has(name) ? ' <span class="req">required</span>' : ''}</td>` +
         `<td>${schemaView(doc, property)}</td></tr>`,
     );
-    parts.push(`<table class="fields"><tbody>${rows.join('')}</tbody></table>`);
+    parts.push(`<table class="fields stack"><tbody>${rows.join('')}</tbody></table>`);
   }
   return parts.join('\n');
 };
@@ -98,5 +98,5 @@ export const examplesView = (examples: Record<string, Json> | undefined, single?
 export const dataView = (doc: Json, envelope: Json | undefined, path: string[]): string => {
   let schema = deref(doc, envelope);
   for (const key of path) schema = deref(doc, schema?.properties?.[key]);
-  return schema ? `<p><code>${path.join('.')}</code>:</p>${schemaView(doc, schema)}` : '';
+  return schema ? `<p><code>${withBreakPoints(path.join('.'))}</code>:</p>${schemaView(doc, schema)}` : '';
 };

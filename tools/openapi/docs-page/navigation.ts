@@ -18,12 +18,12 @@ export const navigation = (title: string, operations: PageOperation[]): string =
   const link = (href: string, label: string) => `<li><a href="${escapeHtml(href)}">${label}</a></li>`;
   return `<nav aria-label="Contents">
   <p class="service">${escapeHtml(title)}</p>
-  <div role="search" id="search" hidden>
+  <search id="search" hidden>
     <label for="search-field">Search</label>
     <input type="search" id="search-field" placeholder="name, path or word" autocomplete="off" spellcheck="false" aria-controls="search-results" aria-describedby="search-status">
     <p id="search-status" role="status"></p>
     <ol id="search-results" aria-label="Search results"></ol>
-  </div>
+  </search>
   <details class="toc">
     <summary>Contents</summary>
     <ul>

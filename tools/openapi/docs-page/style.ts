@@ -10,7 +10,8 @@
  */
 export const STYLE = `
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d232b;background:#fff;display:flex}
-[hidden]{display:none!important}
+[hidden]{display:none}
+details summary{cursor:pointer;color:#1d4f91}
 :focus-visible{outline:3px solid #1d4f91;outline-offset:2px}
 .skip{position:absolute;left:-10000px;top:.5rem;background:#fff;padding:.5rem 1rem;z-index:1}
 .skip:focus{left:.5rem}
@@ -21,12 +22,12 @@ nav a{display:block;color:#1d4f91;text-decoration:none;padding:3px 0}
 nav a:hover{text-decoration:underline}
 nav a .path{display:block;color:#4f5964;font-size:12px}
 nav a .kind{color:#4f5964;font-size:12px}
-.toc summary{cursor:pointer;font-weight:600;padding:.25rem 0}
-[role=search]{margin-bottom:.75rem}
-[role=search] label{display:block;font-weight:600}
-[role=search] input{box-sizing:border-box;width:100%;font:16px system-ui,sans-serif;padding:.3rem .5rem;border:1px solid #5b6570;border-radius:4px;background:#fff;color:#1d232b}
+.toc summary{font-weight:600;padding:.25rem 0}
+search{display:block;margin-bottom:.75rem}
+search label{display:block;font-weight:600}
+search input{box-sizing:border-box;width:100%;font:16px system-ui,sans-serif;padding:.3rem .5rem;border:1px solid #5b6570;border-radius:4px;background:#fff;color:#1d232b}
 #search-status{margin:.25rem 0;color:#4f5964;font-size:13px}
-#search-status:empty{display:none}
+#search-status:empty{margin:0}
 @supports selector(::details-content){
 @media (min-width:761px){
 .toc summary{display:none}
@@ -46,12 +47,12 @@ table.fields td:first-child{white-space:nowrap;width:1%}
 .operation{border-top:2px solid #d5dbe1;margin-top:2rem}
 .type{font-weight:600}.rules{color:#4f5964;font-size:.9em}.req{color:#b3261e;font-size:.8em}
 .code{font-weight:700;width:1%}.c2{color:#1d7a46}.c4{color:#9a5b00}.c5{color:#b3261e}
-details.example{margin:.4rem 0}details summary{cursor:pointer;color:#1d4f91}
+details.example{margin:.4rem 0}
 @media (max-width:760px){
 body{display:block}
 nav{position:static;height:auto;width:auto;padding:.5rem .75rem}
 nav .service{display:none}
-[role=search]{margin-bottom:.25rem}
+search{margin-bottom:.25rem}
 main{padding:.25rem .75rem}
 h1{font-size:1.6rem}
 table.stack,table.stack>tbody,table.stack>tbody>tr,table.stack>tbody>tr>td{display:block;width:auto}

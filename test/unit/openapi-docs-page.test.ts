@@ -8,8 +8,9 @@ import { OPERATIONS } from '#tools/openapi/operations.js';
 const doc = buildOpenApiDocument();
 const routes = await apiPages();
 const page = routes.find((route) => route.path === '/docs')?.body ?? '';
-// What a reader sees: the page without tags and entities.
+// What a reader sees: the page without tags and entities (a <wbr> only lets a line break there).
 const text = page
+  .replace(/<wbr>/g, '')
   .replace(/<[^>]+>/g, ' ')
   .replace(/&quot;/g, '"')
   .replace(/&#39;/g, "'")
@@ -67,12 +68,18 @@ describe('the docs page', () => {
     expect(text).toContain('No route for POST /v2/unknown.');
   });
 
-  test('needs no network and runs no script: every resource is inline, and the policy says so', () => {
-    expect(page).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|url\(|@import/i);
+  test('needs no network and runs only its own inline script: every resource is inline, and the policy says so', () => {
+    expect(page).not.toMatch(/<link|<img|<iframe|\ssrc=|url\(|@import/i);
     for (const [, href] of page.matchAll(/href="([^"]+)"/g)) expect(href).toMatch(/^(#|\/openapi\.json$)/);
-    const style = page.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? '';
-    const hash = createHash('sha256').update(style).digest('base64');
-    expect(page).toContain(`content="default-src 'none'; style-src 'sha256-${hash}'"`);
+    const hash = (text: string) => createHash('sha256').update(text).digest('base64');
+    const styles = [...page.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1] ?? '');
+    const scripts = [...page.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
+    expect([styles.length, scripts.length, page.match(/<script/g)?.length]).toEqual([1, 1, 1]);
+    expect(page).toContain(
+      `content="default-src 'none'; style-src 'sha256-${hash(styles[0] ?? '')}'; script-src 'sha256-${hash(scripts[0] ?? '')}'"`,
+    );
+    // No inline handler either: the policy would refuse it, and the page needs none.
+    expect(page).not.toMatch(/<[^>]*\son[a-z]+=/i);
   });
 
   test('escapes text from the document', () => {
@@ -81,7 +88,41 @@ describe('the docs page', () => {
     hostile.paths['/v2/notifications/config/set'].post.summary = '</section><script>alert(1)</script>';
     const rendered = renderDocsPage(hostile);
     expect(rendered).not.toContain('<img src=x');
-    expect(rendered).not.toContain('<script>');
+    expect(rendered).not.toContain('<script>alert');
     expect(rendered).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+});
+
+describe('the descriptions, rendered as markdown', () => {
+  // A description's paragraphs as the page renders them.
+  const paragraphs = (rendered: string) => [...rendered.matchAll(/<p>([\s\S]*?)<\/p>/g)].map((match) => match[1] ?? '');
+
+  test('a newline inside a paragraph is a space, not a line break', () => {
+    const reset = doc.paths['/v2/notifications/config/reset'].post.description as string;
+    expect(reset).toContain("from each user's entry\non each named document");
+    expect(page).not.toContain('<br');
+    expect(paragraphs(page).some((paragraph) => paragraph.includes('entry\non each named document'))).toBe(true);
+  });
+
+  test('tables, code and emphasis render; code breaks only at slashes, dots, commas and colons', () => {
+    expect(page).toMatch(/<th>status<\/th>\s*<th>HTTP<\/th>/);
+    expect(page).toMatch(/<td>INVALID_ARGUMENT<\/td>\s*<td>400<\/td>/);
+    expect(page).toContain('<strong>Protocol.</strong>');
+    expect(page).toContain('<code>components<wbr>.responses<wbr>.UnknownRoute</code>');
+    expect(page).toContain('<code>migration:<wbr>&lt;migrationId&gt;</code>');
+  });
+
+  test('text from the document never becomes markup: no HTML, no script links, no images; links are kept', () => {
+    const hostile = structuredClone(doc);
+    hostile.info.description =
+      'A <img src=x onerror=alert(1)> and <b>bold</b>\n[run](javascript:alert(1)) ![pixel](https://tracker.example/p.png)\n\n[guide](https://example.com/guide)';
+    hostile.paths['/v2/notifications/config/set'].post.description = '<script>alert(2)</script>';
+    hostile.components.schemas.SetConfigRequest.properties.organizationId.description = '<iframe src=x>';
+    const rendered = renderDocsPage(hostile);
+    expect(rendered).not.toMatch(/<(img|b|iframe)[\s>]|<script>alert|href="javascript:|<[a-z]+[^>]*\ssrc=/);
+    expect(rendered).toContain('A &lt;img src=x onerror=alert(1)&gt; and &lt;b&gt;bold&lt;/b&gt;');
+    expect(rendered).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');
+    expect(rendered).toContain('&lt;iframe src=x&gt;');
+    expect(rendered).toContain('<a href="https://example.com/guide">guide</a>');
   });
 });

@@ -41,12 +41,27 @@ export type HttpHandler = (
 export interface RouteInput<T> {
   data: T;
   credential: Credential;
-  /** Aborted at the route's deadline (Middy's early timeout): stop issuing writes then. */
+  /** Aborted ROUTE_STOP_MS before the route's deadline: stop issuing writes then, and answer what was done. */
   signal: AbortSignal;
 }
 
 /** Time kept back from the function's deadline to send the answer. */
 export const DEADLINE_MARGIN_MS = 200;
+
+/**
+ * The route's own work stops this much earlier than Middy's early timeout: long enough to cancel
+ * the calls in flight and answer what was done (config/set's 503 carries its per-user map), which
+ * Middy's timeout, answering for the handler, could not.
+ */
+export const ROUTE_STOP_MS = 1_000;
+
+/** Aborted `ROUTE_STOP_MS` before Middy's early timeout, or with Middy's own signal, whichever is first. */
+const routeSignal = (context: Context, signal: AbortSignal): AbortSignal => {
+  const remaining =
+    typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
+  if (remaining === undefined) return signal;
+  return AbortSignal.any([signal, AbortSignal.timeout(Math.max(0, remaining - DEADLINE_MARGIN_MS - ROUTE_STOP_MS))]);
+};
 
 // --- The request: one check, from the event's bytes to the route's typed `data` ---
 
@@ -293,7 +308,7 @@ export const httpRoute = <S extends z.core.$ZodType<{ organizationId: string }>>
       if (!hasScope(credential, route.scope)) throw scopeDenied(route.scope);
       const data = readRequest(route.request, event);
       if (!grantsOrganization(credential, data.organizationId)) throw permissionDenied(data.organizationId);
-      return { message: route.message, data: await handle({ data, credential, signal }) };
+      return { message: route.message, data: await handle({ data, credential, signal: routeSignal(context, signal) }) };
     });
   return handler as unknown as HttpHandler;
 };

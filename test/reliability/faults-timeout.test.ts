@@ -86,6 +86,10 @@ test('writes that hang for good: 503 UNAVAILABLE before the deadline', async () 
   // timed: on a busy machine the answer came 100 ms after the wall-clock deadline all the same.
   expect(warnings).toContain('Config set stopped at the deadline');
   expect(errors).not.toContain('Config set failed');
+  // The route answers before Middy's own timeout would: with the per-user map (contract 4.1).
+  expect(response.body.error?.details).toEqual({
+    'hung-write': expect.objectContaining({ success: false, userId: 'hung-write', message: expect.any(String) }),
+  });
 }, 15_000);
 
 test('the credential lookup hanging for good: 503 UNAVAILABLE within the 10 s function timeout', async () => {

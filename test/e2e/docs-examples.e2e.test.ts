@@ -14,7 +14,8 @@ import { type LocalService, startLocalService } from '../support/local-service.j
  * The shell examples of README.md and docs/*.md are run, so the documentation cannot drift
  * from the service. Conventions (also stated in the docs):
  *
- * - A fence ```sh (or ```bash) is run with `bash -euo pipefail` against a local service, with
+ * - A fence ```sh (or ```bash) is run with `bash -euo pipefail`, and again with zsh (the default
+ *   shell of many laptops) in the same strict mode, against a local service, with
  *   BASE_URL, API_KEY and AUTH_TOKEN set as `npm start` prints them, DATA_DIR set to the
  *   service's scratch data directory and the repository as working directory. It must exit 0.
  * - `# => text` lines show expected output: consecutive ones are joined, and the block's
@@ -200,9 +201,19 @@ describe('examples run against the local service', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  test.each(RUN.map((block) => [nameOf(block), block] as const))(
+  // zsh, too: several names a bash user assigns freely (status, history, path) are special there.
+  const SHELLS: [string, string[]][] = [
+    ['bash', ['-euo', 'pipefail', '-c']],
+    ['zsh', ['-euo', 'pipefail', '-c']],
+  ];
+
+  test.each(
+    RUN.flatMap((block) =>
+      SHELLS.map(([shell, args]) => [`${nameOf(block)} in ${shell}`, block, shell, args] as const),
+    ),
+  )(
     '%s',
-    async (_name, block) => {
+    async (_name, block, shell, args) => {
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         BASE_URL: service.baseUrl,
@@ -211,7 +222,7 @@ describe('examples run against the local service', () => {
         DATA_DIR: dataDir,
       };
       for (const name of ['LOCAL_API_KEY', 'LOCAL_AUTH_TOKEN', 'NODE_OPTIONS']) delete env[name];
-      const result = await run('bash', ['-euo', 'pipefail', '-c', block.code], {
+      const result = await run(shell, [...args, block.code], {
         cwd: REPO_ROOT,
         env,
         timeout: 60_000,

@@ -7,6 +7,8 @@ export const OPERATION_PATHS = {
   resolveConfig: '/v2/notifications/config/resolve',
   resetConfig: '/v2/notifications/config/reset',
   getConfigHistory: '/v2/notifications/config/history',
+  setPolicy: '/v2/organizations/policy/set',
+  getPolicy: '/v2/organizations/policy/get',
   migrateDocument: '/v2/organizations/documents/migrate',
   getMigrationStatus: '/v2/organizations/documents/migrate/status',
   eraseUser: '/v2/organizations/users/erase',
@@ -190,6 +192,144 @@ export type ConfigHistoryResult = {
   nextCursor?: string | undefined;
 };
 
+/** `data` of setPolicy. */
+export type SetPolicyInput = {
+  organizationId: string;
+  policy: {
+    channels?:
+      | {
+          inbox?:
+            | {
+                value: 'ALL' | 'MINE' | 'NONE';
+                locked?: boolean | undefined;
+              }
+            | undefined;
+          email?:
+            | {
+                value: 'ALL' | 'MINE' | 'NONE';
+                locked?: boolean | undefined;
+              }
+            | undefined;
+          slack?:
+            | {
+                value: 'ALL' | 'MINE' | 'NONE';
+                locked?: boolean | undefined;
+              }
+            | undefined;
+        }
+      | undefined;
+    categories?:
+      | {
+          [key: string]: {
+            label: string;
+            description?: string | undefined;
+            channels?:
+              | {
+                  inbox?:
+                    | {
+                        value: 'ALL' | 'MINE' | 'NONE';
+                        locked?: boolean | undefined;
+                      }
+                    | undefined;
+                  email?:
+                    | {
+                        value: 'ALL' | 'MINE' | 'NONE';
+                        locked?: boolean | undefined;
+                      }
+                    | undefined;
+                  slack?:
+                    | {
+                        value: 'ALL' | 'MINE' | 'NONE';
+                        locked?: boolean | undefined;
+                      }
+                    | undefined;
+                }
+              | undefined;
+          };
+        }
+      | undefined;
+  };
+  /** The version the policy was read at (0: there is none yet); the set applies only if it still is. */
+  expectedVersion?: number | undefined;
+};
+
+/** `result.data` of setPolicy. */
+export type SetPolicyResult = {
+  /** The new version: 1 for the first policy, one more at each set. */
+  version: number;
+  /** ISO-8601 UTC time. */
+  updatedAt: string;
+};
+
+/** `data` of getPolicy. */
+export type GetPolicyInput = {
+  organizationId: string;
+};
+
+/** `result.data` of getPolicy. */
+export type GetPolicyResult = {
+  policy: {
+    channels?:
+      | {
+          inbox?:
+            | {
+                value: 'ALL' | 'MINE' | 'NONE';
+                locked?: boolean | undefined;
+              }
+            | undefined;
+          email?:
+            | {
+                value: 'ALL' | 'MINE' | 'NONE';
+                locked?: boolean | undefined;
+              }
+            | undefined;
+          slack?:
+            | {
+                value: 'ALL' | 'MINE' | 'NONE';
+                locked?: boolean | undefined;
+              }
+            | undefined;
+        }
+      | undefined;
+    categories?:
+      | {
+          [key: string]: {
+            label: string;
+            description?: string | undefined;
+            channels?:
+              | {
+                  inbox?:
+                    | {
+                        value: 'ALL' | 'MINE' | 'NONE';
+                        locked?: boolean | undefined;
+                      }
+                    | undefined;
+                  email?:
+                    | {
+                        value: 'ALL' | 'MINE' | 'NONE';
+                        locked?: boolean | undefined;
+                      }
+                    | undefined;
+                  slack?:
+                    | {
+                        value: 'ALL' | 'MINE' | 'NONE';
+                        locked?: boolean | undefined;
+                      }
+                    | undefined;
+                }
+              | undefined;
+          };
+        }
+      | undefined;
+  };
+  /** 0 when the organization has no policy. */
+  version: number;
+  /** ISO-8601 UTC time. */
+  updatedAt?: string | undefined;
+  /** The api key that set it. */
+  updatedBy?: string | undefined;
+};
+
 /** `data` of migrateDocument. `documentId` and `newDocumentId` must differ. */
 export type MigrateInput = {
   organizationId: string;
@@ -271,6 +411,8 @@ export interface OperationTypes {
   resolveConfig: { input: ResolveConfigInput; result: ResolveConfigResult };
   resetConfig: { input: ResetConfigInput; result: ResetConfigResult };
   getConfigHistory: { input: ConfigHistoryInput; result: ConfigHistoryResult };
+  setPolicy: { input: SetPolicyInput; result: SetPolicyResult };
+  getPolicy: { input: GetPolicyInput; result: GetPolicyResult };
   migrateDocument: { input: MigrateInput; result: MigrateResult };
   getMigrationStatus: { input: MigrationStatusInput; result: MigrationStatusResult };
   eraseUser: { input: EraseInput; result: EraseResult };

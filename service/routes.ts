@@ -4,6 +4,8 @@ import { getConfigHistoryRoute } from '#shared/history/routes/get-config-history
 import { getMigrationStatusRoute } from '#shared/migration/routes/get-migration-status.js';
 import { migrateDocumentRoute } from '#shared/migration/routes/migrate-document.js';
 import type { Route } from '#shared/platform/route.js';
+import { getPolicyRoute } from '#shared/policy/routes/get-policy.js';
+import { setPolicyRoute } from '#shared/policy/routes/set-policy.js';
 import { getConfigRoute } from '#shared/preferences/routes/get-config.js';
 import { resetConfigRoute } from '#shared/preferences/routes/reset-config.js';
 import { resolveConfigRoute } from '#shared/preferences/routes/resolve-config.js';
@@ -22,6 +24,8 @@ export const ROUTES = [
   resolveConfigRoute,
   resetConfigRoute,
   getConfigHistoryRoute,
+  setPolicyRoute,
+  getPolicyRoute,
   migrateDocumentRoute,
   getMigrationStatusRoute,
   eraseUserRoute,

@@ -8,6 +8,7 @@ export const DETAIL_TYPES = {
   migrationCompleted: 'Document Migration Completed',
   migrationFailed: 'Document Migration Failed',
   userErased: 'User Erased',
+  policyChanged: 'Notification Policy Changed',
 } as const;
 export type DetailType = (typeof DETAIL_TYPES)[keyof typeof DETAIL_TYPES];
 

@@ -7,6 +7,7 @@ import { logger } from '#shared/platform/logger.js';
 import { PUT_EVENTS_LIMIT } from './eventbridge-bus.js';
 import { type BusEvent, configChangedEvent, type EventBus } from './events.js';
 import { jobEventOf } from './job-events.js';
+import { policyEventOf } from './policy-events.js';
 
 export interface PublisherDeps {
   history: HistoryStore;
@@ -21,13 +22,15 @@ export const tableOfArn = (arn: string | undefined): string | undefined => /:tab
 
 /**
  * One stream record: a config change is stored in the history (once: the key comes from the
- * record) and becomes an event; a finished migration becomes an event. Answers the events to
+ * record) and becomes an event, as does a policy's new version; a finished migration becomes an event. Answers the events to
  * publish. An erasure's change is not stored: it removes that entry's history instead (every
  * earlier change of the entry is before it in the stream, so none is stored after it).
  */
 export const handleRecord = async (deps: PublisherDeps, record: DynamoDBRecord): Promise<BusEvent[]> => {
   const table = tableOfArn(record.eventSourceARN);
   if (table === deps.tables.config) {
+    const policyEvent = policyEventOf(record);
+    if (policyEvent) return [policyEvent];
     const recorded = changeOf(record);
     if (!recorded) return [];
     const { change } = recorded;

@@ -1,4 +1,7 @@
+import { escapeKeyPart, unescapeKeyPart } from '#shared/platform/key-parts.js';
 import type { EntryKey } from './model.js';
+
+export { escapeKeyPart, unescapeKeyPart } from '#shared/platform/key-parts.js';
 
 /**
  * Key encoding of the config table. `#` separates key parts, so `%` and `#` inside an
@@ -16,11 +19,6 @@ import type { EntryKey } from './model.js';
  * both attributes from its first write.
  */
 export const USER_INDEX = 'byUser';
-
-export const escapeKeyPart = (value: string): string => value.replaceAll('%', '%25').replaceAll('#', '%23');
-
-export const unescapeKeyPart = (value: string): string =>
-  value.replace(/%2[35]/g, (sequence) => (sequence === '%23' ? '#' : '%'));
 
 export const documentPartition = (organizationId: string, documentId: string): string =>
   `DOC#${escapeKeyPart(organizationId)}#${escapeKeyPart(documentId)}`;

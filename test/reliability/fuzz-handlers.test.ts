@@ -60,7 +60,7 @@ test('every route has a fuzz spec, and every spec is a route', () => {
 
 describe.each(ROUTE_FUZZ_SPECS)(
   'generated bad requests to $path',
-  ({ name, path, valid, required, extraMutations }) => {
+  ({ name, path, valid, required, extraMutations, accepted }) => {
     test(
       `${FUZZ_RUNS} cases: valid envelope, matching status, no 5xx, tables unchanged, nothing queued`,
       async () => {
@@ -69,7 +69,10 @@ describe.each(ROUTE_FUZZ_SPECS)(
         const seen = new Map<string, number>();
         await fc.assert(
           fc.asyncProperty(
-            badRequests(valid, required, apiKey, token, { extraMutations: extraMutations ?? [] }),
+            badRequests(valid, required, apiKey, token, {
+              extraMutations: extraMutations ?? [],
+              accepted: accepted ?? {},
+            }),
             async (request) => {
               const handler = handlers[name] as HttpHandler;
               const response = await handler(

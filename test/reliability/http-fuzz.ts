@@ -99,35 +99,39 @@ export const defineHttpFuzz = (routeNames: string[], { unknownPaths }: { unknown
   const HTTP_METHODS = [...ODD_METHODS, 'HEAD'];
   const routes = ROUTE_FUZZ_SPECS.filter((route) => routeNames.includes(route.name));
 
-  describe.each(routes)('over HTTP, generated bad requests to $path', ({ path, valid, required, extraMutations }) => {
-    test(
-      `${FUZZ_RUNS} cases: envelope, matching status, no 5xx, tables unchanged, nothing queued`,
-      async () => {
-        const before = await allTables();
-        const seen = new Map<string, number>();
-        await assertConcurrently(
-          fc.tuple(
-            badRequests(valid, required, apiKey, token, {
-              extraMutations: extraMutations ?? [],
-              methods: HTTP_METHODS,
-            }),
-            wire,
-          ),
-          async ([request, options]) => {
-            const status = await send(path, request, options);
-            seen.set(status, (seen.get(status) ?? 0) + 1);
-          },
-        );
-        expect(await allTables()).toEqual(before);
-        await service.queue.whenIdle();
-        expect(deliveries).toBe(0);
-        expect([...seen.keys()]).toEqual(
-          expect.arrayContaining(['INVALID_ARGUMENT', 'PERMISSION_DENIED', 'UNAUTHENTICATED', 'HEAD']),
-        );
-      },
-      FUZZ_TIMEOUT_MS,
-    );
-  });
+  describe.each(routes)(
+    'over HTTP, generated bad requests to $path',
+    ({ path, valid, required, extraMutations, accepted }) => {
+      test(
+        `${FUZZ_RUNS} cases: envelope, matching status, no 5xx, tables unchanged, nothing queued`,
+        async () => {
+          const before = await allTables();
+          const seen = new Map<string, number>();
+          await assertConcurrently(
+            fc.tuple(
+              badRequests(valid, required, apiKey, token, {
+                extraMutations: extraMutations ?? [],
+                accepted: accepted ?? {},
+                methods: HTTP_METHODS,
+              }),
+              wire,
+            ),
+            async ([request, options]) => {
+              const status = await send(path, request, options);
+              seen.set(status, (seen.get(status) ?? 0) + 1);
+            },
+          );
+          expect(await allTables()).toEqual(before);
+          await service.queue.whenIdle();
+          expect(deliveries).toBe(0);
+          expect([...seen.keys()]).toEqual(
+            expect.arrayContaining(['INVALID_ARGUMENT', 'PERMISSION_DENIED', 'UNAUTHENTICATED', 'HEAD']),
+          );
+        },
+        FUZZ_TIMEOUT_MS,
+      );
+    },
+  );
 
   if (!unknownPaths) return;
 

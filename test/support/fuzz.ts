@@ -36,7 +36,15 @@ const INVALID_VALUES = [null, 42, true, {}, [], '', 'x'.repeat(300), [1], { bad:
  */
 export type DataMutation = (data: Record<string, unknown>) => void;
 
-const mutate = (valid: Record<string, unknown>, required: readonly string[], extra: readonly DataMutation[] = []) =>
+/** Values of INVALID_VALUES that a route accepts for one of its fields (an empty policy is a policy). */
+export type Accepted = Record<string, readonly unknown[]>;
+
+const mutate = (
+  valid: Record<string, unknown>,
+  required: readonly string[],
+  extra: readonly DataMutation[] = [],
+  accepted: Accepted = {},
+) =>
   fc
     .array(
       fc.oneof(
@@ -46,6 +54,7 @@ const mutate = (valid: Record<string, unknown>, required: readonly string[], ext
         }),
         fc
           .tuple(fc.constantFrom(...Object.keys(valid)), fc.constantFrom(...INVALID_VALUES))
+          .filter(([key, value]) => !(accepted[key] ?? []).some((ok) => JSON.stringify(ok) === JSON.stringify(value)))
           .map(([key, value]) => (d: Record<string, unknown>) => {
             d[key] = structuredClone(value);
           }),
@@ -77,6 +86,7 @@ export interface RouteFuzzSpec {
   required: string[];
   /** Route-specific ways to break a valid `data`. */
   extraMutations?: DataMutation[];
+  accepted?: Accepted;
 }
 
 /**
@@ -193,6 +203,38 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
     ],
   },
   {
+    name: 'setPolicy',
+    path: '/v2/organizations/policy/set',
+    valid: { organizationId: 'org-1', policy: { channels: { email: { value: 'MINE' } } } },
+    required: ['organizationId', 'policy'],
+    accepted: { policy: [{}] },
+    extraMutations: [
+      (d) => {
+        d.policy = { categories: { Comment: { label: 'Comments' } } };
+      },
+      (d) => {
+        d.policy = { categories: { comment: { label: '' } } };
+      },
+      (d) => {
+        d.policy = { channels: { email: { value: 'MINE', locked: 'yes' } } };
+      },
+      (d) => {
+        d.policy = {
+          categories: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`c${i}`, { label: `C${i}` }])),
+        };
+      },
+      (d) => {
+        d.expectedVersion = -1;
+      },
+    ],
+  },
+  {
+    name: 'getPolicy',
+    path: '/v2/organizations/policy/get',
+    valid: { organizationId: 'org-1' },
+    required: ['organizationId'],
+  },
+  {
     name: 'migrateDocument',
     path: '/v2/organizations/documents/migrate',
     valid: { organizationId: 'org-1', documentId: 'doc-a', newDocumentId: 'doc-b' },
@@ -279,7 +321,8 @@ export const badRequests = (
   {
     extraMutations = [],
     methods = ODD_METHODS,
-  }: { extraMutations?: readonly DataMutation[]; methods?: readonly string[] } = {},
+    accepted = {},
+  }: { extraMutations?: readonly DataMutation[]; methods?: readonly string[]; accepted?: Accepted } = {},
 ) =>
   fc
     .record({
@@ -298,7 +341,10 @@ export const badRequests = (
         },
       ),
       body: fc.oneof(
-        { weight: 3, arbitrary: mutate(validData, required, extraMutations).map((data) => JSON.stringify({ data })) },
+        {
+          weight: 3,
+          arbitrary: mutate(validData, required, extraMutations, accepted).map((data) => JSON.stringify({ data })),
+        },
         jsonText,
         fc.constant(undefined),
         fc.record({ data: fc.constant(validData), junk: fc.jsonValue({ maxDepth: 1 }) }).map((b) => JSON.stringify(b)),

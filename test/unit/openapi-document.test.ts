@@ -53,6 +53,8 @@ describe('operations', () => {
       'resolveConfig',
       'resetConfig',
       'getConfigHistory',
+      'setPolicy',
+      'getPolicy',
       'migrateDocument',
       'getMigrationStatus',
       'eraseUser',

@@ -5,6 +5,7 @@ import type { OperationDocs } from './operation-docs/common.js';
 import { eraseUserDocs, getErasureStatusDocs } from './operation-docs/erasure.js';
 import { getConfigHistoryDocs } from './operation-docs/history.js';
 import { getMigrationStatusDocs, migrateDocumentDocs } from './operation-docs/migration.js';
+import { getPolicyDocs, setPolicyDocs } from './operation-docs/policy.js';
 import { getConfigDocs, resetConfigDocs, resolveConfigDocs, setConfigDocs } from './operation-docs/preferences.js';
 
 export type { ErrorCase, NamedExample, OperationDocs } from './operation-docs/common.js';
@@ -17,6 +18,8 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
   resolveConfig: resolveConfigDocs,
   resetConfig: resetConfigDocs,
   getConfigHistory: getConfigHistoryDocs,
+  setPolicy: setPolicyDocs,
+  getPolicy: getPolicyDocs,
   migrateDocument: migrateDocumentDocs,
   getMigrationStatus: getMigrationStatusDocs,
   eraseUser: eraseUserDocs,

@@ -248,6 +248,15 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
     expectEqual('the erasure', [status.erasureId, status.userId, status.status], [erasureId, u3, 'completed']);
   });
 
+  await check('policy/set: the stored policy set again, one version later', ['getPolicy', 'setPolicy'], async () => {
+    // Setting what is stored changes nothing users get, and a rerun never races a version.
+    const stored = await client.getPolicy({ organizationId: org });
+    const set = await client.setPolicy({ organizationId: org, policy: stored.policy, expectedVersion: stored.version });
+    expectEqual('the new version', set.version, stored.version + 1);
+    const read = await client.getPolicy({ organizationId: org });
+    expectEqual('the policy read back', [read.policy, read.version], [stored.policy, set.version]);
+  });
+
   // Operations the flow did not call: their documented examples, answers checked by schema.
   for (const operation of OPERATIONS as readonly Operation[]) {
     const id = operation.operationId as OperationId;

@@ -1,0 +1,32 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { imageOf } from '#shared/history/from-stream.js';
+import { isPolicyKey } from '#shared/policy/keys.js';
+import type { Policy } from '#shared/policy/model.js';
+import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from './events.js';
+
+/**
+ * `Notification Policy Changed`, from the config table's stream: a policy item written with a
+ * new version. Its id names the organization and the version, so a redelivered record announces
+ * the same event, and a consumer deduplicates on it.
+ */
+export const policyEventOf = (record: DynamoDBRecord): BusEvent | undefined => {
+  if (record.eventName === 'REMOVE') return undefined;
+  const after = imageOf(record.dynamodb?.NewImage);
+  if (!after || !isPolicyKey(after.pk) || typeof after.organizationId !== 'string') return undefined;
+  const before = imageOf(record.dynamodb?.OldImage);
+  const version = Number(after.version);
+  if (before !== undefined && Number(before.version) === version) return undefined;
+  return {
+    detailType: DETAIL_TYPES.policyChanged,
+    source: EVENT_SOURCE,
+    detail: {
+      id: `policy:${after.organizationId}:${version}`,
+      organizationId: after.organizationId,
+      version,
+      before: (before?.policy ?? {}) as Policy,
+      after: (after.policy ?? {}) as Policy,
+      changedAt: after.updatedAt,
+      changedBy: after.updatedBy,
+    },
+  };
+};

@@ -1,0 +1,69 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { policyKey } from './keys.js';
+import { noPolicy, type Policy, type StoredPolicy } from './model.js';
+import { type PolicyStore, VersionConflict } from './store.js';
+
+export class DynamoPolicyStore implements PolicyStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    readonly tableName: string,
+  ) {}
+
+  async get(organizationId: string): Promise<StoredPolicy> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: policyKey(organizationId), ConsistentRead: true }),
+    );
+    if (!Item) return noPolicy(organizationId);
+    return {
+      organizationId,
+      policy: (Item.policy ?? {}) as Policy,
+      version: Number(Item.version),
+      ...(typeof Item.updatedAt === 'string' ? { updatedAt: Item.updatedAt } : {}),
+      ...(typeof Item.updatedBy === 'string' ? { updatedBy: Item.updatedBy } : {}),
+    };
+  }
+
+  async put(
+    organizationId: string,
+    policy: Policy,
+    { updatedAt, updatedBy }: { updatedAt: string; updatedBy: string },
+    expectedVersion?: number,
+  ): Promise<{ version: number; updatedAt: string }> {
+    const condition =
+      expectedVersion === undefined
+        ? {}
+        : expectedVersion === 0
+          ? { ConditionExpression: 'attribute_not_exists(version)' }
+          : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } };
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: policyKey(organizationId),
+          UpdateExpression:
+            'SET policy = :policy, organizationId = :org, updatedAt = :at, updatedBy = :by, version = if_not_exists(version, :zero) + :one',
+          ...condition,
+          ExpressionAttributeValues: {
+            ...condition.ExpressionAttributeValues,
+            ':policy': policy,
+            ':org': organizationId,
+            ':at': updatedAt,
+            ':by': updatedBy,
+            ':zero': 0,
+            ':one': 1,
+          },
+          ReturnValues: 'UPDATED_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { version: Number(Attributes?.version), updatedAt };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) {
+        const current = error.Item?.version as { N?: string } | undefined;
+        throw new VersionConflict(Number(current?.N ?? 0));
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import * as z from 'zod/mini';
+import { categoryId } from '#shared/api/categories.js';
+import { CHANNELS, deliverySetting } from '#shared/api/channels.js';
+
+/** docs/api.md, Categories and policy: the limits of a policy. */
+export const MAX_POLICY_CATEGORIES = 100;
+export const MAX_LABEL_LENGTH = 100;
+export const MAX_DESCRIPTION_LENGTH = 500;
+/** As JSON, in UTF-8: an event carrying a policy before and after its change fits EventBridge's 256 KB. */
+export const MAX_POLICY_BYTES = 100_000;
+
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/** Text for people: labels and descriptions (HTML-escaped wherever it is shown). */
+const text = (name: string, min: number, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
+    .check(
+      z.refine((value: string) => value.length >= min && value.length <= max, {
+        error: `${name} must be ${min} to ${max} characters`,
+        abort: true,
+      }),
+      z.refine((value: string) => !CONTROL_CHARACTER.test(value), {
+        error: `${name} must not contain control characters`,
+      }),
+      z.refine((value: string) => value.isWellFormed(), { error: `${name} must be well-formed Unicode` }),
+    );
+
+const rule = z.strictObject(
+  { value: deliverySetting, locked: z.optional(z.boolean({ error: 'locked must be true or false' })) },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'a rule must be an object {value, locked?}' : undefined) },
+);
+
+const rules = z.strictObject(
+  Object.fromEntries(CHANNELS.map((channel) => [channel, z.optional(rule)])) as Record<
+    (typeof CHANNELS)[number],
+    z.ZodMiniOptional<typeof rule>
+  >,
+  {
+    error: (issue) => (issue.code === 'invalid_type' ? 'channels must be an object of inbox, email, slack' : undefined),
+  },
+);
+
+const categoryPolicy = z.strictObject({
+  label: text('label', 1, MAX_LABEL_LENGTH),
+  description: z.optional(text('description', 0, MAX_DESCRIPTION_LENGTH)),
+  channels: z.optional(rules),
+});
+
+export const policySchema = z
+  .strictObject(
+    {
+      channels: z.optional(rules),
+      categories: z.optional(
+        z
+          .record(categoryId('category id'), categoryPolicy, {
+            error: 'categories must be an object keyed by category id',
+          })
+          .check(
+            z.refine((categories) => Object.keys(categories).length <= MAX_POLICY_CATEGORIES, {
+              error: `categories must hold at most ${MAX_POLICY_CATEGORIES} categories`,
+            }),
+          ),
+      ),
+    },
+    { error: (issue) => (issue.code === 'invalid_type' ? 'policy must be an object' : undefined) },
+  )
+  .check(
+    z.refine((policy) => Buffer.byteLength(JSON.stringify(policy), 'utf8') <= MAX_POLICY_BYTES, {
+      error: `policy must be at most ${MAX_POLICY_BYTES} bytes as JSON (UTF-8)`,
+    }),
+  );
+export type PolicyInput = z.input<typeof policySchema>;

@@ -17,7 +17,7 @@ Options (each also has an environment variable):
   --port N          port of the API (PORT, default 3000; 0 picks free ports for all three)
   --dynamodb-port N port of the embedded DynamoDB (LOCAL_DYNAMODB_PORT, default the API's + 1)
   --sqs-port N      port of the SQS twin (LOCAL_SQS_PORT, default the API's + 2)
-  --host H          interface to listen on (LOCAL_HOST, default 127.0.0.1)
+  --host H          interface of the API (LOCAL_HOST, default 127.0.0.1; the others: 127.0.0.1 only)
   --data-dir DIR    where data persists between restarts (DATA_DIR, default .data/ in the repository)
   --in-memory       a throw-away store: nothing read or written on disk (LOCAL_IN_MEMORY=1)
   -h, --help        this text

@@ -1,8 +1,6 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import { EventBridgeBus } from '#shared/history/eventbridge-bus.js';
-import type { EventBus } from '#shared/history/events.js';
-import { FileEventBus } from '#shared/history/file-event-bus.js';
 import { createPublisherHandler } from '#shared/history/publisher.js';
 import { historyRetentionDays } from '#shared/history/retention.js';
 import { documentClient, MAX_ATTEMPTS } from '#shared/lambda/aws-clients.js';
@@ -10,21 +8,11 @@ import { ENV, requireEnv } from '#shared/lambda/environment.js';
 
 /**
  * The consumer of the config and migrations tables' streams (docs/design.md, Change history):
- * history items and events. On AWS the events go to EventBridge; the local twin sets
- * LOCAL_EVENTS_FILE instead (a file, or `-` for none) and LOCAL_EVENTS_PRINT to print them.
+ * history items and events on EventBridge.
  */
-const localEvents = process.env[ENV.localEventsFile];
-const bus: EventBus =
-  localEvents === undefined
-    ? new EventBridgeBus(new EventBridgeClient({ maxAttempts: MAX_ATTEMPTS }), requireEnv(ENV.eventBusName))
-    : new FileEventBus(
-        localEvents === '-' ? undefined : localEvents,
-        process.env[ENV.localEventsPrint] === '1' ? (line) => console.log(line) : undefined,
-      );
-
 export const handler = createPublisherHandler({
   history: new DynamoHistoryStore(documentClient, requireEnv(ENV.historyTable)),
-  bus,
+  bus: new EventBridgeBus(new EventBridgeClient({ maxAttempts: MAX_ATTEMPTS }), requireEnv(ENV.eventBusName)),
   tables: { config: requireEnv(ENV.configTable), migrations: requireEnv(ENV.migrationsTable) },
   retentionDays: historyRetentionDays(),
 });

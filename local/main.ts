@@ -71,6 +71,7 @@ const banner = (runtime: LocalRuntime): string => {
     `    queue      ${runtime.queueUrl} (dead letters: ${runtime.deadLetterQueueUrl})`,
     ...(runtime.restoredMessages ? [`               ${runtime.restoredMessages} queued message(s) restored`] : []),
     `  events       ${runtime.eventsFile ?? 'printed only (in memory)'} (one JSON line each; the history from the tables' streams)`,
+    `    EventBridge ${runtime.eventsEndpoint} (PutEvents, for the change publisher)`,
     `  credential   ${credentialNote}, granted every organization`,
     `    x-service-api-key:    ${runtime.apiKey}`,
     `    x-service-auth-token: ${runtime.token}`,

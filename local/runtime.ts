@@ -29,6 +29,7 @@ import {
   writeRunningServer,
 } from './data-dir.js';
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
+import { type LocalEventBridge, startLocalEventBridge } from './events/local-event-bridge.js';
 import { perInvocation, useInvokeStore } from './invoke-store.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
@@ -46,6 +47,8 @@ export const ERASURE_QUEUE_NAME = 'erasures';
 export const ERASURE_DLQ_NAME = 'erasures-dlq';
 /** The change publisher's on-failure destination: descriptions of stream batches given up on. */
 export const PUBLISHER_FAILURES_QUEUE_NAME = 'change-publisher-failures';
+/** The bus the change publisher puts events on (EVENT_BUS_NAME), in the EventBridge twin. */
+export const LOCAL_EVENT_BUS_NAME = 'notification-preferences-local';
 /** Function and queue settings are the deployed ones (shared/deployment/functions.ts), which the stack reads too. */
 export const DEFAULT_MAX_RECEIVE_COUNT = MIGRATION_MAX_RECEIVE_COUNT;
 export const DEFAULT_CONSUMER_TIMEOUT_MS = timeoutSecondsOf(MIGRATION_CONSUMER_FUNCTION) * 1000;
@@ -97,6 +100,8 @@ export interface LocalRuntimeOptions {
   changePublisher?: boolean;
   /** Prints one line per event the service publishes (npm start does). */
   printEvents?: boolean;
+  /** Size past which events.jsonl is rotated (default: local/events/events-file.ts). */
+  eventsFileMaxBytes?: number;
   /** Replaces every HTTP function's deployed timeout (their contexts count down from it). */
   handlerTimeoutMs?: number;
   /** Extra environment for the functions, set before they are loaded. */
@@ -114,6 +119,8 @@ export interface LocalRuntime {
   dataDir: string | undefined;
   dynamoEndpoint: string;
   sqsEndpoint: string;
+  /** The EventBridge twin, which the change publisher puts its events on. */
+  eventsEndpoint: string;
   queueUrl: string;
   deadLetterQueueUrl: string;
   queue: LocalQueue;
@@ -142,7 +149,7 @@ export interface LocalRuntime {
 // The handler modules build their clients and read their environment once, at import. A
 // second runtime in the same process therefore reuses the first one's ports, so that those
 // clients keep reaching it.
-let firstPorts: { dynamo: number; sqs: number } | undefined;
+let firstPorts: { dynamo: number; sqs: number; events: number } | undefined;
 let running = false;
 
 /** `functions/set-config.ts` -> `#functions/set-config.js` (resolves under tsx and Jest alike). */
@@ -235,7 +242,17 @@ const start = async (
     log,
   }).catch(namingPort('sqs', '127.0.0.1', sqsPort));
   cleanups.push(() => sqs.close());
-  firstPorts ??= { dynamo: portOf(embedded.endpoint), sqs: portOf(sqs.endpoint) };
+  // Its port is nobody's business but the functions': a free one (the same for a second runtime).
+  const events: LocalEventBridge = await startLocalEventBridge({
+    busName: LOCAL_EVENT_BUS_NAME,
+    port: firstPorts?.events ?? 0,
+    ...(inMemory ? {} : { file: paths.events }),
+    ...(options.eventsFileMaxBytes ? { maxFileBytes: options.eventsFileMaxBytes } : {}),
+    ...(options.printEvents ? { print: log } : {}),
+    log,
+  });
+  cleanups.push(() => events.close());
+  firstPorts ??= { dynamo: portOf(embedded.endpoint), sqs: portOf(sqs.endpoint), events: portOf(events.endpoint) };
   const maxReceiveCount = queueOptions.maxReceiveCount ?? DEFAULT_MAX_RECEIVE_COUNT;
   const deadLetterQueue = sqs.createQueue(MIGRATION_DLQ_NAME);
   const queue = sqs.createQueue(MIGRATION_QUEUE_NAME, {
@@ -268,10 +285,9 @@ const start = async (
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: embedded.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: events.endpoint,
+    [ENV.eventBusName]: LOCAL_EVENT_BUS_NAME,
     [ENV.dependencyTimeoutMs]: process.env[ENV.dependencyTimeoutMs] || String(LOCAL_DEPENDENCY_TIMEOUT_MS),
-    // The change publisher's events go to the data directory's events.jsonl instead of EventBridge.
-    [ENV.localEventsFile]: inMemory ? '-' : paths.events,
-    ...(options.printEvents ? { [ENV.localEventsPrint]: '1' } : {}),
     ...options.env,
   };
   Object.assign(process.env, env);
@@ -391,6 +407,7 @@ const start = async (
     dataDir: inMemory ? undefined : dataDir,
     dynamoEndpoint: embedded.endpoint,
     sqsEndpoint: sqs.endpoint,
+    eventsEndpoint: events.endpoint,
     queueUrl: queue.url,
     deadLetterQueueUrl: deadLetterQueue.url,
     queue,

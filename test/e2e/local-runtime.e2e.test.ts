@@ -104,6 +104,14 @@ test('the functions get the queue URL, and messages sent to it reach the consume
   expect(consumed.map((event) => event.Records.map((r) => r.body))).toEqual([['{"hello":1}']]);
 });
 
+test('the change publisher is configured as deployed: its bus by name, EventBridge at the twin through the SDK variable', async () => {
+  const running = service as LocalService;
+  expect(process.env[ENV.eventBusName]).toBeTruthy();
+  expect(process.env.AWS_ENDPOINT_URL_EVENTBRIDGE).toBe(running.eventsEndpoint);
+  // The functions read no variable of the twin's own: production code has no local path.
+  expect(Object.values(ENV).filter((name) => name.startsWith('LOCAL_'))).toEqual([]);
+});
+
 test('a second server on a data directory another process serves is refused with a clear message', async () => {
   await service?.close();
   service = undefined;

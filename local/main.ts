@@ -56,10 +56,12 @@ const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 const banner = (runtime: LocalRuntime): string => {
   const auth = `-H 'content-type: application/json' -H ${shellQuote(`x-service-api-key: ${runtime.apiKey}`)} -H ${shellQuote(`x-service-auth-token: ${runtime.token}`)}`;
   const store = runtime.dataDir ? `${runtime.dataDir} (kept between restarts)` : 'in memory (discarded on exit)';
+  const replaced = runtime.replacedCredential;
   const credentialNote = {
     created: 'created',
     kept: 'from the data directory',
-    restored: 'restored (it was revoked, expired or changed)',
+    // A revocation is an operator's: the old credential stays revoked, this one is new.
+    replaced: `new: the saved one (${replaced?.apiKey}) was ${replaced?.reason}, and stays so`,
   }[runtime.credential];
   return [
     '',

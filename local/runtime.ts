@@ -115,6 +115,8 @@ export interface LocalRuntime {
   apiKey: string;
   token: string;
   credential: LocalCredential['action'];
+  /** When the saved credential was replaced: its key and why (revoked, expired or changed). */
+  replacedCredential: LocalCredential['replaced'];
   /** The data directory, or undefined in memory. */
   dataDir: string | undefined;
   dynamoEndpoint: string;
@@ -404,6 +406,7 @@ const start = async (
     apiKey: credential.apiKey,
     token: credential.token,
     credential: credential.action,
+    replacedCredential: credential.replaced,
     dataDir: inMemory ? undefined : dataDir,
     dynamoEndpoint: embedded.endpoint,
     sqsEndpoint: sqs.endpoint,

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { assertPortFree, PortInUseError } from './ports.js';
+import { PRIVATE_FILE_MODE, privateDirectory, tightenFiles, withPrivateUmask } from './private-files.js';
 
 /**
  * AWS's own DynamoDB Local (a Java program, shipped inside the npm package
@@ -311,7 +312,9 @@ export const startDynamoDbLocal = async ({
   const storage = dbPath ? ['-dbPath', resolve(dbPath)] : ['-inMemory'];
   let reclaimed = false;
   if (dbPath) {
-    await mkdir(dbPath, { recursive: true });
+    // Its files hold every table: the owner's alone (the JVM creates them under umask 077, below).
+    await privateDirectory(dbPath);
+    await tightenFiles(dbPath);
     reclaimed = await reclaimOrphanedDbPath(dbPath);
     const holder = await dbPathHolder(dbPath);
     if (holder !== undefined) throw new DbPathInUseError(dbPath, holder);
@@ -341,14 +344,16 @@ export const startDynamoDbLocal = async ({
     `${ARGS_PROPERTY}=${dynamoArgs.join('\n')}`,
   ];
   const started = performance.now();
-  const child = spawn(SETPRIV ?? java, SETPRIV ? ['--pdeathsig', 'KILL', '--', java, ...args] : args, {
-    cwd,
-    env: { ...env, DDB_LOCAL_TELEMETRY: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group where the pdeath signal guards it: a Ctrl-C in the terminal then
-    // reaches `npm start`, which finishes its work and closes the JVM itself.
-    detached: Boolean(SETPRIV),
-  });
+  const child = withPrivateUmask(() =>
+    spawn(SETPRIV ?? java, SETPRIV ? ['--pdeathsig', 'KILL', '--', java, ...args] : args, {
+      cwd,
+      env: { ...env, DDB_LOCAL_TELEMETRY: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group where the pdeath signal guards it: a Ctrl-C in the terminal then
+      // reaches `npm start`, which finishes its work and closes the JVM itself.
+      detached: Boolean(SETPRIV),
+    }),
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-8_000);
@@ -388,7 +393,9 @@ export const startDynamoDbLocal = async ({
   };
 
   try {
-    if (lockFile && child.pid) await writeFile(lockFile, `${child.pid}\n${process.pid}\n`);
+    if (lockFile && child.pid) {
+      await writeFile(lockFile, `${child.pid}\n${process.pid}\n`, { mode: PRIVATE_FILE_MODE });
+    }
     const deadline = started + startTimeoutMs;
     let ready = false;
     while (!ready) {

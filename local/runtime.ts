@@ -26,6 +26,7 @@ import {
   dataPaths,
   readRunningServer,
   removeRunningServer,
+  secureDataDir,
   writeRunningServer,
 } from './data-dir.js';
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
@@ -201,6 +202,7 @@ const start = async (
   const dataDir = givenDataDir ?? '';
   const paths = dataPaths(dataDir);
   if (!inMemory) {
+    await secureDataDir(dataDir);
     try {
       await assertDynamoFilesFree(paths.dynamo);
     } catch (error) {

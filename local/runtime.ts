@@ -30,6 +30,7 @@ import {
   writeRunningServer,
 } from './data-dir.js';
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
+import { type DynamoCommitBarrier, startDynamoCommitBarrier } from './dynamo-commit-barrier.js';
 import { type LocalEventBridge, startLocalEventBridge } from './events/local-event-bridge.js';
 import { perInvocation, useInvokeStore } from './invoke-store.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
@@ -152,7 +153,7 @@ export interface LocalRuntime {
 // The handler modules build their clients and read their environment once, at import. A
 // second runtime in the same process therefore reuses the first one's ports, so that those
 // clients keep reaching it.
-let firstPorts: { dynamo: number; sqs: number; events: number } | undefined;
+let firstPorts: { dynamo: number; barrier: number; sqs: number; events: number } | undefined;
 let running = false;
 
 /** `functions/set-config.ts` -> `#functions/set-config.js` (resolves under tsx and Jest alike). */
@@ -228,6 +229,12 @@ const start = async (
     port: dynamoPort,
   });
   cleanups.push(() => embedded.close());
+  // The functions' way in: a TransactWriteItems is answered once DynamoDB Local has committed it.
+  const barrier: DynamoCommitBarrier = await startDynamoCommitBarrier({
+    target: embedded.endpoint,
+    port: firstPorts?.barrier ?? 0,
+  });
+  cleanups.push(() => barrier.close());
   const dynamo = new DynamoDBClient({
     endpoint: embedded.endpoint,
     region: LOCAL_REGION,
@@ -256,7 +263,12 @@ const start = async (
     log,
   });
   cleanups.push(() => events.close());
-  firstPorts ??= { dynamo: portOf(embedded.endpoint), sqs: portOf(sqs.endpoint), events: portOf(events.endpoint) };
+  firstPorts ??= {
+    dynamo: portOf(embedded.endpoint),
+    barrier: portOf(barrier.endpoint),
+    sqs: portOf(sqs.endpoint),
+    events: portOf(events.endpoint),
+  };
   const maxReceiveCount = queueOptions.maxReceiveCount ?? DEFAULT_MAX_RECEIVE_COUNT;
   const deadLetterQueue = sqs.createQueue(MIGRATION_DLQ_NAME);
   const queue = sqs.createQueue(MIGRATION_QUEUE_NAME, {
@@ -287,7 +299,7 @@ const start = async (
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: embedded.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: embedded.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: barrier.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: events.endpoint,
     [ENV.eventBusName]: LOCAL_EVENT_BUS_NAME,

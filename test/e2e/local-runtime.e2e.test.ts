@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
@@ -151,6 +152,21 @@ test('the change publisher is configured as deployed: its bus by name, EventBrid
   expect(process.env.AWS_ENDPOINT_URL_EVENTBRIDGE).toBe(running.eventsEndpoint);
   // The functions read no variable of the twin's own: production code has no local path.
   expect(Object.values(ENV).filter((name) => name.startsWith('LOCAL_'))).toEqual([]);
+});
+
+test("the functions reach DynamoDB Local through the commit barrier, not at the banner's endpoint", async () => {
+  const running = service as LocalService;
+  const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
+  expect(endpoint).not.toBe(running.dynamoEndpoint);
+  // The same store behind it.
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: running.dynamo.config.credentials });
+  try {
+    expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(
+      (await running.dynamo.send(new ListTablesCommand({}))).TableNames,
+    );
+  } finally {
+    client.destroy();
+  }
 });
 
 test('a second server on a data directory another process serves is refused with a clear message', async () => {

@@ -109,7 +109,7 @@ export class ServiceStack extends Stack {
           {
             POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
             POWERTOOLS_LOG_LEVEL: config.logLevel,
-            // Business metrics (shared/lambda/metrics.ts): one namespace per stage.
+            // Business metrics (shared/platform/metrics.ts): one namespace per stage.
             POWERTOOLS_METRICS_NAMESPACE: this.stackName,
           },
           ...(spec.settings ?? []).map((setting) => settings[setting]),

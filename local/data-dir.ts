@@ -1,7 +1,8 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { dbPathHolder, reclaimOrphanedDbPath } from './dynamodb-local.js';
+import { PRIVATE_FILE_MODE, privateDirectory, tightenFiles } from './private-files.js';
 
 /**
  * The local runtime's data directory: the DynamoDB Local files (SQLite), the queue snapshot, the
@@ -32,9 +33,17 @@ export interface RunningServer {
   startedAt: string;
 }
 
+/** Creates the data directory, or tightens one an older twin left readable (local/private-files.ts). */
+export const secureDataDir = async (dataDir: string): Promise<void> => {
+  await privateDirectory(dataDir);
+  await tightenFiles(dataDir);
+};
+
 export const writeRunningServer = async (dataDir: string, running: RunningServer): Promise<void> => {
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(dataPaths(dataDir).endpoints, `${JSON.stringify(running, null, 2)}\n`);
+  await privateDirectory(dataDir);
+  const file = dataPaths(dataDir).endpoints;
+  await writeFile(file, `${JSON.stringify(running, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
+  await chmod(file, PRIVATE_FILE_MODE);
 };
 
 export const removeRunningServer = async (dataDir: string, pid = process.pid): Promise<void> => {
@@ -81,7 +90,7 @@ export class DataDirLockedError extends Error {
  * that holds them before starting another. One left behind by a launcher that died is stopped.
  */
 export const assertDynamoFilesFree = async (path: string): Promise<void> => {
-  await mkdir(path, { recursive: true });
+  await privateDirectory(path);
   await reclaimOrphanedDbPath(path);
   if ((await dbPathHolder(path)) !== undefined) throw new DataDirLockedError(path);
 };

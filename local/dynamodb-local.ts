@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { assertPortFree, PortInUseError } from './ports.js';
+import { PRIVATE_FILE_MODE, privateDirectory, tightenFiles, withPrivateUmask } from './private-files.js';
 
 /**
  * AWS's own DynamoDB Local (a Java program, shipped inside the npm package
@@ -175,8 +177,16 @@ const gone = async (pid: number, timeoutMs: number): Promise<boolean> => {
   return true;
 };
 
+/** DynamoDB Local's own arguments, as the launcher passes them to the XML that starts it (below). */
+const ARGS_PROPERTY = 'ddb.args';
+
 /** Whether the JVM's command line names `dbPath` (true where there is no /proc to ask). */
-const serves = (pid: number, dbPath: string): boolean => commandLine(pid)?.includes(resolve(dbPath)) ?? true;
+const serves = (pid: number, dbPath: string): boolean => {
+  const command = commandLine(pid);
+  if (!command) return true;
+  const args = command.find((arg) => arg.startsWith(`${ARGS_PROPERTY}=`))?.slice(ARGS_PROPERTY.length + 1);
+  return (args?.split('\n') ?? command).includes(resolve(dbPath));
+};
 
 /**
  * Stops the DynamoDB Local that still holds `dbPath` when the process that launched it died
@@ -259,6 +269,21 @@ const killAllOnExit = () => {
   for (const child of running) child.kill('SIGKILL');
 };
 
+/**
+ * DynamoDB Local has no bind option: its main() listens on every interface, where anyone on the
+ * network could read and write the tables (the credentials among them). It is started instead
+ * through Jetty's XmlConfiguration, which its jar ships, with this file: the same server, on
+ * 127.0.0.1 only. A path holding `=` would read as a property: the URL escapes it.
+ */
+const LOOPBACK_XML = fileURLToPath(new URL('./dynamodb-local-loopback.xml', import.meta.url));
+const loopbackXmlUrl = () => pathToFileURL(LOOPBACK_XML).href.replaceAll('=', '%3D');
+
+/**
+ * `-cors` with an empty allow-list: no origin gets Access-Control-Allow-Origin, so no web page
+ * the developer opens can read from or write to it (the flag's documented default is `*`).
+ */
+const NO_CORS_ORIGIN = ',';
+
 const waitForExit = (child: ChildProcess, ms: number): Promise<boolean> =>
   new Promise((resolveExit) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolveExit(true);
@@ -281,40 +306,54 @@ export const startDynamoDbLocal = async ({
   if (!existsSync(join(cwd, 'DynamoDBLocal.jar'))) {
     throw new Error(`DynamoDBLocal.jar is missing from ${cwd}: run \`npm install\``);
   }
+  // Its arguments reach it one per line (dynamodb-local-loopback.xml).
+  if (dbPath?.includes('\n'))
+    throw new Error(`DynamoDB Local cannot use a path with a line break: ${JSON.stringify(dbPath)}`);
   const storage = dbPath ? ['-dbPath', resolve(dbPath)] : ['-inMemory'];
   let reclaimed = false;
   if (dbPath) {
-    await mkdir(dbPath, { recursive: true });
+    // Its files hold every table: the owner's alone (the JVM creates them under umask 077, below).
+    await privateDirectory(dbPath);
+    await tightenFiles(dbPath);
     reclaimed = await reclaimOrphanedDbPath(dbPath);
     const holder = await dbPathHolder(dbPath);
     if (holder !== undefined) throw new DbPathInUseError(dbPath, holder);
   }
-  // The JVM listens on every interface: a port taken on any of them stops it.
   if (givenPort) {
-    await (reclaimed ? untilPortFree(givenPort, 10_000) : assertPortFree('dynamodb', undefined, givenPort));
+    await (reclaimed ? untilPortFree(givenPort, 10_000) : assertPortFree('dynamodb', '127.0.0.1', givenPort));
   }
   const port = givenPort || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
-  const args = [
-    ...JVM_FLAGS,
-    '-Djava.library.path=DynamoDBLocal_lib',
-    '-jar',
-    'DynamoDBLocal.jar',
+  const dynamoArgs = [
     ...storage,
     ...(sharedDb ? ['-sharedDb'] : []),
     '-port',
     String(port),
+    '-cors',
+    NO_CORS_ORIGIN,
     '-disableTelemetry',
   ];
+  const args = [
+    ...JVM_FLAGS,
+    '-Djava.library.path=DynamoDBLocal_lib',
+    // The jar's manifest puts Jetty's XmlConfiguration and DynamoDB Local's libraries on the class path.
+    '-cp',
+    'DynamoDBLocal.jar',
+    'org.eclipse.jetty.xml.XmlConfiguration',
+    loopbackXmlUrl(),
+    `${ARGS_PROPERTY}=${dynamoArgs.join('\n')}`,
+  ];
   const started = performance.now();
-  const child = spawn(SETPRIV ?? java, SETPRIV ? ['--pdeathsig', 'KILL', '--', java, ...args] : args, {
-    cwd,
-    env: { ...env, DDB_LOCAL_TELEMETRY: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group where the pdeath signal guards it: a Ctrl-C in the terminal then
-    // reaches `npm start`, which finishes its work and closes the JVM itself.
-    detached: Boolean(SETPRIV),
-  });
+  const child = withPrivateUmask(() =>
+    spawn(SETPRIV ?? java, SETPRIV ? ['--pdeathsig', 'KILL', '--', java, ...args] : args, {
+      cwd,
+      env: { ...env, DDB_LOCAL_TELEMETRY: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group where the pdeath signal guards it: a Ctrl-C in the terminal then
+      // reaches `npm start`, which finishes its work and closes the JVM itself.
+      detached: Boolean(SETPRIV),
+    }),
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-8_000);
@@ -354,7 +393,9 @@ export const startDynamoDbLocal = async ({
   };
 
   try {
-    if (lockFile && child.pid) await writeFile(lockFile, `${child.pid}\n${process.pid}\n`);
+    if (lockFile && child.pid) {
+      await writeFile(lockFile, `${child.pid}\n${process.pid}\n`, { mode: PRIVATE_FILE_MODE });
+    }
     const deadline = started + startTimeoutMs;
     let ready = false;
     while (!ready) {
@@ -366,6 +407,9 @@ export const startDynamoDbLocal = async ({
       if (early) throw new Error(`DynamoDB Local ${early}\n${output.trim()}`);
       // Taken since the check (or by a port chosen free): the JVM then waits forever.
       if (output.includes('java.net.BindException')) throw new PortInUseError('dynamodb', '127.0.0.1', port);
+      // A start that failed otherwise (e.g. a jar the XML does not fit) leaves Jetty's threads running.
+      if (output.includes('Exception in thread "main"'))
+        throw new Error(`DynamoDB Local did not start\n${output.trim()}`);
       if (performance.now() > deadline) {
         throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${startTimeoutMs} ms\n${output.trim()}`);
       }

@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   type Credential,
   hashToken,
@@ -17,8 +17,13 @@ import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
 export interface LocalCredential {
   apiKey: string;
   token: string;
-  /** What was done: created, kept as it was, or restored (it was revoked, expired or changed). */
-  action: 'created' | 'kept' | 'restored';
+  /**
+   * What was done: created, kept as it was, or replaced by a new pair because the saved one's
+   * credential was revoked, expired or changed (which stays so: see `replaced`).
+   */
+  action: 'created' | 'kept' | 'replaced';
+  /** When replaced: the saved key and what became of it. */
+  replaced?: { apiKey: string; reason: string };
 }
 
 export const LOCAL_CREDENTIAL_NAME = 'local';
@@ -36,10 +41,23 @@ const readSaved = async (file: string | undefined): Promise<{ apiKey?: string; t
   }
 };
 
+/** Why an existing credential cannot serve as the local one as it is. */
+const unusable = (existing: Credential, token: string, now: Date): string | undefined => {
+  if (existing.revokedAt) return `revoked at ${existing.revokedAt}`;
+  if (!isActive(existing, now)) return `expired at ${existing.expiresAt}`;
+  if (existing.tokenHash !== hashToken(token)) return 'changed (it has another token)';
+  if (existing.organizationIds !== '*') return 'changed (it is no longer granted every organization)';
+  return undefined;
+};
+
 /**
  * Makes sure the local credential exists and works for every organization. Only the token's
  * hash is stored in the table, so the generated pair is kept in `file` to print the same
  * values after a restart. LOCAL_API_KEY / LOCAL_AUTH_TOKEN override it (and are not saved).
+ *
+ * An existing credential is never rewritten: one an operator revoked (or that expired, or was
+ * changed) stays so. A generated pair is then replaced by a new one; a fixed pair cannot be, so
+ * the start stops and says why.
  */
 export const ensureLocalCredential = async ({
   client,
@@ -58,14 +76,9 @@ export const ensureLocalCredential = async ({
   now?: Date;
 }): Promise<LocalCredential> => {
   const saved = await readSaved(file);
-  const generated = { apiKey: saved.apiKey ?? newApiKey(), token: saved.token ?? newToken() };
-  if (file && (saved.apiKey !== generated.apiKey || saved.token !== generated.token)) {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, `${JSON.stringify(generated, null, 2)}\n`, { mode: 0o600 });
-    await chmod(file, 0o600);
-  }
-  const apiKey = fixedKey || generated.apiKey;
-  const token = fixedToken || generated.token;
+  let generated = { apiKey: saved.apiKey ?? newApiKey(), token: saved.token ?? newToken() };
+  let apiKey = fixedKey || generated.apiKey;
+  let token = fixedToken || generated.token;
   // The functions refuse any other key or token without a lookup: a fixed pair would never work.
   if (!isWellFormedApiKey(apiKey) || !isWellFormedToken(token)) {
     throw new Error(
@@ -75,17 +88,32 @@ export const ensureLocalCredential = async ({
 
   const store = new DynamoCredentialStore(client, tableName);
   const existing = await store.get(apiKey);
-  const works =
-    existing && existing.tokenHash === hashToken(token) && existing.organizationIds === '*' && isActive(existing, now);
-  if (works) return { apiKey, token, action: 'kept' };
-  // The local store is a developer's own: the configured credential always wins.
-  const credential: Credential = {
+  const reason = existing && unusable(existing, token, now);
+  let replaced: LocalCredential['replaced'];
+  if (reason) {
+    if (fixedKey) {
+      throw new Error(
+        `LOCAL_API_KEY ${fixedKey} names a credential that was ${reason}, and it stays so. ` +
+          'Set another LOCAL_API_KEY (and LOCAL_AUTH_TOKEN), or unset both for a generated credential.',
+      );
+    }
+    replaced = { apiKey, reason };
+    generated = { apiKey: newApiKey(), token: newToken() };
+    apiKey = generated.apiKey;
+    token = fixedToken || generated.token;
+  }
+  if (file && (saved.apiKey !== generated.apiKey || saved.token !== generated.token)) {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, `${JSON.stringify(generated, null, 2)}\n`, { mode: 0o600 });
+    await chmod(file, 0o600);
+  }
+  if (existing && !reason) return { apiKey, token, action: 'kept' };
+  await store.create({
     apiKey,
     tokenHash: hashToken(token),
     organizationIds: '*',
     createdAt: now.toISOString(),
     name: LOCAL_CREDENTIAL_NAME,
-  };
-  await client.send(new PutCommand({ TableName: tableName, Item: credential }));
-  return { apiKey, token, action: existing ? 'restored' : 'created' };
+  });
+  return replaced ? { apiKey, token, action: 'replaced', replaced } : { apiKey, token, action: 'created' };
 };

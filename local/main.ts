@@ -17,7 +17,7 @@ Options (each also has an environment variable):
   --port N          port of the API (PORT, default 3000; 0 picks free ports for all three)
   --dynamodb-port N port of the embedded DynamoDB (LOCAL_DYNAMODB_PORT, default the API's + 1)
   --sqs-port N      port of the SQS twin (LOCAL_SQS_PORT, default the API's + 2)
-  --host H          interface to listen on (LOCAL_HOST, default 127.0.0.1)
+  --host H          interface of the API (LOCAL_HOST, default 127.0.0.1; the others: 127.0.0.1 only)
   --data-dir DIR    where data persists between restarts (DATA_DIR, default .data/ in the repository)
   --in-memory       a throw-away store: nothing read or written on disk (LOCAL_IN_MEMORY=1)
   -h, --help        this text
@@ -56,10 +56,12 @@ const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 const banner = (runtime: LocalRuntime): string => {
   const auth = `-H 'content-type: application/json' -H ${shellQuote(`x-service-api-key: ${runtime.apiKey}`)} -H ${shellQuote(`x-service-auth-token: ${runtime.token}`)}`;
   const store = runtime.dataDir ? `${runtime.dataDir} (kept between restarts)` : 'in memory (discarded on exit)';
+  const replaced = runtime.replacedCredential;
   const credentialNote = {
     created: 'created',
     kept: 'from the data directory',
-    restored: 'restored (it was revoked, expired or changed)',
+    // A revocation is an operator's: the old credential stays revoked, this one is new.
+    replaced: `new: the saved one (${replaced?.apiKey}) was ${replaced?.reason}, and stays so`,
   }[runtime.credential];
   return [
     '',
@@ -71,6 +73,7 @@ const banner = (runtime: LocalRuntime): string => {
     `    queue      ${runtime.queueUrl} (dead letters: ${runtime.deadLetterQueueUrl})`,
     ...(runtime.restoredMessages ? [`               ${runtime.restoredMessages} queued message(s) restored`] : []),
     `  events       ${runtime.eventsFile ?? 'printed only (in memory)'} (one JSON line each; the history from the tables' streams)`,
+    `    EventBridge ${runtime.eventsEndpoint} (PutEvents, for the change publisher)`,
     `  credential   ${credentialNote}, granted every organization`,
     `    x-service-api-key:    ${runtime.apiKey}`,
     `    x-service-auth-token: ${runtime.token}`,

@@ -28,9 +28,12 @@ import {
   dataPaths,
   readRunningServer,
   removeRunningServer,
+  secureDataDir,
   writeRunningServer,
 } from './data-dir.js';
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
+import { type DynamoCommitBarrier, startDynamoCommitBarrier } from './dynamo-commit-barrier.js';
+import { type LocalEventBridge, startLocalEventBridge } from './events/local-event-bridge.js';
 import { perInvocation, useInvokeStore } from './invoke-store.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
@@ -48,6 +51,8 @@ export const ERASURE_QUEUE_NAME = 'erasures';
 export const ERASURE_DLQ_NAME = 'erasures-dlq';
 /** The change publisher's on-failure destination: descriptions of stream batches given up on. */
 export const PUBLISHER_FAILURES_QUEUE_NAME = 'change-publisher-failures';
+/** The bus the change publisher puts events on (EVENT_BUS_NAME), in the EventBridge twin. */
+export const LOCAL_EVENT_BUS_NAME = 'notification-preferences-local';
 /** Function and queue settings are the deployed ones (shared/deployment/functions.ts), which the stack reads too. */
 export const DEFAULT_MAX_RECEIVE_COUNT = MIGRATION_MAX_RECEIVE_COUNT;
 export const DEFAULT_CONSUMER_TIMEOUT_MS = timeoutSecondsOf(MIGRATION_CONSUMER_FUNCTION) * 1000;
@@ -99,6 +104,8 @@ export interface LocalRuntimeOptions {
   changePublisher?: boolean;
   /** Prints one line per event the service publishes (npm start does). */
   printEvents?: boolean;
+  /** Size past which events.jsonl is rotated (default: local/events/events-file.ts). */
+  eventsFileMaxBytes?: number;
   /** Replaces every HTTP function's deployed timeout (their contexts count down from it). */
   handlerTimeoutMs?: number;
   /** Extra environment for the functions, set before they are loaded. */
@@ -114,10 +121,14 @@ export interface LocalRuntime {
   apiKey: string;
   token: string;
   credential: LocalCredential['action'];
+  /** When the saved credential was replaced: its key and why (revoked, expired or changed). */
+  replacedCredential: LocalCredential['replaced'];
   /** The data directory, or undefined in memory. */
   dataDir: string | undefined;
   dynamoEndpoint: string;
   sqsEndpoint: string;
+  /** The EventBridge twin, which the change publisher puts its events on. */
+  eventsEndpoint: string;
   queueUrl: string;
   deadLetterQueueUrl: string;
   queue: LocalQueue;
@@ -146,7 +157,7 @@ export interface LocalRuntime {
 // The handler modules build their clients and read their environment once, at import. A
 // second runtime in the same process therefore reuses the first one's ports, so that those
 // clients keep reaching it.
-let firstPorts: { dynamo: number; sqs: number } | undefined;
+let firstPorts: { dynamo: number; barrier: number; sqs: number; events: number } | undefined;
 let running = false;
 
 /** `functions/set-config.ts` -> `#functions/set-config.js` (resolves under tsx and Jest alike). */
@@ -196,6 +207,7 @@ const start = async (
   const dataDir = givenDataDir ?? '';
   const paths = dataPaths(dataDir);
   if (!inMemory) {
+    await secureDataDir(dataDir);
     try {
       await assertDynamoFilesFree(paths.dynamo);
     } catch (error) {
@@ -221,6 +233,12 @@ const start = async (
     port: dynamoPort,
   });
   cleanups.push(() => embedded.close());
+  // The functions' way in: a TransactWriteItems is answered once DynamoDB Local has committed it.
+  const barrier: DynamoCommitBarrier = await startDynamoCommitBarrier({
+    target: embedded.endpoint,
+    port: firstPorts?.barrier ?? 0,
+  });
+  cleanups.push(() => barrier.close());
   const dynamo = new DynamoDBClient({
     endpoint: embedded.endpoint,
     region: LOCAL_REGION,
@@ -239,7 +257,22 @@ const start = async (
     log,
   }).catch(namingPort('sqs', '127.0.0.1', sqsPort));
   cleanups.push(() => sqs.close());
-  firstPorts ??= { dynamo: portOf(embedded.endpoint), sqs: portOf(sqs.endpoint) };
+  // Its port is nobody's business but the functions': a free one (the same for a second runtime).
+  const events: LocalEventBridge = await startLocalEventBridge({
+    busName: LOCAL_EVENT_BUS_NAME,
+    port: firstPorts?.events ?? 0,
+    ...(inMemory ? {} : { file: paths.events }),
+    ...(options.eventsFileMaxBytes ? { maxFileBytes: options.eventsFileMaxBytes } : {}),
+    ...(options.printEvents ? { print: log } : {}),
+    log,
+  });
+  cleanups.push(() => events.close());
+  firstPorts ??= {
+    dynamo: portOf(embedded.endpoint),
+    barrier: portOf(barrier.endpoint),
+    sqs: portOf(sqs.endpoint),
+    events: portOf(events.endpoint),
+  };
   const maxReceiveCount = queueOptions.maxReceiveCount ?? DEFAULT_MAX_RECEIVE_COUNT;
   const deadLetterQueue = sqs.createQueue(MIGRATION_DLQ_NAME);
   const queue = sqs.createQueue(MIGRATION_QUEUE_NAME, {
@@ -270,12 +303,11 @@ const start = async (
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: embedded.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: embedded.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: barrier.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: events.endpoint,
+    [ENV.eventBusName]: LOCAL_EVENT_BUS_NAME,
     [ENV.dependencyTimeoutMs]: process.env[ENV.dependencyTimeoutMs] || String(LOCAL_DEPENDENCY_TIMEOUT_MS),
-    // The change publisher's events go to the data directory's events.jsonl instead of EventBridge.
-    [ENV.localEventsFile]: inMemory ? '-' : paths.events,
-    ...(options.printEvents ? { [ENV.localEventsPrint]: '1' } : {}),
     ...options.env,
   };
   Object.assign(process.env, env);
@@ -400,9 +432,11 @@ const start = async (
     apiKey: credential.apiKey,
     token: credential.token,
     credential: credential.action,
+    replacedCredential: credential.replaced,
     dataDir: inMemory ? undefined : dataDir,
     dynamoEndpoint: embedded.endpoint,
     sqsEndpoint: sqs.endpoint,
+    eventsEndpoint: events.endpoint,
     queueUrl: queue.url,
     deadLetterQueueUrl: deadLetterQueue.url,
     queue,

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { errorAnswer, INTERNAL_MESSAGE, internalErrorBody } from '#shared/api/envelope.js';
 import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
@@ -13,6 +13,14 @@ import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
 
 /** Lambda's synchronous invocation payload limit; the handlers enforce the API's own 1 MiB. */
 export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
+
+/**
+ * How long a client has to send a request: its headers, then all of it. API Gateway gives up
+ * on a request after about 30 s; without a limit a client trickling its headers or body holds a
+ * connection (and a function waiting for the body) for ever. Past it the client gets 408.
+ */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 // biome-ignore lint/suspicious/noExplicitAny: a Lambda handler's context parameter varies by handler.
 export type ApiHandler = (event: APIGatewayProxyEventV2, context: any) => Promise<APIGatewayProxyResultV2>;
@@ -35,8 +43,27 @@ export interface ApiServerOptions {
   timeoutOverrideMs?: number;
   /** Static pages served on GET (the API description); not part of the deployed API. */
   pages?: { path: string; contentType: string; body: string }[];
+  /** Replace HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS (tests). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
   log?: (line: string) => void;
 }
+
+/** API Gateway's own errors (not the function's envelope) are `{"message": ...}`. */
+const rawAnswer = (status: number, reason: string, message = reason): string => {
+  const body = JSON.stringify({ message });
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\n` +
+    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  );
+};
+
+/** What a request the server could not read is answered: a timeout says so, the rest as Node would. */
+const CLIENT_ERROR_ANSWERS: Record<string, string> = {
+  ERR_HTTP_REQUEST_TIMEOUT: rawAnswer(408, 'Request Timeout'),
+  HPE_HEADER_OVERFLOW: rawAnswer(431, 'Request Header Fields Too Large'),
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: rawAnswer(413, 'Payload Too Large'),
+};
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -179,8 +206,15 @@ export const createApiServer = ({
   fallback,
   timeoutOverrideMs,
   pages = [],
+  headersTimeoutMs = HEADERS_TIMEOUT_MS,
+  requestTimeoutMs = REQUEST_TIMEOUT_MS,
   log = () => {},
 }: ApiServerOptions): ApiServer => {
+  /** Connections whose answer has begun: a late client error must not write into it. */
+  const answering = new WeakSet<Socket>();
+  /** Connections whose request's body is being read, and those cut for not sending it in time. */
+  const reading = new WeakSet<Socket>();
+  const timedOut = new WeakSet<Socket>();
   const pagesByPath = new Map(pages.map((page) => [page.path, page]));
   const respond = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
     const started = Date.now();
@@ -198,13 +232,20 @@ export const createApiServer = ({
     let requestId = '';
     let body: Buffer | undefined;
     try {
+      reading.add(request.socket);
       body = await readBody(request);
     } catch (error) {
       if (!(error instanceof BodyTooLarge)) {
-        // The client went away mid-request: nobody is left to answer.
-        log(`${request.method} ${rawPath} aborted by the client`);
+        // The client went away mid-request, or did not send it in time (answered 408 in
+        // clientError, below): nobody is left to answer here.
+        const timeout = timedOut.has(request.socket);
+        log(
+          `${request.method} ${rawPath} ${timeout ? `408 body not received within ${requestTimeoutMs} ms` : 'aborted by the client'}`,
+        );
         return 0;
       }
+    } finally {
+      reading.delete(request.socket);
     }
     if (body === undefined) {
       result = errorAnswer(
@@ -237,6 +278,8 @@ export const createApiServer = ({
       }
     }
     if (!response.headersSent) {
+      answering.add(request.socket);
+      response.once('finish', () => answering.delete(request.socket));
       response.writeHead(result.statusCode, {
         ...result.headers,
         ...(requestId ? { 'apigw-requestid': requestId } : {}),
@@ -248,15 +291,31 @@ export const createApiServer = ({
     return result.statusCode;
   };
 
-  const server = createServer((request, response) => {
-    respond(request, response).catch((error) => {
-      log(`local server error: ${error instanceof Error ? error.stack : String(error)}`);
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(internalErrorBody(randomUUID())));
-    });
-  });
+  // Node checks its timeouts every connectionsCheckingInterval (30 s by default): 1 s here.
+  const server = createServer(
+    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+    (request, response) => {
+      respond(request, response).catch((error) => {
+        log(`local server error: ${error instanceof Error ? error.stack : String(error)}`);
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(internalErrorBody(randomUUID())));
+      });
+    },
+  );
   // Requests are short; keep-alive sockets must not hold up a shutdown.
   server.keepAliveTimeout = 5_000;
+  // A request that could not be read: answered (unless an answer has begun) and the connection closed.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      timedOut.add(socket);
+      // A body's timeout is logged with its request's method and path (respond, above).
+      if (!reading.has(socket)) log(`408 request headers not received within ${headersTimeoutMs} ms`);
+    }
+    if (socket.writable && !answering.has(socket) && error.code !== 'ECONNRESET') {
+      socket.write(CLIENT_ERROR_ANSWERS[error.code ?? ''] ?? rawAnswer(400, 'Bad Request'));
+    }
+    socket.destroySoon();
+  });
 
   return {
     server,

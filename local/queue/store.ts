@@ -65,7 +65,7 @@ export class QueueStore {
   /** Reads the file (a journal, or the older single snapshot), compacts it, and opens it for appending. */
   static async open(file: string, log: LogLine = () => {}): Promise<QueueStore> {
     const store = new QueueStore(file, log);
-    await mkdir(dirname(file), { recursive: true });
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     let text = '';
     try {
       text = await readFile(file, 'utf8');
@@ -175,7 +175,7 @@ export class QueueStore {
       queues: Object.fromEntries([...this.state].map(([name, messages]) => [name, [...messages.values()]])),
     };
     const temporary = `${this.file}.${process.pid}.tmp`;
-    const file = await open(temporary, 'w');
+    const file = await open(temporary, 'w', 0o600);
     try {
       await file.write(`${JSON.stringify(snapshot)}\n`);
       await file.sync();

@@ -57,7 +57,7 @@ export class FileCheckpoints extends MemoryCheckpoints {
 
   private async write(content: string): Promise<void> {
     const temporary = `${this.file}.tmp`;
-    const handle = await open(temporary, 'w');
+    const handle = await open(temporary, 'w', 0o600);
     try {
       await handle.writeFile(content);
       await handle.sync();

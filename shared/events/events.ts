@@ -22,7 +22,7 @@ export interface BusEvent {
   detail: { id: string } & Record<string, unknown>;
 }
 
-/** Where events go: EventBridge on AWS (eventbridge-bus.ts), a file locally (file-event-bus.ts). */
+/** Where events go: EventBridge on AWS (eventbridge-bus.ts), and locally its twin. */
 export interface EventBus {
   /** Resolves once every event is accepted; throws when some could not be, after retries. */
   publish(events: readonly BusEvent[]): Promise<void>;

@@ -28,10 +28,6 @@ export const ENV = {
   historyRetentionDays: 'HISTORY_RETENTION_DAYS',
   /** The EventBridge bus the change publisher puts events on. */
   eventBusName: 'EVENT_BUS_NAME',
-  /** Locally only: the file the change publisher appends events to instead of EventBridge. */
-  localEventsFile: 'LOCAL_EVENTS_FILE',
-  /** Locally only: `1` prints one line per event. */
-  localEventsPrint: 'LOCAL_EVENTS_PRINT',
   migrationQueueUrl: 'MIGRATION_QUEUE_URL',
   /** The queue's maxReceiveCount: the consumer marks a migration failed on the last attempt. */
   migrationMaxReceiveCount: 'MIGRATION_MAX_RECEIVE_COUNT',

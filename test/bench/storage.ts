@@ -43,7 +43,7 @@ interface Dispatch {
 
 /**
  * Sections 1 and 2: the storage calls each request makes, counted on the SDK clients the
- * handlers themselves use (shared/lambda/aws-clients.ts, sqs-client.ts), through the local
+ * handlers themselves use (shared/platform/aws-clients.ts, sqs-client.ts), through the local
  * server in this process; and the dispatcher's case, one config/resolve against a config/get
  * per user. The credential cache has the deployed default (60 s), so the first request
  * reads the credential and the next ones must not.

@@ -217,7 +217,10 @@ describe.each([
       await page.screenshot({ path: join(SHOTS, `docs-${width}-search.png`) });
 
       await search.press('Enter');
-      await page.waitForFunction('document.activeElement.matches("#resetConfig h2")');
+      // Polled with evaluate: waitForFunction compiles its text with eval, which the page's CSP refuses.
+      const focused = () => page.evaluate<boolean>('document.activeElement?.matches("#resetConfig h2") === true');
+      for (let tries = 0; tries < 100 && !(await focused()); tries += 1) await page.waitForTimeout(100);
+      expect(await focused()).toBe(true);
       expect(new URL(page.url()).hash).toBe('#resetConfig');
       const heading = await page.evaluate<{ top: number; height: number }>(
         `(() => ({ top: document.querySelector('#resetConfig h2').getBoundingClientRect().top, height: window.innerHeight }))()`,

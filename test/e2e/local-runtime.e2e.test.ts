@@ -1,8 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { SQSEvent } from 'aws-lambda';
 import { dataPaths, readRunningServer } from '#local/data-dir.js';
@@ -63,21 +64,62 @@ test('a persistent service keeps configs, the local credential and its key file 
   expect(item?.config).toEqual({ email: 'NONE' });
 });
 
-test('a revoked local credential is restored at the next start', async () => {
-  const running = service as LocalService;
-  await running.doc.send(
+const revoke = (running: LocalService, apiKey: string, at: string) =>
+  running.doc.send(
     new UpdateCommand({
       TableName: running.tables.credentials,
-      Key: { apiKey: running.apiKey },
-      UpdateExpression: 'SET revokedAt = :now',
-      ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      Key: { apiKey },
+      UpdateExpression: 'SET revokedAt = :at',
+      ExpressionAttributeValues: { ':at': at },
     }),
   );
+
+test('a revoked local credential stays revoked: the next start makes a new one and says why', async () => {
+  const running = service as LocalService;
+  const old = { apiKey: running.apiKey, token: running.token };
+  const revokedAt = new Date().toISOString();
+  await revoke(running, old.apiKey, revokedAt);
   expect((await get(running)).status).toBe(401);
   await running.close();
+
   service = await start();
-  expect(service.credential).toBe('restored');
+  expect(service.credential).toBe('replaced');
+  expect(service.replacedCredential).toEqual({ apiKey: old.apiKey, reason: `revoked at ${revokedAt}` });
+  expect(service.apiKey).not.toBe(old.apiKey);
+  expect(service.token).not.toBe(old.token);
   expect((await get(service)).status).toBe(200);
+  // The revoked one is as the operator left it, and still refused.
+  const { Item } = await service.doc.send(
+    new GetCommand({ TableName: service.tables.credentials, Key: { apiKey: old.apiKey } }),
+  );
+  expect(Item?.revokedAt).toBe(revokedAt);
+  const refused = await service.call(
+    '/v2/notifications/config/get',
+    { organizationId: 'acme', userId: 'alice', documentIds: ['doc-1'] },
+    { headers: service.authHeaders(old.apiKey, old.token) },
+  );
+  expect(refused.status).toBe(401);
+  // The new pair is the one kept for the next start.
+  expect(JSON.parse(await readFile(dataPaths(dataDir).credential, 'utf8'))).toEqual({
+    apiKey: service.apiKey,
+    token: service.token,
+  });
+  const { apiKey } = service;
+  await service.close();
+  service = await start();
+  expect({ credential: service.credential, apiKey: service.apiKey }).toEqual({ credential: 'kept', apiKey });
+});
+
+test('a fixed LOCAL_API_KEY that was revoked stops the start, naming why, and stays revoked', async () => {
+  await service?.close();
+  service = await startLocalService({ inMemory: false, dataDir, consumer, apiKey: 'ak_revoked', token: 'st_revoked' });
+  const revokedAt = new Date().toISOString();
+  await revoke(service, 'ak_revoked', revokedAt);
+  await service.close();
+  service = undefined;
+  await expect(
+    startLocalService({ inMemory: false, dataDir, consumer, apiKey: 'ak_revoked', token: 'st_revoked' }),
+  ).rejects.toThrow(`LOCAL_API_KEY ak_revoked names a credential that was revoked at ${revokedAt}, and it stays so`);
 });
 
 test('LOCAL_API_KEY / LOCAL_AUTH_TOKEN fix the credential without being written to the key file', async () => {
@@ -102,6 +144,29 @@ test('the functions get the queue URL, and messages sent to it reach the consume
   }
   await running.queue.whenIdle();
   expect(consumed.map((event) => event.Records.map((r) => r.body))).toEqual([['{"hello":1}']]);
+});
+
+test('the change publisher is configured as deployed: its bus by name, EventBridge at the twin through the SDK variable', async () => {
+  const running = service as LocalService;
+  expect(process.env[ENV.eventBusName]).toBeTruthy();
+  expect(process.env.AWS_ENDPOINT_URL_EVENTBRIDGE).toBe(running.eventsEndpoint);
+  // The functions read no variable of the twin's own: production code has no local path.
+  expect(Object.values(ENV).filter((name) => name.startsWith('LOCAL_'))).toEqual([]);
+});
+
+test("the functions reach DynamoDB Local through the commit barrier, not at the banner's endpoint", async () => {
+  const running = service as LocalService;
+  const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
+  expect(endpoint).not.toBe(running.dynamoEndpoint);
+  // The same store behind it.
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: running.dynamo.config.credentials });
+  try {
+    expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(
+      (await running.dynamo.send(new ListTablesCommand({}))).TableNames,
+    );
+  } finally {
+    client.destroy();
+  }
 });
 
 test('a second server on a data directory another process serves is refused with a clear message', async () => {

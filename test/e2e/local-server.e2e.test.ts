@@ -189,3 +189,88 @@ describe('result to response', () => {
     expect(logs[0]).toMatch(/^POST \/v2\/things\/do 200 \d+ms$/);
   });
 });
+
+describe('slow clients', () => {
+  // The limits, shortened: the server's own are 10 s for the headers and 30 s for the request.
+  const HEADERS_MS = 1_000;
+  const REQUEST_MS = 2_000;
+  let slow: ApiServer;
+  let port: number;
+
+  beforeAll(async () => {
+    slow = createApiServer({
+      routes: new Map([['/v2/things/do', recording('DoThings')]]),
+      fallback: recording('NotFound'),
+      headersTimeoutMs: HEADERS_MS,
+      requestTimeoutMs: REQUEST_MS,
+      log: (line) => logs.push(line),
+    });
+    port = Number(new URL(await slow.listen(0, '127.0.0.1')).port);
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  /** Sends `head`, then `drip` every 200 ms until the server closes the connection; what came back. */
+  const trickle = (head: string, drip: string) =>
+    new Promise<string>((resolve) => {
+      let received = '';
+      const socket = connect(port, '127.0.0.1');
+      let timer: NodeJS.Timeout | undefined;
+      socket.on('connect', () => {
+        socket.write(head);
+        timer = setInterval(() => socket.writable && socket.write(drip), 200);
+      });
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString();
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve(received);
+      });
+    });
+
+  const timeoutAnswer = (received: string) => ({
+    status: received.split('\r\n')[0],
+    closes: /\r\nconnection: close\r\n/i.test(received),
+    body: JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)),
+  });
+
+  test('a body trickled byte by byte is cut: 408 in API Gateway shape, the connection closed, no function run', async () => {
+    const received = await trickle('POST /v2/things/do HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n', 'a');
+    expect(timeoutAnswer(received)).toEqual({
+      status: 'HTTP/1.1 408 Request Timeout',
+      closes: true,
+      body: { message: 'Request Timeout' },
+    });
+    expect(seen).toHaveLength(0);
+    // Logged once the server's side of the connection is gone: a moment after the client's.
+    for (let wait = 0; logs.length === 0 && wait < 50; wait++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(logs).toEqual([`POST /v2/things/do 408 body not received within ${REQUEST_MS} ms`]);
+  }, 20_000);
+
+  test('headers trickled line by line are cut the same way', async () => {
+    const received = await trickle('POST /v2/things/do HTTP/1.1\r\nhost: x\r\n', 'x-slow: 1\r\n');
+    expect(timeoutAnswer(received)).toEqual({
+      status: 'HTTP/1.1 408 Request Timeout',
+      closes: true,
+      body: { message: 'Request Timeout' },
+    });
+    expect(seen).toHaveLength(0);
+    expect(logs).toEqual([`408 request headers not received within ${HEADERS_MS} ms`]);
+  }, 20_000);
+
+  test('the limit is on receiving the request: a function that runs longer is still answered', async () => {
+    answer = async () => {
+      await new Promise((resolve) => setTimeout(resolve, REQUEST_MS + 1_500));
+      return { statusCode: 200, body: '{"ok":true}' };
+    };
+    const response = await rawRequest(`http://127.0.0.1:${port}/v2/things/do`, { body: '{}' });
+    expect({ status: response.status, text: response.text }).toEqual({ status: 200, text: '{"ok":true}' });
+  }, 20_000);
+
+  test('after all that, the server answers as before', async () => {
+    expect((await rawRequest(`http://127.0.0.1:${port}/v2/things/do`, { body: '{}' })).status).toBe(200);
+  });
+});

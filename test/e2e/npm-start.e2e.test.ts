@@ -52,6 +52,14 @@ test('prints the URL, credential and a curl that works; SIGINT stops it with exi
   expect(((await get.json()) as { result: { data: { config: unknown }[] } }).result.data[0]?.config).toEqual({
     email: 'NONE',
   });
+  // The change, published through the EventBridge twin: one printed line.
+  const eventDeadline = Date.now() + 20_000;
+  while (!/^event {2}Notification Config Changed {2}\S+$/m.test(output) && Date.now() < eventDeadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(output.split('\n').filter((line) => line.startsWith('event '))).toEqual([
+    expect.stringMatching(/^event {2}Notification Config Changed {2}\S+$/),
+  ]);
   await new Promise((resolve) => setTimeout(resolve, 50));
   const requestLines = output.split('\n').filter((line) => /^(GET|POST) /.test(line));
   expect(requestLines).toEqual([

@@ -1,13 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { EventBridgeBus, EventsNotPublishedError } from '#shared/events/eventbridge-bus.js';
 import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from '#shared/events/events.js';
-import { FileEventBus } from '#shared/events/file-event-bus.js';
 
 const events = (count: number): BusEvent[] =>
   Array.from({ length: count }, (_, i) => ({
@@ -59,47 +55,5 @@ describe('EventBridge', () => {
       EventsNotPublishedError,
     );
     expect(eventBridge.commandCalls(PutEventsCommand)).toHaveLength(3);
-  });
-});
-
-describe('the local events file', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'events-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  test('one JSON line per event with EventBridge field names, and one printed line each', async () => {
-    const file = join(dir, 'events.jsonl');
-    const printed: string[] = [];
-    const bus = new FileEventBus(file, (line) => printed.push(line));
-    await bus.publish(events(2));
-    await bus.publish(events(1));
-    const lines = (await readFile(file, 'utf8'))
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line));
-    expect(lines).toEqual([
-      {
-        'detail-type': 'Notification Config Changed',
-        source: 'notification-preferences',
-        detail: { id: 'change-0', userId: 'alice' },
-      },
-      {
-        'detail-type': 'Notification Config Changed',
-        source: 'notification-preferences',
-        detail: { id: 'change-1', userId: 'alice' },
-      },
-      {
-        'detail-type': 'Notification Config Changed',
-        source: 'notification-preferences',
-        detail: { id: 'change-0', userId: 'alice' },
-      },
-    ]);
-    expect(printed).toHaveLength(3);
-    expect(printed[0]).toContain('Notification Config Changed');
-    expect(printed[0]).toContain('change-0');
   });
 });

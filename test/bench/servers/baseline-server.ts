@@ -9,7 +9,7 @@ import { serve } from './protocol.js';
 
 /**
  * The throughput baseline: node:http in front of the same local DynamoDB as `npm start`
- * (local/dynamo.ts) and the same SDK clients (shared/lambda/aws-clients.ts, endpoint from the
+ * (local/dynamo.ts) and the same SDK clients (shared/platform/aws-clients.ts, endpoint from the
  * environment, as the local server sets it), making the same storage calls through the same
  * adapter as the service: set = one UpdateItem per entry, 32 in flight; get = one
  * BatchGetItem; resolve = one BatchGetItem per 100 keys (each user's document and

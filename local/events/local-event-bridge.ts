@@ -1,0 +1,83 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EventsFile } from './events-file.js';
+import { type AcceptedEvent, eventBridgeProtocol } from './protocol.js';
+
+/**
+ * The local twin of the service's EventBridge bus: a PutEvents endpoint (protocol.ts) for
+ * AWS_ENDPOINT_URL_EVENTBRIDGE, on 127.0.0.1. Each accepted event becomes one JSON line of the
+ * events file (events-file.ts; none in memory) and, given `print`, one printed line.
+ */
+
+export interface LocalEventBridgeOptions {
+  /** The bus the functions name (EVENT_BUS_NAME). */
+  busName: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Where accepted events are appended; none keeps nothing (in memory). */
+  file?: string;
+  /** Rotation size of the file (events-file.ts). */
+  maxFileBytes?: number;
+  /** Called with one line per accepted event. */
+  print?: (line: string) => void;
+  log?: (line: string) => void;
+}
+
+export interface LocalEventBridge {
+  /** The endpoint for AWS_ENDPOINT_URL_EVENTBRIDGE. */
+  endpoint: string;
+  /** Finishes the writes under way, then closes the endpoint and the file. */
+  close(): Promise<void>;
+}
+
+/** One line of the events file: EventBridge's names for the fields, in this order. */
+export const eventLine = (event: AcceptedEvent): string =>
+  `${JSON.stringify({ 'detail-type': event['detail-type'], source: event.source, detail: event.detail })}\n`;
+
+export const startLocalEventBridge = async ({
+  busName,
+  port = 0,
+  file,
+  maxFileBytes,
+  print,
+  log = () => {},
+}: LocalEventBridgeOptions): Promise<LocalEventBridge> => {
+  const events = file ? await EventsFile.open(file, maxFileBytes) : undefined;
+  const server: Server = createServer(
+    eventBridgeProtocol(
+      busName,
+      async (accepted) => {
+        await events?.append(accepted.map(({ event }) => eventLine(event)));
+        for (const { id, event } of accepted) {
+          print?.(`event  ${event['detail-type']}  ${typeof event.detail.id === 'string' ? event.detail.id : id}`);
+        }
+      },
+      log,
+    ),
+  );
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await events?.close();
+    throw error;
+  }
+  const { port: boundPort } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${boundPort}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // A connection still busy after a grace period is cut.
+      const cut = setTimeout(() => server.closeAllConnections(), 2_000);
+      await closed;
+      clearTimeout(cut);
+      await events?.close();
+    },
+  };
+};

@@ -542,7 +542,7 @@ describe('tables', () => {
       AttributeName: 'tombstoneExpiresAt',
       Enabled: true,
     });
-    // A finished erasure's record expires (shared/erasure/model.ts); migration records never get the attribute.
+    // A finished erasure's record expires (shared/erasure/kind.ts); migration records never get the attribute.
     expect(res(tableId('migrations')).Properties.TimeToLiveSpecification).toEqual({
       AttributeName: 'expiresAt',
       Enabled: true,

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import type { ErasureQueue } from '#shared/erasure/queue.js';
-import { DynamoErasureRepository } from '#shared/erasure/repository.js';
-import { startErasure } from '#shared/erasure/start.js';
+import { erasureJob } from '#shared/erasure/kind.js';
+import type { ErasureRecord } from '#shared/erasure/model.js';
+import type { EraseRequest } from '#shared/erasure/routes/erase-user.js';
 import { type ErasureWorkerDeps, runErasure } from '#shared/erasure/worker.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import type { Delivery } from '#shared/jobs/delivery-policy.js';
+import type { JobQueue } from '#shared/jobs/queue.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { type StartDeps, startJob } from '#shared/jobs/start.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
@@ -12,11 +15,12 @@ import { CrashError, later, Process } from './migration-fixtures.js';
 
 let dynamo: TestDynamo;
 let store: DynamoPreferenceStore;
-let repository: DynamoErasureRepository;
+type ErasureRepository = DynamoJobRepository<ErasureRecord, EraseRequest>;
+let repository: ErasureRepository;
 let history: DynamoHistoryStore;
 let queue: MemoryQueue;
 
-class MemoryQueue implements ErasureQueue {
+class MemoryQueue implements JobQueue {
   readonly sent: string[] = [];
   async send(erasureId: string): Promise<void> {
     this.sent.push(erasureId);
@@ -32,12 +36,14 @@ afterAll(async () => {
 beforeEach(async () => {
   const tables = await dynamo.createTables();
   store = new DynamoPreferenceStore(dynamo.doc, tables.config);
-  repository = new DynamoErasureRepository(dynamo.doc, tables.migrations);
+  repository = new DynamoJobRepository(erasureJob, dynamo.doc, tables.migrations);
   history = new DynamoHistoryStore(dynamo.doc, tables.history);
   queue = new MemoryQueue();
 });
 
 const ORG = 'org#1';
+/** Starts an erasure as its route does. */
+const startErasure = (deps: StartDeps<ErasureRecord>, request: EraseRequest) => startJob(erasureJob, deps, request);
 const meta = { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' };
 const deps = (overrides: Partial<ErasureWorkerDeps> = {}): ErasureWorkerDeps => ({
   entries: store,
@@ -191,7 +197,7 @@ describe('the end of an erasure, interrupted', () => {
     await seed();
     const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
     // The first completion takes effect but its answer is lost; the SDK sends it again.
-    const lateAnswer: DynamoErasureRepository = Object.create(repository);
+    const lateAnswer: ErasureRepository = Object.create(repository);
     lateAnswer.complete = async (id, owner, at) => {
       await repository.complete(id, owner, at);
       return repository.complete(id, owner, at);
@@ -204,7 +210,7 @@ describe('the end of an erasure, interrupted', () => {
   test("a page saved but answered late: the SDK's retry succeeds and the page's count is added once", async () => {
     const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
     await repository.acquireLease(erasureId, 'run-a', Date.now() + 20_000, new Date());
-    const page = { erasedDelta: 4, run: 'run-a', page: 1, leaseUntil: Date.now() + 20_000, at: meta.updatedAt };
+    const page = { counts: { erased: 4 }, run: 'run-a', page: 1, leaseUntil: Date.now() + 20_000, at: meta.updatedAt };
     expect(await repository.saveProgress(erasureId, 'run-a', page)).toBe(true);
     expect(await repository.saveProgress(erasureId, 'run-a', page)).toBe(true);
     expect(await repository.get(erasureId)).toMatchObject({ erased: 4 });
@@ -213,7 +219,7 @@ describe('the end of an erasure, interrupted', () => {
   test('a crash after completion, before the lock is released: the next message frees the user', async () => {
     await seed();
     const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
-    const crashing = new Process({ method: 'releaseLock', call: 1 });
+    const crashing = new Process({ method: 'releaseLocks', call: 1 });
     await expect(deliver(erasureId, { repository: crashing.wrap(repository) })).rejects.toThrow(CrashError);
     expect(await repository.get(erasureId)).toMatchObject({ status: 'completed' });
     expect(await repository.getLock(ORG, 'alice')).toBeDefined();

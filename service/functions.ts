@@ -62,19 +62,20 @@ export const MIGRATION_CONSUMER_FUNCTION = {
 export const MIGRATION_VISIBILITY_TIMEOUT_SECONDS = 6 * MIGRATION_CONSUMER_FUNCTION.timeoutSeconds;
 
 /**
- * Re-queues or fails migrations that have stopped making progress (shared/jobs/sweep.ts),
- * every MIGRATION_SWEEP_INTERVAL_MINUTES: finds them in the index of active migrations, marks
- * them with conditional updates, frees the documents of those it fails, queues a message for
- * those it resumes. It never reads a record by key nor touches the config table.
+ * Re-queues or fails jobs (migrations and erasures) that have stopped making progress
+ * (shared/jobs/sweep.ts), every MIGRATION_SWEEP_INTERVAL_MINUTES: finds them in the index of
+ * active jobs, marks them with conditional updates, frees the subjects of those it fails, queues
+ * a message for those it resumes on their kind's queue. It never reads a record by key nor
+ * touches the config table.
  */
 export const MIGRATION_SWEEPER_FUNCTION = {
   entry: 'functions/migration-sweeper.ts',
-  description: 'Resumes or fails migrations that have stopped making progress',
+  description: 'Resumes or fails migrations and erasures that have stopped making progress',
   timeoutSeconds: 60,
   // Mark re-queued or failed (updates), release locks.
   tables: { migrations: ['UpdateItem', 'DeleteItem'] },
   indexes: { migrations: [ACTIVE_INDEX] },
-  queues: { migrations: ['SendMessage'] },
+  queues: { migrations: ['SendMessage'], erasures: ['SendMessage'] },
 } as const satisfies FunctionSpec;
 
 export const MIGRATION_SWEEP_INTERVAL_MINUTES = 5;

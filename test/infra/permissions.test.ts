@@ -197,6 +197,7 @@ describe('grants match what the code calls', () => {
   });
 
   test('the migration sweeper: what the sweep calls, its one Query on the index of active migrations', () => {
+    // One sweep per kind (migrations, erasures), each re-queuing on its kind's queue.
     const sweep = source('shared/jobs/sweep.ts');
     const calls = calledOn(sweep, 'repository');
     expect(calls).toContain('listQuiet');
@@ -210,6 +211,7 @@ describe('grants match what the code calls', () => {
     );
     expect(granted('MigrationSweeper', 'MigrationsTable97ED8188/index/activeByUpdatedAt')).toEqual(onIndex);
     expect(granted('MigrationSweeper', 'MigrationQueue')).toEqual(actionsOf(queue(), calledOn(sweep, 'queue')));
+    expect(granted('MigrationSweeper', 'ErasureQueue')).toEqual(actionsOf(queue(), calledOn(sweep, 'queue')));
     expect(granted('MigrationSweeper', 'ConfigTable')).toEqual([]);
   });
 

@@ -8,6 +8,9 @@ import type { Delivery } from '#shared/jobs/delivery-policy.js';
 import type { JobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { type StartDeps, startJob } from '#shared/jobs/start.js';
+import { DEFAULT_STALL_LIMIT_MS } from '#shared/jobs/stuck-policy.js';
+import { sweepJobs } from '#shared/jobs/sweep.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
@@ -226,5 +229,58 @@ describe('the end of an erasure, interrupted', () => {
 
     expect(await deliver(erasureId, { now: later })).toBe('ignored');
     expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
+  });
+});
+
+describe('an erasure whose message was lost (the sweeper, shared/jobs/sweep.ts)', () => {
+  const LIMIT_MINUTES = DEFAULT_STALL_LIMIT_MS / 60_000;
+  const T = Date.now();
+  const clock = (minutes: number) => () => new Date(T + minutes * 60_000);
+  const sweep = (minutes: number) => sweepJobs(erasureJob, { repository, queue, now: clock(minutes) });
+
+  test('is re-queued once quiet for the stall limit, then completes and frees the user', async () => {
+    const { alice } = await seed();
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    // Its message vanished: nothing runs it.
+    expect(await sweep(LIMIT_MINUTES - 1)).toMatchObject({ kind: 'erasure', candidates: 0 });
+    expect(await sweep(LIMIT_MINUTES + 1)).toMatchObject({ candidates: 1, resumed: [erasureId], failed: [] });
+    expect(queue.sent).toEqual([erasureId, erasureId]);
+    expect(await repository.get(erasureId)).toMatchObject({ status: 'pending', sweepResumes: 1 });
+
+    expect(await deliver(erasureId, { now: clock(LIMIT_MINUTES + 2) })).toBe('completed');
+    expect(await remaining(alice)).toBe(0);
+    expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
+    // Out of the index of active jobs: no later sweep sees it.
+    expect(await sweep(10 * LIMIT_MINUTES)).toMatchObject({ candidates: 0 });
+  });
+
+  test('never queued (its request died first): failed as abandoned, and the user is free for a new one', async () => {
+    const process = new Process({ method: 'send', call: 1 });
+    await expect(
+      startErasure(
+        { repository: process.wrap(repository), queue: process.wrap(queue) },
+        { organizationId: ORG, userId: 'alice' },
+      ),
+    ).rejects.toThrow();
+    expect(await repository.getLock(ORG, 'alice')).toBeDefined();
+
+    const { failed } = await sweep(LIMIT_MINUTES + 1);
+    expect(failed).toHaveLength(1);
+    expect(await repository.get(failed[0] as string)).toMatchObject({
+      status: 'failed',
+      error: 'The erasure could not be queued; start it again.',
+      expiresAt: expect.any(Number),
+    });
+    expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
+    expect(queue.sent).toEqual([]);
+  });
+
+  test('migrations and erasures are swept apart: each kind finds only its own jobs', async () => {
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    const migrations = new DynamoJobRepository(migrationJob, dynamo.doc, repository.tableName);
+    expect(
+      await sweepJobs(migrationJob, { repository: migrations, queue, now: clock(LIMIT_MINUTES + 1) }),
+    ).toMatchObject({ kind: 'migration', candidates: 0 });
+    expect(await sweep(LIMIT_MINUTES + 1)).toMatchObject({ candidates: 1, resumed: [erasureId] });
   });
 });

@@ -11,4 +11,6 @@ import { sqsClient } from '#shared/platform/sqs-client.js';
 const repository = new DynamoJobRepository(erasureJob, documentClient, tableName('migrations'));
 const queue = new SqsJobQueue(erasureJob, sqsClient, queueUrl('erasures'));
 
-export const handler = httpRoute(eraseUserRoute, ({ data }) => startJob(erasureJob, { repository, queue }, data));
+export const handler = httpRoute(eraseUserRoute, ({ data, credential }) =>
+  startJob(erasureJob, { repository, queue }, data, credential.apiKey),
+);

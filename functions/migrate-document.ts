@@ -11,6 +11,6 @@ import { sqsClient } from '#shared/platform/sqs-client.js';
 const repository = new DynamoJobRepository(migrationJob, documentClient, tableName('migrations'));
 const queue = new SqsJobQueue(migrationJob, sqsClient, queueUrl('migrations'));
 
-export const handler = httpRoute(migrateDocumentRoute, ({ data }) =>
-  startJob(migrationJob, { repository, queue }, data),
+export const handler = httpRoute(migrateDocumentRoute, ({ data, credential }) =>
+  startJob(migrationJob, { repository, queue }, data, credential.apiKey),
 );

@@ -9,6 +9,8 @@ export interface JobRecord {
   status: JobStatus;
   createdAt: string;
   updatedAt: string;
+  /** The API key that started it; never shown in a status answer. Absent on records written before it was kept. */
+  requestedBy?: string;
   /** Set once the first message is on the queue. */
   queuedAt?: string;
   startedAt?: string;

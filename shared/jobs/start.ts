@@ -35,7 +35,8 @@ const sameSubjects = <Q extends Request>(kind: { lockSubjects(request: Q): reado
   JSON.stringify(kind.lockSubjects(a)) === JSON.stringify(kind.lockSubjects(b));
 
 /**
- * Starts a job (docs/api.md: documents/migrate, users/erase): records it (pending), locks its subjects with conditional writes (DynamoDB transactions are avoided:
+ * Starts a job (docs/api.md: documents/migrate, users/erase): records it (pending, with the API
+ * key that asked), locks its subjects with conditional writes (DynamoDB transactions are avoided:
  * each step is undone on failure instead), queues the first message, and marks the record queued.
  *
  * - The same request while its job is active answers that job's id, queuing nothing; if an
@@ -49,6 +50,7 @@ export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id
   kind: JobKind<R, Q, V, Id>,
   deps: StartDeps<R>,
   request: Q,
+  requestedBy: string,
 ): Promise<Record<Id, string>> => {
   const { repository, now = () => new Date(), newId = () => nextId() } = deps;
   // A repeated request: one read (two), no write.
@@ -74,6 +76,7 @@ export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id
     createdAt: at,
     updatedAt: at,
     runs: {},
+    requestedBy,
   } as unknown as R;
   // The record exists before any lock names it, so a lock never points at a missing record
   // unless that record's request died (then the lock is stale and recoverable).
@@ -132,6 +135,8 @@ const lockAndQueue = async <R extends JobRecord & Q, Q extends Request, V, Id ex
   await repository
     .markQueued(id, now().toISOString())
     .catch((error) => logger.warn(`Could not mark the ${kind.name} queued`, { error, ...idField(kind, id) }));
+  // The audit line of every job started: who asked for what (the API key, never its token).
+  logger.info('Job started', { kind: kind.name, jobId: id, organizationId, requestedBy: record.requestedBy });
   return idField(kind, id);
 };
 

@@ -269,6 +269,7 @@ const startTargets = async () => {
       migrationJob,
       { repository, queue: noQueue },
       { organizationId: 'acme', documentId: `${name}-${round}-source`, newDocumentId: `${name}-${round}-target` },
+      apiKey,
     );
   const erasures = new DynamoJobRepository(erasureJob, doc, TABLES.migrations.localName);
   const { migrationId: statusId } = await start(0, 'status');
@@ -276,6 +277,7 @@ const startTargets = async () => {
     erasureJob,
     { repository: erasures, queue: noQueue },
     { organizationId: 'acme', userId: 'status' },
+    apiKey,
   );
   const env: Record<string, string> = {
     ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
@@ -312,6 +314,7 @@ const startTargets = async () => {
           erasureJob,
           { repository: erasures, queue: noQueue },
           { organizationId: 'acme', userId: `erased-${round}` },
+          apiKey,
         );
         return sqsEvent(round, 'erasures', { erasureId });
       }

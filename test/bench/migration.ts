@@ -139,6 +139,7 @@ export const migrate = async (count: number, endpoint: string): Promise<Run> => 
       migrationJob,
       { repository: new DynamoJobRepository(migrationJob, dynamo.doc, dynamo.tables.migrations), queue },
       { organizationId: ORG, documentId: SOURCE, newDocumentId: TARGET },
+      'ak_bench',
     );
     const deps = { entries: new DynamoPreferenceStore(doc, dynamo.tables.config), repository, queue };
     const handler = queueConsumer({

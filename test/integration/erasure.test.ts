@@ -14,7 +14,7 @@ import { migrationJob } from '#shared/migration/kind.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import { CrashError, later, Process } from './migration-fixtures.js';
+import { CrashError, later, Process, TEST_API_KEY } from './migration-fixtures.js';
 
 let dynamo: TestDynamo;
 let store: DynamoPreferenceStore;
@@ -45,8 +45,9 @@ beforeEach(async () => {
 });
 
 const ORG = 'org#1';
-/** Starts an erasure as its route does. */
-const startErasure = (deps: StartDeps<ErasureRecord>, request: EraseRequest) => startJob(erasureJob, deps, request);
+/** Starts an erasure as its route does, with the test API key. */
+const startErasure = (deps: StartDeps<ErasureRecord>, request: EraseRequest) =>
+  startJob(erasureJob, deps, request, TEST_API_KEY);
 const meta = { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' };
 const deps = (overrides: Partial<ErasureWorkerDeps> = {}): ErasureWorkerDeps => ({
   entries: store,

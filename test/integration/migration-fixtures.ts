@@ -14,11 +14,14 @@ import { documentPartition, entryTableKey } from '#shared/preferences/keys.js';
 import type { ChannelConfig, StoredEntry } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 
+/** The API key the tests' jobs are started with. */
+export const TEST_API_KEY = 'ak_test';
+
 export type MigrationRepository = DynamoJobRepository<MigrationRecord, MigrateRequest>;
 
-/** Starts a migration as its route does. */
+/** Starts a migration as its route does, with the test API key. */
 export const startMigration = (deps: StartDeps<MigrationRecord>, request: MigrateRequest) =>
-  startJob(migrationJob, deps, request);
+  startJob(migrationJob, deps, request, TEST_API_KEY);
 
 /** The queue as a list: what was sent, in order. */
 export class MemoryQueue implements JobQueue {

@@ -262,6 +262,7 @@ describe('the queue cannot take the migration message', () => {
       migrationJob,
       { repository, queue: { send: async (id) => void sent.push(id) }, now: () => later },
       data,
+      'ak_test',
     );
     expect(next.migrationId).not.toBe(migrationId);
     expect(sent).toEqual([next.migrationId]);

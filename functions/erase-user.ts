@@ -1,13 +1,16 @@
 import { httpRoute } from '#shared/edge/http-route.js';
-import { SqsErasureQueue } from '#shared/erasure/queue.js';
-import { DynamoErasureRepository } from '#shared/erasure/repository.js';
+import { erasureJob } from '#shared/erasure/kind.js';
 import { eraseUserRoute } from '#shared/erasure/routes/erase-user.js';
-import { startErasure } from '#shared/erasure/start.js';
+import { SqsJobQueue } from '#shared/jobs/queue.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { startJob } from '#shared/jobs/start.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { queueUrl, tableName } from '#shared/platform/environment.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
 
-const repository = new DynamoErasureRepository(documentClient, tableName('migrations'));
-const queue = new SqsErasureQueue(sqsClient, queueUrl('erasures'));
+const repository = new DynamoJobRepository(erasureJob, documentClient, tableName('migrations'));
+const queue = new SqsJobQueue(erasureJob, sqsClient, queueUrl('erasures'));
 
-export const handler = httpRoute(eraseUserRoute, ({ data }) => startErasure({ repository, queue }, data));
+export const handler = httpRoute(eraseUserRoute, ({ data, credential }) =>
+  startJob(erasureJob, { repository, queue }, data, credential.apiKey),
+);

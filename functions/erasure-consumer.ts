@@ -1,9 +1,9 @@
 import { queueConsumer } from '#shared/edge/queue-consumer.js';
-import { SqsErasureQueue } from '#shared/erasure/queue.js';
-import { DynamoErasureRepository } from '#shared/erasure/repository.js';
-import { erasureMessage } from '#shared/erasure/schemas.js';
+import { erasureJob } from '#shared/erasure/kind.js';
 import { runErasure } from '#shared/erasure/worker.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
+import { jobMessage, SqsJobQueue } from '#shared/jobs/queue.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { maxReceiveCount, queueUrl, tableName } from '#shared/platform/environment.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
@@ -13,13 +13,13 @@ import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 const deps = {
   entries: new DynamoPreferenceStore(documentClient, tableName('config')),
   history: new DynamoHistoryStore(documentClient, tableName('history')),
-  repository: new DynamoErasureRepository(documentClient, tableName('migrations')),
-  queue: new SqsErasureQueue(sqsClient, queueUrl('erasures')),
+  repository: new DynamoJobRepository(erasureJob, documentClient, tableName('migrations')),
+  queue: new SqsJobQueue(erasureJob, sqsClient, queueUrl('erasures')),
 };
 
 export const handler = queueConsumer({
-  message: erasureMessage,
+  message: jobMessage(erasureJob),
   name: 'erasure message',
   maxReceiveCount: maxReceiveCount('erasures'),
-  handle: ({ erasureId }, delivery) => runErasure(deps, erasureId, delivery),
+  handle: (erasureId, delivery) => runErasure(deps, erasureId, delivery),
 });

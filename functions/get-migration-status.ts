@@ -1,12 +1,13 @@
 import { httpRoute } from '#shared/edge/http-route.js';
-import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { getJobView } from '#shared/jobs/view.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import { getMigrationStatusRoute } from '#shared/migration/routes/get-migration-status.js';
-import { getMigrationView } from '#shared/migration/status.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { tableName } from '#shared/platform/environment.js';
 
-const repository = new DynamoMigrationRepository(documentClient, tableName('migrations'));
+const repository = new DynamoJobRepository(migrationJob, documentClient, tableName('migrations'));
 
 export const handler = httpRoute(getMigrationStatusRoute, ({ data }) =>
-  getMigrationView({ repository }, data.organizationId, data.migrationId),
+  getJobView(migrationJob, { repository }, data.organizationId, data.migrationId),
 );

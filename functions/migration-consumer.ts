@@ -1,7 +1,7 @@
 import { queueConsumer } from '#shared/edge/queue-consumer.js';
-import { SqsMigrationQueue } from '#shared/migration/queue.js';
-import { DynamoMigrationRepository } from '#shared/migration/repository.js';
-import { migrationMessage } from '#shared/migration/schemas.js';
+import { jobMessage, SqsJobQueue } from '#shared/jobs/queue.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import { runMigration } from '#shared/migration/worker.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { maxReceiveCount, queueUrl, tableName } from '#shared/platform/environment.js';
@@ -11,13 +11,13 @@ import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 /** SQS consumer of the migration queue (docs/design.md, One delivery of the consumer); see shared/migration/worker.ts. */
 const deps = {
   entries: new DynamoPreferenceStore(documentClient, tableName('config')),
-  repository: new DynamoMigrationRepository(documentClient, tableName('migrations')),
-  queue: new SqsMigrationQueue(sqsClient, queueUrl('migrations')),
+  repository: new DynamoJobRepository(migrationJob, documentClient, tableName('migrations')),
+  queue: new SqsJobQueue(migrationJob, sqsClient, queueUrl('migrations')),
 };
 
 export const handler = queueConsumer({
-  message: migrationMessage,
+  message: jobMessage(migrationJob),
   name: 'migration message',
   maxReceiveCount: maxReceiveCount('migrations'),
-  handle: ({ migrationId }, delivery) => runMigration(deps, migrationId, delivery),
+  handle: (migrationId, delivery) => runMigration(deps, migrationId, delivery),
 });

@@ -1,17 +1,31 @@
 import { scheduledJob } from '#shared/edge/scheduled-job.js';
-import { SqsMigrationQueue } from '#shared/migration/queue.js';
-import { DynamoMigrationRepository } from '#shared/migration/repository.js';
-import { sweepMigrations, sweepSummary } from '#shared/migration/sweep.js';
+import { erasureJob } from '#shared/erasure/kind.js';
+import { SqsJobQueue } from '#shared/jobs/queue.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { sweepJobs, sweepKinds } from '#shared/jobs/sweep.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { queueUrl, stallLimitSeconds, tableName } from '#shared/platform/environment.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
 
-/** Resumes or fails stuck migrations, on a schedule (docs/design.md, Stuck migrations); see shared/migration/sweep.ts. */
+/**
+ * Resumes or fails stuck jobs, migrations and erasures, on a schedule (docs/design.md, Stuck
+ * jobs); see shared/jobs/sweep.ts.
+ */
 const stallSeconds = stallLimitSeconds();
-const deps = {
-  repository: new DynamoMigrationRepository(documentClient, tableName('migrations')),
-  queue: new SqsMigrationQueue(sqsClient, queueUrl('migrations')),
-  ...(stallSeconds === undefined ? {} : { stallLimitMs: stallSeconds * 1000 }),
+const limits = stallSeconds === undefined ? {} : { stallLimitMs: stallSeconds * 1000 };
+const table = tableName('migrations');
+const migrations = {
+  repository: new DynamoJobRepository(migrationJob, documentClient, table),
+  queue: new SqsJobQueue(migrationJob, sqsClient, queueUrl('migrations')),
+  ...limits,
+};
+const erasures = {
+  repository: new DynamoJobRepository(erasureJob, documentClient, table),
+  queue: new SqsJobQueue(erasureJob, sqsClient, queueUrl('erasures')),
+  ...limits,
 };
 
-export const handler = scheduledJob(async () => sweepSummary(await sweepMigrations(deps)));
+export const handler = scheduledJob(() =>
+  sweepKinds([() => sweepJobs(migrationJob, migrations), () => sweepJobs(erasureJob, erasures)]),
+);

@@ -1,5 +1,5 @@
 import { ENTRY_INDEX } from '#shared/history/keys.js';
-import { ACTIVE_INDEX } from '#shared/migration/keys.js';
+import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
 import type { FunctionAccess } from '#shared/platform/route.js';
 import { USER_INDEX } from '#shared/preferences/keys.js';
 
@@ -42,7 +42,7 @@ export const NOT_FOUND_FUNCTION: FunctionSpec = {
   description: 'Any unknown route: NOT_FOUND',
 };
 
-/** The SQS consumer that performs migrations (shared/migration/consumer.ts). */
+/** The SQS consumer that performs migrations (shared/jobs/run.ts with shared/migration/worker.ts). */
 export const MIGRATION_CONSUMER_FUNCTION = {
   entry: 'functions/migration-consumer.ts',
   description: 'Performs document migrations',
@@ -66,19 +66,20 @@ export const MIGRATION_CONSUMER_FUNCTION = {
 export const MIGRATION_VISIBILITY_TIMEOUT_SECONDS = 6 * MIGRATION_CONSUMER_FUNCTION.timeoutSeconds;
 
 /**
- * Re-queues or fails migrations that have stopped making progress (shared/migration/sweep.ts),
- * every MIGRATION_SWEEP_INTERVAL_MINUTES: finds them in the index of active migrations, marks
- * them with conditional updates, frees the documents of those it fails, queues a message for
- * those it resumes. It never reads a record by key nor touches the config table.
+ * Re-queues or fails jobs (migrations and erasures) that have stopped making progress
+ * (shared/jobs/sweep.ts), every MIGRATION_SWEEP_INTERVAL_MINUTES: finds them in the index of
+ * active jobs, marks them with conditional updates, frees the subjects of those it fails, queues
+ * a message for those it resumes on their kind's queue. It never reads a record by key nor
+ * touches the config table.
  */
 export const MIGRATION_SWEEPER_FUNCTION = {
   entry: 'functions/migration-sweeper.ts',
-  description: 'Resumes or fails migrations that have stopped making progress',
+  description: 'Resumes or fails migrations and erasures that have stopped making progress',
   timeoutSeconds: 60,
   // Mark re-queued or failed (updates), release locks.
   tables: { migrations: ['UpdateItem', 'DeleteItem'] },
   indexes: { migrations: [ACTIVE_INDEX] },
-  queues: { migrations: ['SendMessage'] },
+  queues: { migrations: ['SendMessage'], erasures: ['SendMessage'] },
 } as const satisfies FunctionSpec;
 
 export const MIGRATION_SWEEP_INTERVAL_MINUTES = 5;
@@ -117,7 +118,7 @@ export const CHANGE_PUBLISHER_BISECT_ON_ERROR = true;
 /** The erasure queue: the consumer receives a message this many times before it is dead-lettered. */
 export const ERASURE_MAX_RECEIVE_COUNT = 5;
 
-/** The SQS consumer that erases a user's entries and history in an organization (shared/erasure/worker.ts). */
+/** The SQS consumer that erases a user's entries and history in an organization (shared/jobs/run.ts with shared/erasure/worker.ts). */
 export const ERASURE_CONSUMER_FUNCTION = {
   entry: 'functions/erasure-consumer.ts',
   description: "Erases a user's config entries and history in an organization",

@@ -1,7 +1,7 @@
 import { ERASURE_TTL_ATTRIBUTE } from '#shared/erasure/model.js';
 import { ENTRY_INDEX } from '#shared/history/keys.js';
 import { HISTORY_TTL_ATTRIBUTE } from '#shared/history/retention.js';
-import { ACTIVE_INDEX, ACTIVE_PK_ATTRIBUTE } from '#shared/migration/keys.js';
+import { ACTIVE_INDEX, ACTIVE_PK_ATTRIBUTE } from '#shared/jobs/keys.js';
 import { ENV, type EnvName } from '#shared/platform/environment.js';
 import { USER_INDEX } from '#shared/preferences/keys.js';
 import { TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
@@ -53,8 +53,8 @@ export const TABLES = {
     indexes: [{ name: USER_INDEX, partitionKey: 'organizationId', sortKey: 'userId', projection: 'KEYS_ONLY' }],
   },
   /**
-   * Migration records and the per-document locks that keep migrations exclusive; erasure records
-   * and their per-user locks (shared/erasure/keys.ts). A finished erasure's record expires.
+   * The jobs (shared/jobs/keys.ts): migration records and the per-document locks that keep
+   * migrations exclusive; erasure records and their per-user locks. A finished erasure's record expires.
    */
   migrations: {
     id: 'MigrationsTable',
@@ -65,7 +65,7 @@ export const TABLES = {
     ttlAttribute: ERASURE_TTL_ATTRIBUTE,
     // A record that completes or fails becomes an event (shared/history/).
     stream: 'NEW_AND_OLD_IMAGES',
-    // Active migrations by last progress, for the sweeper of stuck ones (shared/migration/keys.ts).
+    // Active jobs by last progress, a partition per kind, for the sweeper of stuck ones (shared/jobs/keys.ts).
     indexes: [{ name: ACTIVE_INDEX, partitionKey: ACTIVE_PK_ATTRIBUTE, sortKey: 'updatedAt', projection: 'ALL' }],
   },
   /** API credentials, keyed by api key; tokens are stored only as SHA-256 hashes. */

@@ -1,7 +1,9 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { ERASURE_PREFIX } from '#shared/erasure/keys.js';
+import { erasureJob } from '#shared/erasure/kind.js';
 import { imageOf } from '#shared/history/from-stream.js';
-import { type MigrationRecord, toView } from '#shared/migration/model.js';
+import { RECORD_SK } from '#shared/jobs/keys.js';
+import { migrationJob } from '#shared/migration/kind.js';
+import type { MigrationRecord } from '#shared/migration/model.js';
 import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from './events.js';
 
 /*
@@ -12,18 +14,16 @@ import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from './events.js';
 
 const FINISHED = { completed: DETAIL_TYPES.migrationCompleted, failed: DETAIL_TYPES.migrationFailed } as const;
 
-const isMigrationRecord = (item: Record<string, unknown> | undefined): item is Record<string, unknown> =>
-  typeof item?.pk === 'string' && item.pk.startsWith('MIGRATION#') && item.sk === 'RECORD';
-
-const isErasureRecord = (item: Record<string, unknown> | undefined): boolean =>
-  typeof item?.pk === 'string' && item.pk.startsWith(ERASURE_PREFIX) && item.sk === 'RECORD';
+/** Whether a stored item is the record of a job of the kind with this key prefix. */
+const isRecordOf = ({ keyPrefix }: { keyPrefix: string }, item: Record<string, unknown> | undefined): boolean =>
+  typeof item?.pk === 'string' && item.pk.startsWith(keyPrefix) && item.sk === RECORD_SK;
 
 /** The event a stream record of the migrations table announces, if any (locks and progress announce nothing). */
 export const jobEventOf = (record: DynamoDBRecord): BusEvent | undefined => {
   if (record.eventName === 'REMOVE') return undefined;
   const after = imageOf(record.dynamodb?.NewImage);
   const before = imageOf(record.dynamodb?.OldImage);
-  if (after && isErasureRecord(after)) {
+  if (after && isRecordOf(erasureJob, after)) {
     if (after.status !== 'completed' || before?.status === 'completed') return undefined;
     const { erasureId, organizationId, userId, erased } = after as Record<string, string | number>;
     return {
@@ -32,11 +32,11 @@ export const jobEventOf = (record: DynamoDBRecord): BusEvent | undefined => {
       detail: { id: `erasure:${erasureId}:completed`, organizationId, userId, erasureId, erased: Number(erased ?? 0) },
     };
   }
-  if (!isMigrationRecord(after)) return undefined;
+  if (!after || !isRecordOf(migrationJob, after)) return undefined;
   const status = after.status as keyof typeof FINISHED;
   if (!(status in FINISHED) || before?.status === status) return undefined;
-  const { pk: _pk, sk: _sk, ...stored } = after;
-  const view = toView({ runs: {}, skippedCheckpoint: [], ...stored } as unknown as MigrationRecord, new Date());
+  // A finished record is never abandoned: the view is the record's.
+  const view = migrationJob.view(after as unknown as MigrationRecord, false);
   return {
     detailType: FINISHED[status],
     source: EVENT_SOURCE,

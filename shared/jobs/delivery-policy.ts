@@ -1,4 +1,5 @@
 import { isActiveStatus, type JobStatus } from './status.js';
+import { failedAfter, type Worded } from './wording.js';
 
 /** SQS delays a message by at most 15 minutes. */
 export const MAX_DELAY_SECONDS = 900;
@@ -10,8 +11,8 @@ export interface LeasedRecord {
 }
 
 /*
- * What to do with a queue delivery of a migration message: run, continue in a new message,
- * retry, re-queue, give up. Pure: the worker (worker.ts) does the I/O these decisions ask for.
+ * What to do with a queue delivery of a job's message: run, continue in a new message, retry,
+ * re-queue, give up. Pure: the engine (run.ts, pages.ts) does the I/O these decisions ask for.
  */
 
 /** Below this much remaining time no new page starts: progress is saved and a continuation queued. */
@@ -33,7 +34,7 @@ export interface Delivery {
 
 export type RunOutcome = 'completed' | 'continued' | 'deferred' | 'ignored';
 
-/** Another delivery holds a live lease on the migration: this one retries later. */
+/** Another delivery holds a live lease on the job: this one retries later. */
 export class LeaseHeldError extends Error {
   override readonly name = 'LeaseHeldError';
 }
@@ -55,7 +56,7 @@ export const delayUntil = (until: number, nowMs: number): number =>
   Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil((until - nowMs) / 1000) + 1));
 
 export type LeaseRefused =
-  /** Nothing to do: the migration is unknown or already finished (a duplicate message). */
+  /** Nothing to do: the job is unknown or already finished (a duplicate message). */
   | { action: 'drop'; reason: 'unknown' | 'finished' }
   /** Acknowledge this message and queue a new one after `delaySeconds`. */
   | { action: 'requeue'; delaySeconds: number }
@@ -67,7 +68,7 @@ export const onLeaseRefused = (current: LeasedRecord | undefined, delivery: Deli
   if (!current) return { action: 'drop', reason: 'unknown' };
   if (!isActiveStatus(current.status)) return { action: 'drop', reason: 'finished' };
   if (isLastAttempt(delivery)) {
-    // The last attempt must not drop the migration behind a lease whose holder may be gone
+    // The last attempt must not drop the job behind a lease whose holder may be gone
     // (a process killed mid-run): a new message comes back once that lease has expired.
     // Short enough that a live holder's finish is noticed soon; a chain of these goes on
     // until the lease is released or has expired.
@@ -89,18 +90,14 @@ export const timeToContinue = (delivery: Delivery, pagesDone: number, safetyMarg
 export type RunFailed =
   /** Another delivery is at work (a held or lost lease): leave everything to it. */
   | { action: 'leave' }
-  /** The last attempt: mark the migration failed with `reason` and free its documents. */
+  /** The last attempt: mark the job failed with `reason` and free its subjects. */
   | { action: 'fail'; reason: string }
   /** Release the lease so that the queue's retry can start at once instead of waiting for it to expire. */
   | { action: 'release' };
 
-/** What a run that threw `error` does before failing its delivery. */
-export const onRunFailed = (error: unknown, delivery: Delivery): RunFailed => {
+/** What a run of a job of `kind` that threw `error` does before failing its delivery. */
+export const onRunFailed = (error: unknown, delivery: Delivery, kind: Worded): RunFailed => {
   if (error instanceof LeaseHeldError || error instanceof LeaseLostError) return { action: 'leave' };
   if (!isLastAttempt(delivery)) return { action: 'release' };
-  const name = (error as Error)?.name ?? 'Error';
-  return {
-    action: 'fail',
-    reason: `The migration failed after ${delivery.receiveCount} attempts (${name}); documents may be partly migrated. Start it again to finish.`,
-  };
+  return { action: 'fail', reason: failedAfter(kind, delivery.receiveCount, (error as Error)?.name ?? 'Error') };
 };

@@ -1,29 +1,19 @@
 import { escapeKeyPart } from '#shared/preferences/keys.js';
 
 /**
- * Key design of the migrations table (pk, sk), two kinds of item:
+ * Keys of a migration's items in the migrations table (shared/jobs/keys.ts has the layout):
  *
  *   migration record   pk = MIGRATION#<migrationId>       sk = RECORD
  *   document lock      pk = LOCK#<org>#<documentId>        sk = LOCK
  *
- * Both are read and written by key (GetItem, conditional Put/Update/Delete). Parts are escaped
- * like the config table's keys, so the encoding is injective.
- *
- * One sparse index, ACTIVE_INDEX: a record carries `activePk` from its creation until it
- * completes or fails, so the index holds the active migrations only, by `updatedAt`, and the
- * sweeper (sweep.ts) finds the quiet ones with one Query instead of a Scan. One partition is
- * enough: active migrations are few (at most the consumer's concurrency are being written).
+ * Parts are escaped like the config table's keys, so the encoding is injective. A document has
+ * one lock item, whatever its role, so it is in at most one active migration.
  */
-export const RECORD_SK = 'RECORD';
-export const LOCK_SK = 'LOCK';
+export const MIGRATION_PREFIX = 'MIGRATION#';
 
-export const migrationKey = (migrationId: string) => ({ pk: `MIGRATION#${migrationId}`, sk: RECORD_SK });
+export const migrationKey = (migrationId: string) => ({ pk: `${MIGRATION_PREFIX}${migrationId}`, sk: 'RECORD' });
 
 export const lockKey = (organizationId: string, documentId: string) => ({
   pk: `LOCK#${escapeKeyPart(organizationId)}#${escapeKeyPart(documentId)}`,
-  sk: LOCK_SK,
+  sk: 'LOCK',
 });
-
-export const ACTIVE_INDEX = 'activeByUpdatedAt';
-export const ACTIVE_PK_ATTRIBUTE = 'activePk';
-export const ACTIVE_PK = 'ACTIVE';

@@ -1,4 +1,5 @@
 import { CHANNELS, type Channel } from '#shared/api/channels.js';
+import { isCounted, type SavedPages } from '#shared/jobs/step.js';
 import type { ChannelConfig } from '#shared/preferences/model.js';
 import type { ExpectedVersion, MarkedEntry } from '#shared/preferences/store.js';
 import { isTombstone } from '#shared/preferences/tombstone.js';
@@ -12,7 +13,7 @@ export interface MoveContext {
   run: string;
   page: number;
   /** Per run, the last page whose progress was saved (the record's runs): a marker is counted once its page is. */
-  savedPages: Readonly<Record<string, number>>;
+  savedPages: SavedPages;
   /** The skipped checkpoint (see skippedKey): source entry versions already counted as skipped. */
   checkpoint: ReadonlySet<string>;
 }
@@ -73,7 +74,7 @@ export const decideMove = (
   const { migrationId, newDocumentId, run, page, savedPages, checkpoint } = context;
   const marker = target?.migration?.migrationId === migrationId ? target.migration : undefined;
   // Written by this migration in a page whose progress was saved: already counted.
-  const counted = marker !== undefined && (savedPages[marker.run] ?? 0) >= marker.page;
+  const counted = marker !== undefined && isCounted(savedPages, marker);
   // This migration's copy, unchanged since: not a newer entry of the user's, whatever its time.
   const ownCopy = marker !== undefined && target?.version === marker.version;
   // A tombstone (an entry a reset emptied) is no entry, except to the copy this migration made

@@ -57,10 +57,10 @@ export const copyPage = async (
   );
 };
 
-/** What a page adds to the migration's counts. */
-export const pageCounts = (outcomes: readonly Outcome[]): { movedDelta: number; skippedDelta: number } => ({
-  movedDelta: outcomes.filter((o) => o.kind === 'moved' && o.count).length,
-  skippedDelta: outcomes.filter((o) => o.kind === 'skipped' && o.count).length,
+/** What a page adds to the migration's counters. */
+export const pageCounts = (outcomes: readonly Outcome[]): { moved: number; skipped: number } => ({
+  moved: outcomes.filter((o) => o.kind === 'moved' && o.count).length,
+  skipped: outcomes.filter((o) => o.kind === 'skipped' && o.count).length,
 });
 
 export const skippedSources = (outcomes: readonly Outcome[]): MarkedEntry[] =>

@@ -16,11 +16,11 @@ import { type FunctionSpec, NON_ROUTE_FUNCTIONS } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { handlerEntryOf } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
-import { DynamoErasureRepository } from '#shared/erasure/repository.js';
-import { startErasure } from '#shared/erasure/start.js';
-import type { MigrationQueue } from '#shared/migration/queue.js';
-import { DynamoMigrationRepository } from '#shared/migration/repository.js';
-import { startMigration } from '#shared/migration/start.js';
+import { erasureJob } from '#shared/erasure/kind.js';
+import type { JobQueue } from '#shared/jobs/queue.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { startJob } from '#shared/jobs/start.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import { ENV } from '#shared/platform/environment.js';
 import { OPERATIONS, type Operation, operationById } from '#tools/openapi/operations.js';
 import { apiEvent } from '../support/api-events.js';
@@ -227,7 +227,7 @@ const coldStart = async (bundle: Bundle, env: Record<string, string>, event: unk
 };
 
 /** The list a migration or erasure start writes to, instead of SQS: the bench delivers nothing from it. */
-const noQueue: MigrationQueue = { send: async () => {} };
+const noQueue: JobQueue = { send: async () => {} };
 
 /** One SQS message as Lambda delivers it to a consumer. */
 const sqsEvent = (round: number, queue: string, body: unknown) => ({
@@ -263,17 +263,21 @@ const startTargets = async () => {
   const doc = DynamoDBDocumentClient.from(client);
   await ensureTables(client);
   const { apiKey, token } = await ensureLocalCredential({ client: doc, tableName: TABLES.credentials.localName });
-  const repository = new DynamoMigrationRepository(doc, TABLES.migrations.localName);
+  const repository = new DynamoJobRepository(migrationJob, doc, TABLES.migrations.localName);
   const start = (round: number, name: string) =>
-    startMigration(
+    startJob(
+      migrationJob,
       { repository, queue: noQueue },
       { organizationId: 'acme', documentId: `${name}-${round}-source`, newDocumentId: `${name}-${round}-target` },
+      apiKey,
     );
-  const erasures = new DynamoErasureRepository(doc, TABLES.migrations.localName);
+  const erasures = new DynamoJobRepository(erasureJob, doc, TABLES.migrations.localName);
   const { migrationId: statusId } = await start(0, 'status');
-  const { erasureId: erasureStatusId } = await startErasure(
+  const { erasureId: erasureStatusId } = await startJob(
+    erasureJob,
     { repository: erasures, queue: noQueue },
     { organizationId: 'acme', userId: 'status' },
+    apiKey,
   );
   const env: Record<string, string> = {
     ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
@@ -306,9 +310,11 @@ const startTargets = async () => {
         return sqsEvent(round, 'migrations', { migrationId });
       }
       case 'ErasureConsumer': {
-        const { erasureId } = await startErasure(
+        const { erasureId } = await startJob(
+          erasureJob,
           { repository: erasures, queue: noQueue },
           { organizationId: 'acme', userId: `erased-${round}` },
+          apiKey,
         );
         return sqsEvent(round, 'erasures', { erasureId });
       }

@@ -9,10 +9,10 @@ import { lambdaContext } from '#local/lambda-context.js';
 import { DEFAULT_CONSUMER_TIMEOUT_MS } from '#local/runtime.js';
 import { type FunctionSpec, MIGRATION_CONSUMER_FUNCTION, memoryOf } from '#service/functions.js';
 import { queueConsumer } from '#shared/edge/queue-consumer.js';
-import type { MigrationQueue } from '#shared/migration/queue.js';
-import { DynamoMigrationRepository } from '#shared/migration/repository.js';
-import { migrationMessage } from '#shared/migration/schemas.js';
-import { startMigration } from '#shared/migration/start.js';
+import { type JobQueue, jobMessage } from '#shared/jobs/queue.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { startJob } from '#shared/jobs/start.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import { runMigration } from '#shared/migration/worker.js';
 import { createDocumentClient, MAX_ATTEMPTS } from '#shared/platform/aws-clients.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
@@ -34,7 +34,7 @@ const TARGET = 'doc-target';
 const MAX_RECEIVE_COUNT = 5;
 
 /** The queue as a list, delivered by the loop below as SQS would (one message per invocation). */
-class ListQueue implements MigrationQueue {
+class ListQueue implements JobQueue {
   readonly messages: { body: string; receiveCount: number }[] = [];
   async send(migrationId: string): Promise<void> {
     this.messages.push({ body: JSON.stringify({ migrationId }), receiveCount: 0 });
@@ -134,17 +134,19 @@ export const migrate = async (count: number, endpoint: string): Promise<Run> => 
     const doc = createDocumentClient(client);
     counter.attachDynamo(doc);
     const queue = new ListQueue();
-    const repository = new DynamoMigrationRepository(doc, dynamo.tables.migrations);
-    const { migrationId } = await startMigration(
-      { repository: new DynamoMigrationRepository(dynamo.doc, dynamo.tables.migrations), queue },
+    const repository = new DynamoJobRepository(migrationJob, doc, dynamo.tables.migrations);
+    const { migrationId } = await startJob(
+      migrationJob,
+      { repository: new DynamoJobRepository(migrationJob, dynamo.doc, dynamo.tables.migrations), queue },
       { organizationId: ORG, documentId: SOURCE, newDocumentId: TARGET },
+      'ak_bench',
     );
     const deps = { entries: new DynamoPreferenceStore(doc, dynamo.tables.config), repository, queue };
     const handler = queueConsumer({
-      message: migrationMessage,
+      message: jobMessage(migrationJob),
       name: 'migration message',
       maxReceiveCount: MAX_RECEIVE_COUNT,
-      handle: ({ migrationId: id }, delivery) => runMigration(deps, id, delivery),
+      handle: (id, delivery) => runMigration(deps, id, delivery),
     });
 
     const rss = sampleRss(100);

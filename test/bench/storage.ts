@@ -1,7 +1,8 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import pMap from 'p-map';
 import { type LocalRuntimeOptions, startLocalRuntime } from '#local/runtime.js';
-import { DynamoMigrationRepository } from '#shared/migration/repository.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import { type OperationResult, operationById } from '#tools/openapi/operations.js';
 import { CallCounter, type CallSummary } from './counting.js';
 import { documents, ORG, users } from './ids.js';
@@ -160,7 +161,7 @@ export const storageBench = async (): Promise<Section[]> => {
       newDocumentId: 'doc-1-moved',
     });
     const migrationId = (migrate.response.body.result?.data as { migrationId?: string } | undefined)?.migrationId ?? '';
-    const repository = new DynamoMigrationRepository(service.doc, service.tables.migrations);
+    const repository = new DynamoJobRepository(migrationJob, service.doc, service.tables.migrations);
     const consumerFrom = counter.mark();
     const consumerStarted = performance.now();
     openGate();

@@ -132,9 +132,13 @@ const granted = (key: FunctionKey, resourcePrefix: string): string[] => {
 
 describe('grants match what the code calls', () => {
   const preferences = () => adapterActions('shared/preferences/dynamo-store.ts', 'DynamoPreferenceStore');
-  const migrations = () => adapterActions('shared/migration/repository.ts', 'DynamoMigrationRepository');
+  // Migrations and erasures alike: the job engine's repository and queue (shared/jobs/).
+  const migrations = () => adapterActions('shared/jobs/repository.ts', 'DynamoJobRepository');
   const credentials = () => adapterActions('shared/auth/dynamo-credential-store.ts', 'DynamoCredentialStore');
-  const queue = () => adapterActions('shared/migration/queue.ts', 'SqsMigrationQueue');
+  const queue = () => adapterActions('shared/jobs/queue.ts', 'SqsJobQueue');
+  /** The engine's run of a consumer delivery, with a kind's step files. */
+  const consumerRun = (...step: string[]) =>
+    ['shared/jobs/run.ts', 'shared/jobs/pages.ts', ...step].map((path) => source(path)).join('');
   const authentication = () => actionsOf(credentials(), calledOn(source('shared/auth/authenticator.ts'), 'this.store'));
 
   test('every operation reads credentials the way the authenticator does, and only that', () => {
@@ -170,13 +174,13 @@ describe('grants match what the code calls', () => {
   });
 
   test('migrate and migrate status', () => {
-    const start = source('shared/migration/start.ts');
+    const start = source('shared/jobs/start.ts');
     expect(granted('migrateDocument', 'MigrationsTable')).toEqual(
       actionsOf(migrations(), calledOn(start, 'repository')),
     );
     expect(granted('migrateDocument', 'MigrationQueue')).toEqual(actionsOf(queue(), calledOn(start, 'queue')));
     expect(granted('migrateDocument', 'ConfigTable')).toEqual([]);
-    const status = source('shared/migration/status.ts');
+    const status = source('shared/jobs/view.ts');
     expect(granted('getMigrationStatus', 'MigrationsTable')).toEqual(
       actionsOf(migrations(), calledOn(status, 'repository')),
     );
@@ -184,7 +188,7 @@ describe('grants match what the code calls', () => {
   });
 
   test('the migration consumer', () => {
-    const worker = ['worker', 'move-page'].map((name) => source(`shared/migration/${name}.ts`)).join('');
+    const worker = consumerRun('shared/migration/worker.ts', 'shared/migration/move-page.ts');
     expect(granted('MigrationConsumer', 'ConfigTable')).toEqual(actionsOf(preferences(), calledOn(worker, 'entries')));
     expect(granted('MigrationConsumer', 'MigrationsTable')).toEqual(
       actionsOf(migrations(), calledOn(worker, 'repository')),
@@ -193,7 +197,8 @@ describe('grants match what the code calls', () => {
   });
 
   test('the migration sweeper: what the sweep calls, its one Query on the index of active migrations', () => {
-    const sweep = source('shared/migration/sweep.ts');
+    // One sweep per kind (migrations, erasures), each re-queuing on its kind's queue.
+    const sweep = source('shared/jobs/sweep.ts');
     const calls = calledOn(sweep, 'repository');
     expect(calls).toContain('listQuiet');
     const onIndex = actionsOf(migrations(), ['listQuiet']);
@@ -206,6 +211,7 @@ describe('grants match what the code calls', () => {
     );
     expect(granted('MigrationSweeper', 'MigrationsTable97ED8188/index/activeByUpdatedAt')).toEqual(onIndex);
     expect(granted('MigrationSweeper', 'MigrationQueue')).toEqual(actionsOf(queue(), calledOn(sweep, 'queue')));
+    expect(granted('MigrationSweeper', 'ErasureQueue')).toEqual(actionsOf(queue(), calledOn(sweep, 'queue')));
     expect(granted('MigrationSweeper', 'ConfigTable')).toEqual([]);
   });
 
@@ -219,33 +225,28 @@ describe('grants match what the code calls', () => {
   });
 
   test('erase and erase status', () => {
-    const erasures = adapterActions('shared/erasure/repository.ts', 'DynamoErasureRepository');
-    const erasureQueue = adapterActions('shared/erasure/queue.ts', 'SqsErasureQueue');
-    const start = source('shared/erasure/start.ts');
+    const erasures = migrations();
+    const erasureQueue = queue();
+    const start = source('shared/jobs/start.ts');
     expect(granted('eraseUser', 'MigrationsTable')).toEqual(actionsOf(erasures, calledOn(start, 'repository')));
     expect(granted('eraseUser', 'ErasureQueue')).toEqual(actionsOf(erasureQueue, calledOn(start, 'queue')));
     expect(granted('eraseUser', 'ConfigTable')).toEqual([]);
-    const status = source('shared/erasure/status.ts');
+    const status = source('shared/jobs/view.ts');
     expect(granted('getErasureStatus', 'MigrationsTable')).toEqual(actionsOf(erasures, calledOn(status, 'repository')));
     expect(granted('getErasureStatus', 'ErasureQueue')).toEqual([]);
   });
 
   test("the erasure consumer: the user's entries (found on the index), the record, the history, its queue", () => {
-    const worker = source('shared/erasure/worker.ts');
+    const worker = consumerRun('shared/erasure/worker.ts');
     const onTable = calledOn(worker, 'entries').filter((method) => method !== 'listUserEntries');
     expect(actionsOf(preferences(), ['listUserEntries'])).toEqual(['dynamodb:Query']);
     expect(granted('ErasureConsumer', 'ConfigTable')).toEqual(actionsOf(preferences(), onTable));
     expect(granted('ErasureConsumer', 'MigrationsTable')).toEqual(
-      actionsOf(
-        adapterActions('shared/erasure/repository.ts', 'DynamoErasureRepository'),
-        calledOn(worker, 'repository'),
-      ),
+      actionsOf(migrations(), calledOn(worker, 'repository')),
     );
     const history = adapterActions('shared/history/dynamo-store.ts', 'DynamoHistoryStore');
     expect(granted('ErasureConsumer', 'HistoryTable')).toEqual(actionsOf(history, calledOn(worker, 'history')));
-    expect(granted('ErasureConsumer', 'ErasureQueue')).toEqual(
-      actionsOf(adapterActions('shared/erasure/queue.ts', 'SqsErasureQueue'), calledOn(worker, 'queue')),
-    );
+    expect(granted('ErasureConsumer', 'ErasureQueue')).toEqual(actionsOf(queue(), calledOn(worker, 'queue')));
   });
 
   test('the change publisher writes the history only (it reads the streams through its event sources)', () => {

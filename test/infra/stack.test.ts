@@ -351,9 +351,11 @@ describe('functions', () => {
       [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT),
     });
     // The stall limit is left to its default (MIGRATION_STALL_LIMIT_SECONDS is for the local twin).
+    // It sweeps erasures too, re-queued on their own queue.
     expect(variables('MigrationSweeper')).toEqual({
       [ENV.migrationsTable]: tableId('migrations'),
       [ENV.migrationQueueUrl]: queueId('MigrationQueue'),
+      [ENV.erasureQueueUrl]: queueId('ErasureQueue'),
     });
     expect(variables('getConfigHistory')).toEqual({ ...http, [ENV.historyTable]: tableId('history') });
     expect(variables('eraseUser')).toEqual({
@@ -427,11 +429,12 @@ describe('least-privilege IAM', () => {
       [tableId('migrations')]: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
       [queueId('MigrationQueue')]: [...consume, 'sqs:SendMessage'].sort(),
     });
-    // The active migrations through their index only: no table read, no scan, no config.
+    // The active migrations and erasures through their index only: no table read, no scan, no config.
     expect(dataAccess('MigrationSweeper')).toEqual({
       [tableId('migrations')]: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
       [`${tableId('migrations')}/index/activeByUpdatedAt`]: ['dynamodb:Query'],
       [queueId('MigrationQueue')]: ['sqs:SendMessage'],
+      [queueId('ErasureQueue')]: ['sqs:SendMessage'],
     });
   });
 
@@ -557,7 +560,7 @@ describe('tables', () => {
       AttributeName: 'tombstoneExpiresAt',
       Enabled: true,
     });
-    // A finished erasure's record expires (shared/erasure/model.ts); migration records never get the attribute.
+    // A finished erasure's record expires (shared/erasure/kind.ts); migration records never get the attribute.
     expect(res(tableId('migrations')).Properties.TimeToLiveSpecification).toEqual({
       AttributeName: 'expiresAt',
       Enabled: true,

@@ -1,22 +1,29 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import type { ErasureQueue } from '#shared/erasure/queue.js';
-import { DynamoErasureRepository } from '#shared/erasure/repository.js';
-import { startErasure } from '#shared/erasure/start.js';
+import { erasureJob } from '#shared/erasure/kind.js';
+import type { ErasureRecord } from '#shared/erasure/model.js';
+import type { EraseRequest } from '#shared/erasure/routes/erase-user.js';
 import { type ErasureWorkerDeps, runErasure } from '#shared/erasure/worker.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import type { Delivery } from '#shared/jobs/delivery-policy.js';
+import type { JobQueue } from '#shared/jobs/queue.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { type StartDeps, startJob } from '#shared/jobs/start.js';
+import { DEFAULT_STALL_LIMIT_MS } from '#shared/jobs/stuck-policy.js';
+import { sweepJobs } from '#shared/jobs/sweep.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import { CrashError, later, Process } from './migration-fixtures.js';
+import { CrashError, later, Process, TEST_API_KEY } from './migration-fixtures.js';
 
 let dynamo: TestDynamo;
 let store: DynamoPreferenceStore;
-let repository: DynamoErasureRepository;
+type ErasureRepository = DynamoJobRepository<ErasureRecord, EraseRequest>;
+let repository: ErasureRepository;
 let history: DynamoHistoryStore;
 let queue: MemoryQueue;
 
-class MemoryQueue implements ErasureQueue {
+class MemoryQueue implements JobQueue {
   readonly sent: string[] = [];
   async send(erasureId: string): Promise<void> {
     this.sent.push(erasureId);
@@ -32,12 +39,15 @@ afterAll(async () => {
 beforeEach(async () => {
   const tables = await dynamo.createTables();
   store = new DynamoPreferenceStore(dynamo.doc, tables.config);
-  repository = new DynamoErasureRepository(dynamo.doc, tables.migrations);
+  repository = new DynamoJobRepository(erasureJob, dynamo.doc, tables.migrations);
   history = new DynamoHistoryStore(dynamo.doc, tables.history);
   queue = new MemoryQueue();
 });
 
 const ORG = 'org#1';
+/** Starts an erasure as its route does, with the test API key. */
+const startErasure = (deps: StartDeps<ErasureRecord>, request: EraseRequest) =>
+  startJob(erasureJob, deps, request, TEST_API_KEY);
 const meta = { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' };
 const deps = (overrides: Partial<ErasureWorkerDeps> = {}): ErasureWorkerDeps => ({
   entries: store,
@@ -191,7 +201,7 @@ describe('the end of an erasure, interrupted', () => {
     await seed();
     const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
     // The first completion takes effect but its answer is lost; the SDK sends it again.
-    const lateAnswer: DynamoErasureRepository = Object.create(repository);
+    const lateAnswer: ErasureRepository = Object.create(repository);
     lateAnswer.complete = async (id, owner, at) => {
       await repository.complete(id, owner, at);
       return repository.complete(id, owner, at);
@@ -204,7 +214,7 @@ describe('the end of an erasure, interrupted', () => {
   test("a page saved but answered late: the SDK's retry succeeds and the page's count is added once", async () => {
     const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
     await repository.acquireLease(erasureId, 'run-a', Date.now() + 20_000, new Date());
-    const page = { erasedDelta: 4, run: 'run-a', page: 1, leaseUntil: Date.now() + 20_000, at: meta.updatedAt };
+    const page = { counts: { erased: 4 }, run: 'run-a', page: 1, leaseUntil: Date.now() + 20_000, at: meta.updatedAt };
     expect(await repository.saveProgress(erasureId, 'run-a', page)).toBe(true);
     expect(await repository.saveProgress(erasureId, 'run-a', page)).toBe(true);
     expect(await repository.get(erasureId)).toMatchObject({ erased: 4 });
@@ -213,12 +223,65 @@ describe('the end of an erasure, interrupted', () => {
   test('a crash after completion, before the lock is released: the next message frees the user', async () => {
     await seed();
     const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
-    const crashing = new Process({ method: 'releaseLock', call: 1 });
+    const crashing = new Process({ method: 'releaseLocks', call: 1 });
     await expect(deliver(erasureId, { repository: crashing.wrap(repository) })).rejects.toThrow(CrashError);
     expect(await repository.get(erasureId)).toMatchObject({ status: 'completed' });
     expect(await repository.getLock(ORG, 'alice')).toBeDefined();
 
     expect(await deliver(erasureId, { now: later })).toBe('ignored');
     expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
+  });
+});
+
+describe('an erasure whose message was lost (the sweeper, shared/jobs/sweep.ts)', () => {
+  const LIMIT_MINUTES = DEFAULT_STALL_LIMIT_MS / 60_000;
+  const T = Date.now();
+  const clock = (minutes: number) => () => new Date(T + minutes * 60_000);
+  const sweep = (minutes: number) => sweepJobs(erasureJob, { repository, queue, now: clock(minutes) });
+
+  test('is re-queued once quiet for the stall limit, then completes and frees the user', async () => {
+    const { alice } = await seed();
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    // Its message vanished: nothing runs it.
+    expect(await sweep(LIMIT_MINUTES - 1)).toMatchObject({ kind: 'erasure', candidates: 0 });
+    expect(await sweep(LIMIT_MINUTES + 1)).toMatchObject({ candidates: 1, resumed: [erasureId], failed: [] });
+    expect(queue.sent).toEqual([erasureId, erasureId]);
+    expect(await repository.get(erasureId)).toMatchObject({ status: 'pending', sweepResumes: 1 });
+
+    expect(await deliver(erasureId, { now: clock(LIMIT_MINUTES + 2) })).toBe('completed');
+    expect(await remaining(alice)).toBe(0);
+    expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
+    // Out of the index of active jobs: no later sweep sees it.
+    expect(await sweep(10 * LIMIT_MINUTES)).toMatchObject({ candidates: 0 });
+  });
+
+  test('never queued (its request died first): failed as abandoned, and the user is free for a new one', async () => {
+    const process = new Process({ method: 'send', call: 1 });
+    await expect(
+      startErasure(
+        { repository: process.wrap(repository), queue: process.wrap(queue) },
+        { organizationId: ORG, userId: 'alice' },
+      ),
+    ).rejects.toThrow();
+    expect(await repository.getLock(ORG, 'alice')).toBeDefined();
+
+    const { failed } = await sweep(LIMIT_MINUTES + 1);
+    expect(failed).toHaveLength(1);
+    expect(await repository.get(failed[0] as string)).toMatchObject({
+      status: 'failed',
+      error: 'The erasure could not be queued; start it again.',
+      expiresAt: expect.any(Number),
+    });
+    expect(await repository.getLock(ORG, 'alice')).toBeUndefined();
+    expect(queue.sent).toEqual([]);
+  });
+
+  test('migrations and erasures are swept apart: each kind finds only its own jobs', async () => {
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
+    const migrations = new DynamoJobRepository(migrationJob, dynamo.doc, repository.tableName);
+    expect(
+      await sweepJobs(migrationJob, { repository: migrations, queue, now: clock(LIMIT_MINUTES + 1) }),
+    ).toMatchObject({ kind: 'migration', candidates: 0 });
+    expect(await sweep(LIMIT_MINUTES + 1)).toMatchObject({ candidates: 1, resumed: [erasureId] });
   });
 });

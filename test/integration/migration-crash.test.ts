@@ -47,7 +47,7 @@ describe('a crash at any step, then the retry', () => {
     ['after progress was saved, before the deletes', { method: 'saveProgress', call: 2, after: true }],
     ['in the middle of the deletes', { method: 'deleteEntryIf', call: 65 }],
     ['after a delete took effect', { method: 'deleteEntryIf', call: 99, after: true }],
-    ['after completion, before the locks are released', { method: 'releaseLock', call: 1 }],
+    ['after completion, before the locks are released', { method: 'releaseLocks', call: 1 }],
   ];
   test.each(crashes)('a crash %s, then a retry: exact end state and counts', async (_name, plan) => {
     await h.seed([
@@ -99,11 +99,10 @@ describe('a completion answered after the client gave up', () => {
     const id = await h.start(ORG, SRC, DST);
     await h.repository.acquireLease(id, 'run-a', Date.now() + 20_000, new Date());
     const page = {
-      movedDelta: 3,
-      skippedDelta: 1,
+      counts: { moved: 3, skipped: 1 },
+      fields: { skippedCheckpoint: [] },
       run: 'run-a',
       page: 1,
-      skippedCheckpoint: [],
       leaseUntil: Date.now() + 20_000,
       at: at(1),
     };

@@ -1,9 +1,12 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Delivery } from '#shared/jobs/delivery-policy.js';
+import type { JobQueue } from '#shared/jobs/queue.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { type StartDeps, startJob } from '#shared/jobs/start.js';
 import { lockKey } from '#shared/migration/keys.js';
-import type { MigrationQueue } from '#shared/migration/queue.js';
-import { DynamoMigrationRepository } from '#shared/migration/repository.js';
-import { startMigration } from '#shared/migration/start.js';
+import { migrationJob } from '#shared/migration/kind.js';
+import type { MigrationRecord } from '#shared/migration/model.js';
+import type { MigrateRequest } from '#shared/migration/routes/migrate-document.js';
 import { runMigration, type WorkerDeps } from '#shared/migration/worker.js';
 import { logger } from '#shared/platform/logger.js';
 import { DynamoPreferenceStore, itemToEntry } from '#shared/preferences/dynamo-store.js';
@@ -11,8 +14,17 @@ import { documentPartition, entryTableKey } from '#shared/preferences/keys.js';
 import type { ChannelConfig, StoredEntry } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 
+/** The API key the tests' jobs are started with. */
+export const TEST_API_KEY = 'ak_test';
+
+export type MigrationRepository = DynamoJobRepository<MigrationRecord, MigrateRequest>;
+
+/** Starts a migration as its route does, with the test API key. */
+export const startMigration = (deps: StartDeps<MigrationRecord>, request: MigrateRequest) =>
+  startJob(migrationJob, deps, request, TEST_API_KEY);
+
 /** The queue as a list: what was sent, in order. */
-export class MemoryQueue implements MigrationQueue {
+export class MemoryQueue implements JobQueue {
   readonly sent: string[] = [];
   readonly delays: (number | undefined)[] = [];
   async send(migrationId: string, delaySeconds?: number): Promise<void> {
@@ -68,7 +80,7 @@ export const at = (minutes: number): string => new Date(T0 + minutes * 60_000).t
 
 export interface Harness {
   store: DynamoPreferenceStore;
-  repository: DynamoMigrationRepository;
+  repository: MigrationRepository;
   queue: MemoryQueue;
   deps(overrides?: Partial<WorkerDeps>): WorkerDeps;
   start(organizationId: string, documentId: string, newDocumentId: string): Promise<string>;
@@ -94,7 +106,7 @@ export interface SeedEntry {
 
 export const harness = (dynamo: TestDynamo, doc: DynamoDBDocumentClient = dynamo.doc): Harness => {
   const store = new DynamoPreferenceStore(doc, dynamo.tables.config);
-  const repository = new DynamoMigrationRepository(doc, dynamo.tables.migrations);
+  const repository = new DynamoJobRepository(migrationJob, doc, dynamo.tables.migrations);
   const queue = new MemoryQueue();
   const deps = (overrides: Partial<WorkerDeps> = {}): WorkerDeps => ({
     entries: store,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { LeaseLostError } from '#shared/jobs/delivery-policy.js';
-import { startMigration } from '#shared/migration/start.js';
-import { DEFAULT_STALL_LIMIT_MS, MAX_SWEEP_RESUMES } from '#shared/migration/stuck-policy.js';
-import { sweepMigrations } from '#shared/migration/sweep.js';
+import { DEFAULT_STALL_LIMIT_MS, MAX_SWEEP_RESUMES } from '#shared/jobs/stuck-policy.js';
+import { sweepJobs } from '#shared/jobs/sweep.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import {
   failMigration,
   listStuck,
@@ -11,7 +11,7 @@ import {
   resumeMigration,
 } from '#tools/migrations/operator.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import { DST, type Harness, harness, ORG, Process, SRC, sourceEntries } from './migration-fixtures.js';
+import { DST, type Harness, harness, ORG, Process, SRC, sourceEntries, startMigration } from './migration-fixtures.js';
 
 let dynamo: TestDynamo;
 let h: Harness;
@@ -37,7 +37,7 @@ describe('resume by id', () => {
     await h.seed(sourceEntries(30));
     const id = await h.start(ORG, SRC, DST);
     // Its message was lost; the sweeper has already re-queued it once, in vain.
-    await sweepMigrations(deps(LIMIT_MINUTES + 1));
+    await sweepJobs(migrationJob, deps(LIMIT_MINUTES + 1));
     expect((await h.repository.get(id))?.sweepResumes).toBe(1);
 
     const resumed = await resumeMigration(deps(LIMIT_MINUTES + 2), id);
@@ -138,7 +138,7 @@ describe('fail by id', () => {
 
 test('list: the quiet active migrations, each with what the sweeper will do', async () => {
   const exhausted = await h.start(ORG, 'doc/exhausted', 'doc/exhausted-new');
-  for (let i = 1; i <= MAX_SWEEP_RESUMES; i++) await sweepMigrations(deps(i * (LIMIT_MINUTES + 1)));
+  for (let i = 1; i <= MAX_SWEEP_RESUMES; i++) await sweepJobs(migrationJob, deps(i * (LIMIT_MINUTES + 1)));
   const running = await h.start(ORG, 'doc/running', 'doc/running-new');
   await h.repository.acquireLease(running, 'run-1', T + 10 * LIMIT_MINUTES * 60_000, new Date(T));
   const lost = await h.start(ORG, 'doc/lost', 'doc/lost-new');

@@ -1,13 +1,26 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { DEFAULT_STALL_LIMIT_MS, MAX_SWEEP_RESUMES } from '#shared/jobs/stuck-policy.js';
+import { type SweepDeps, sweepJobs } from '#shared/jobs/sweep.js';
+import { abandonedReason } from '#shared/jobs/wording.js';
 import { migrationKey } from '#shared/migration/keys.js';
-import { ABANDONED_REASON } from '#shared/migration/model.js';
-import type { MigrationRepository } from '#shared/migration/repository.js';
-import { startMigration } from '#shared/migration/start.js';
-import { DEFAULT_STALL_LIMIT_MS, MAX_SWEEP_RESUMES } from '#shared/migration/stuck-policy.js';
-import { type SweepDeps, sweepMigrations } from '#shared/migration/sweep.js';
+import { migrationJob } from '#shared/migration/kind.js';
+import type { MigrationRecord } from '#shared/migration/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import { CrashError, DST, type Harness, harness, ORG, Process, SRC, sourceEntries } from './migration-fixtures.js';
+import {
+  CrashError,
+  DST,
+  type Harness,
+  harness,
+  type MigrationRepository,
+  ORG,
+  Process,
+  SRC,
+  sourceEntries,
+  startMigration,
+} from './migration-fixtures.js';
+
+const ABANDONED_REASON = abandonedReason(migrationJob);
 
 let dynamo: TestDynamo;
 let h: Harness;
@@ -27,8 +40,8 @@ const LIMIT_MINUTES = DEFAULT_STALL_LIMIT_MS / 60_000;
 const T = Date.now();
 /** A clock `minutes` after the test file started: past any lease a killed run left once past its timeout. */
 const clock = (minutes: number) => () => new Date(T + minutes * 60_000);
-const sweep = (minutes: number, overrides: Partial<SweepDeps> = {}) =>
-  sweepMigrations({ repository: h.repository, queue: h.queue, now: clock(minutes), ...overrides });
+const sweep = (minutes: number, overrides: Partial<SweepDeps<MigrationRecord>> = {}) =>
+  sweepJobs(migrationJob, { repository: h.repository, queue: h.queue, now: clock(minutes), ...overrides });
 
 /** A delivery on the queue's last attempt, killed within its first page (before any progress is saved). */
 const killedInFirstPage = (id: string, minutes: number) => {

@@ -4,9 +4,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import { mockClient } from 'aws-sdk-client-mock';
 import { hashToken } from '#shared/auth/credential.js';
 import type { HttpHandler } from '#shared/edge/http-route.js';
-import { ABANDONED_REASON, toView } from '#shared/migration/model.js';
-import { DynamoMigrationRepository } from '#shared/migration/repository.js';
-import { startMigration } from '#shared/migration/start.js';
+import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { startJob } from '#shared/jobs/start.js';
+import { jobView } from '#shared/jobs/view.js';
+import { abandonedReason } from '#shared/jobs/wording.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import { ENV } from '#shared/platform/environment.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
@@ -241,14 +243,19 @@ describe('the queue cannot take the migration message', () => {
     // Three minutes later (past the abandonment window) the record reads as failed, and a new
     // migration of the same documents takes the locks over.
     proxy.reset();
-    const repository = new DynamoMigrationRepository(dynamo.doc, dynamo.tables.migrations);
+    const repository = new DynamoJobRepository(migrationJob, dynamo.doc, dynamo.tables.migrations);
     const later = new Date(Date.now() + 3 * 60_000);
     const record = await repository.get(migrationId);
-    expect(record && toView(record, later)).toMatchObject({ status: 'failed', error: ABANDONED_REASON });
+    expect(record && jobView(migrationJob, record, later)).toMatchObject({
+      status: 'failed',
+      error: abandonedReason(migrationJob),
+    });
     const sent: string[] = [];
-    const next = await startMigration(
+    const next = await startJob(
+      migrationJob,
       { repository, queue: { send: async (id) => void sent.push(id) }, now: () => later },
       data,
+      'ak_test',
     );
     expect(next.migrationId).not.toBe(migrationId);
     expect(sent).toEqual([next.migrationId]);

@@ -8,8 +8,9 @@ import { hashToken, MAX_API_KEY_LENGTH, MAX_TOKEN_LENGTH } from '#shared/auth/cr
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import { historyKeys } from '#shared/history/keys.js';
+import { getJobView } from '#shared/jobs/view.js';
 import { lockKey, migrationKey } from '#shared/migration/keys.js';
-import { getMigrationView } from '#shared/migration/status.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import { documentPartition, escapeKeyPart, organizationPartition } from '#shared/preferences/keys.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { harness } from '../integration/migration-fixtures.js';
@@ -158,7 +159,7 @@ describe('the service writes and reads every key with the longest identifiers', 
       expect(await h.lockExists(id, newDocumentId)).toBe(true);
       await h.deliver(migrationId);
 
-      const view = await getMigrationView({ repository: h.repository }, id, migrationId);
+      const view = await getJobView(migrationJob, { repository: h.repository }, id, migrationId);
       expect(view).toMatchObject({ status: 'completed', moved: 2 });
       expect((await h.documentEntries(id, newDocumentId)).map((e) => e.userId).sort()).toEqual(
         [id, otherThan(id)].sort(),
@@ -171,7 +172,9 @@ describe('the service writes and reads every key with the longest identifiers', 
   test('a status lookup of the longest migration id a client can send answers not found, not a database error', async () => {
     const { repository } = harness(dynamo);
     for (const id of Object.values(worst)) {
-      await expect(getMigrationView({ repository }, worst.percent, id)).rejects.toMatchObject({ status: 'NOT_FOUND' });
+      await expect(getJobView(migrationJob, { repository }, worst.percent, id)).rejects.toMatchObject({
+        status: 'NOT_FOUND',
+      });
     }
   });
 

@@ -7,11 +7,15 @@ import {
   LeaseHeldError,
   LeaseLostError,
   leaseEnd,
+  onRunFailed as onJobRunFailed,
   onLeaseRefused,
-  onRunFailed,
   timeToContinue,
 } from '#shared/jobs/delivery-policy.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import type { MigrationRecord, MigrationStatus } from '#shared/migration/model.js';
+
+/** What a migration's run does when it failed. */
+const onRunFailed = (error: unknown, delivery: Delivery) => onJobRunFailed(error, delivery, migrationJob);
 
 const NOW = Date.UTC(2026, 2, 1);
 const attempt = (receiveCount: number, remainingMs?: number): Delivery => ({

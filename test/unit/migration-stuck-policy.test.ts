@@ -1,8 +1,15 @@
 import { describe, expect, test } from '@jest/globals';
 import { MIGRATION_VISIBILITY_TIMEOUT_SECONDS } from '#service/functions.js';
 import { MAX_DELAY_SECONDS } from '#shared/jobs/delivery-policy.js';
-import { ABANDONED_REASON, type MigrationRecord } from '#shared/migration/model.js';
-import { DEFAULT_STALL_LIMIT_MS, judgeMigration, MAX_SWEEP_RESUMES } from '#shared/migration/stuck-policy.js';
+import { DEFAULT_STALL_LIMIT_MS, judgeJob, MAX_SWEEP_RESUMES } from '#shared/jobs/stuck-policy.js';
+import { abandonedReason } from '#shared/jobs/wording.js';
+import { migrationJob } from '#shared/migration/kind.js';
+import type { MigrationRecord } from '#shared/migration/model.js';
+
+const ABANDONED_REASON = abandonedReason(migrationJob);
+/** The sweeper's verdict on a migration. */
+const judgeMigration = (record: MigrationRecord, now: Date, stallLimitMs?: number) =>
+  judgeJob(migrationJob, record, now, stallLimitMs);
 
 const NOW = new Date(Date.UTC(2026, 2, 1, 12));
 const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString();

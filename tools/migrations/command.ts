@@ -6,10 +6,11 @@ import { DataDirLockedError } from '#local/data-dir.js';
 import { LOCAL_ACCOUNT_ID } from '#local/lambda-context.js';
 import { MIGRATION_QUEUE_NAME } from '#local/runtime.js';
 import { TABLES } from '#service/tables.js';
+import { type JobQueue, SqsJobQueue } from '#shared/jobs/queue.js';
+import { DynamoJobRepository, type JobRepository } from '#shared/jobs/repository.js';
+import { DEFAULT_STALL_LIMIT_MS } from '#shared/jobs/stuck-policy.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
-import { type MigrationQueue, SqsMigrationQueue } from '#shared/migration/queue.js';
-import { DynamoMigrationRepository } from '#shared/migration/repository.js';
-import { DEFAULT_STALL_LIMIT_MS } from '#shared/migration/stuck-policy.js';
 import {
   failMigration,
   listStuck,
@@ -23,7 +24,7 @@ import { type CliIo, describeError, table, UsageError } from '../cli/output.js';
 
 /**
  * `npm run migrations -- list-stuck|resume|fail`: the operators' tool for migrations that stopped
- * making progress (shared/migration/operator.ts), in the local store (the running local server's,
+ * making progress (tools/migrations/operator.ts), in the local store (the running local server's,
  * or the data directory's) or, with --table and --queue-url, a deployed stack's.
  */
 export const USAGE = `Usage: npm run migrations -- <command> [options]
@@ -79,9 +80,9 @@ const COMMANDS: Record<string, { id: boolean; options: (keyof typeof OPTIONS)[] 
 const TARGET_OPTIONS: (keyof typeof OPTIONS)[] = ['table', 'queue-url', 'region', 'data-dir', 'json', 'help'];
 
 interface Target {
-  repository: DynamoMigrationRepository;
+  repository: JobRepository<MigrationRecord>;
   /** Undefined when no queue can be reached (the local store without its server). */
-  queue: MigrationQueue | undefined;
+  queue: JobQueue | undefined;
   description: string;
   close(): Promise<void>;
 }
@@ -103,8 +104,8 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
     const { client: dynamo, region } = regional;
     const sqs = new SQSClient({ region });
     return {
-      repository: new DynamoMigrationRepository(DynamoDBDocumentClient.from(dynamo), table),
-      queue: new SqsMigrationQueue(sqs, queueUrl),
+      repository: new DynamoJobRepository(migrationJob, DynamoDBDocumentClient.from(dynamo), table),
+      queue: new SqsJobQueue(migrationJob, sqs, queueUrl),
       description: `table ${table} in ${region}`,
       close: async () => {
         dynamo.destroy();
@@ -128,8 +129,12 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
       ? new SQSClient({ endpoint: sqsEndpoint, region: 'local', credentials: LOCAL_CREDENTIALS, maxAttempts: 2 })
       : undefined;
     return {
-      repository: new DynamoMigrationRepository(DynamoDBDocumentClient.from(dynamo), TABLES.migrations.localName),
-      queue: sqs && new SqsMigrationQueue(sqs, `${sqsEndpoint}/${LOCAL_ACCOUNT_ID}/${MIGRATION_QUEUE_NAME}`),
+      repository: new DynamoJobRepository(
+        migrationJob,
+        DynamoDBDocumentClient.from(dynamo),
+        TABLES.migrations.localName,
+      ),
+      queue: sqs && new SqsJobQueue(migrationJob, sqs, `${sqsEndpoint}/${LOCAL_ACCOUNT_ID}/${MIGRATION_QUEUE_NAME}`),
       description,
       close: async () => {
         dynamo.destroy();

@@ -1,19 +1,23 @@
-import { isActiveStatus, type MigrationRecord } from '#shared/migration/model.js';
-import type { MigrationQueue } from '#shared/migration/queue.js';
-import type { MigrationRepository } from '#shared/migration/repository.js';
-import { DEFAULT_STALL_LIMIT_MS, judgeMigration, type StuckVerdict } from '#shared/migration/stuck-policy.js';
-import { MAX_PER_SWEEP, releaseLocks, resumeStalled } from '#shared/migration/sweep.js';
+import type { JobQueue } from '#shared/jobs/queue.js';
+import type { JobRepository } from '#shared/jobs/repository.js';
+import { isActiveStatus } from '#shared/jobs/status.js';
+import { DEFAULT_STALL_LIMIT_MS, judgeJob, type StuckVerdict } from '#shared/jobs/stuck-policy.js';
+import { MAX_PER_SWEEP, resumeStalled } from '#shared/jobs/sweep.js';
+import { migrationJob } from '#shared/migration/kind.js';
+import type { MigrationRecord } from '#shared/migration/model.js';
+
+type MigrationRepository = JobRepository<MigrationRecord>;
 
 /*
  * What an operator may do about one migration (tools/migrations/): re-drive it or fail it by
- * id, without waiting for the sweeper (sweep.ts), and list the ones the sweeper is about to
+ * id, without waiting for the sweeper (shared/jobs/sweep.ts), and list the ones the sweeper is about to
  * handle. The same guarded writes as the sweeper's, so that an operator racing a delivery or a
  * sweep never undoes what the other did.
  */
 
 export interface OperatorDeps {
   repository: MigrationRepository;
-  queue: MigrationQueue;
+  queue: JobQueue;
   now?: () => Date;
 }
 
@@ -63,7 +67,7 @@ export const resumeMigration = async (
       `migration ${migrationId} was never queued (its request failed); fail it and start it again`,
     );
   }
-  if (!(await resumeStalled({ repository, queue }, record, at, { resetCount: true }))) {
+  if (!(await resumeStalled(migrationJob, { repository, queue }, record, at, { resetCount: true }))) {
     throw new OperatorRefusal(`migration ${migrationId} changed while being resumed (a delivery took it?); look again`);
   }
   return (await repository.get(migrationId)) ?? record;
@@ -99,7 +103,7 @@ export const failMigration = async (
       `migration ${migrationId} changed while being failed (it finished, or was leased); look again`,
     );
   }
-  await releaseLocks(repository, record);
+  await repository.releaseLocks(record);
   return (await repository.get(migrationId)) ?? record;
 };
 
@@ -115,5 +119,5 @@ export const listStuck = async (
 ): Promise<StuckRow[]> => {
   const at = now();
   const quiet = await repository.listQuiet(new Date(at.getTime() - stallLimitMs).toISOString(), MAX_PER_SWEEP);
-  return quiet.map((record) => ({ record, verdict: judgeMigration(record, at, stallLimitMs) }));
+  return quiet.map((record) => ({ record, verdict: judgeJob(migrationJob, record, at, stallLimitMs) }));
 };

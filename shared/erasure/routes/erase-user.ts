@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
-import type { Route } from '#shared/platform/route.js';
+import { jobStartRoute } from '#shared/jobs/route-parts.js';
 
 /** POST /v2/organizations/users/erase */
 export const eraseRequest = z.strictObject({
@@ -9,21 +9,16 @@ export const eraseRequest = z.strictObject({
 });
 export type EraseRequest = z.infer<typeof eraseRequest>;
 
-export const eraseResult = z.strictObject({ erasureId: z.string() });
-export type EraseResult = z.output<typeof eraseResult>;
-
 export const ERASE_MESSAGE = 'User erasure started successfully.';
 
-export const eraseUserRoute = {
-  operationId: 'eraseUser',
-  path: '/v2/organizations/users/erase',
-  request: eraseRequest,
-  result: eraseResult,
-  message: ERASE_MESSAGE,
-  scope: 'erase',
-  function: {
-    // Read the user's lock and its erasure, record, lock, fail, release; then queue it.
-    tables: { migrations: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    queues: { erasures: ['SendMessage'] },
+/** A job start (shared/jobs/start.ts): answers the erasure's id. */
+export const eraseUserRoute = jobStartRoute(
+  { idAttribute: 'erasureId', queue: 'erasures' },
+  {
+    operationId: 'eraseUser',
+    path: '/v2/organizations/users/erase',
+    request: eraseRequest,
+    message: ERASE_MESSAGE,
+    scope: 'erase',
   },
-} as const satisfies Route;
+);

@@ -1,14 +1,6 @@
 import * as z from 'zod/mini';
-import { identifier } from '#shared/api/identifiers.js';
+import { jobStatusRoute } from '#shared/jobs/route-parts.js';
 import { JOB_STATUSES } from '#shared/jobs/status.js';
-import type { Route } from '#shared/platform/route.js';
-
-/** POST /v2/organizations/users/erase/status */
-export const erasureStatusRequest = z.strictObject({
-  organizationId: identifier('organizationId'),
-  erasureId: identifier('erasureId'),
-});
-export type ErasureStatusRequest = z.infer<typeof erasureStatusRequest>;
 
 export const erasureStatusResult = z.strictObject({
   erasureId: z.string(),
@@ -20,16 +12,14 @@ export const erasureStatusResult = z.strictObject({
   updatedAt: z.iso.datetime(),
   completedAt: z.optional(z.iso.datetime()),
 });
-export type ErasureStatusResult = z.output<typeof erasureStatusResult>;
 
-export const ERASURE_STATUS_MESSAGE = 'User erasure status retrieved successfully.';
-
-export const getErasureStatusRoute = {
-  operationId: 'getErasureStatus',
-  path: '/v2/organizations/users/erase/status',
-  request: erasureStatusRequest,
-  result: erasureStatusResult,
-  message: ERASURE_STATUS_MESSAGE,
-  scope: 'read',
-  function: { tables: { migrations: ['GetItem'] } },
-} as const satisfies Route;
+/** POST /v2/organizations/users/erase/status: a job's status (shared/jobs/view.ts), the erasure's view. */
+export const getErasureStatusRoute = jobStatusRoute(
+  { idAttribute: 'erasureId' },
+  {
+    operationId: 'getErasureStatus',
+    path: '/v2/organizations/users/erase/status',
+    result: erasureStatusResult,
+    message: 'User erasure status retrieved successfully.',
+  },
+);

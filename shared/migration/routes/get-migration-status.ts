@@ -1,14 +1,6 @@
 import * as z from 'zod/mini';
-import { identifier } from '#shared/api/identifiers.js';
+import { jobStatusRoute } from '#shared/jobs/route-parts.js';
 import { JOB_STATUSES } from '#shared/jobs/status.js';
-import type { Route } from '#shared/platform/route.js';
-
-/** POST /v2/organizations/documents/migrate/status */
-export const migrationStatusRequest = z.strictObject({
-  organizationId: identifier('organizationId'),
-  migrationId: identifier('migrationId'),
-});
-export type MigrationStatusRequest = z.infer<typeof migrationStatusRequest>;
 
 export const migrationState = z.enum(JOB_STATUSES);
 
@@ -27,16 +19,14 @@ export const migrationStatusResult = z.strictObject({
   completedAt: z.optional(z.iso.datetime()),
   error: z.optional(z.string()),
 });
-export type MigrationStatusResult = z.output<typeof migrationStatusResult>;
 
-export const STATUS_MESSAGE = 'Document migration status retrieved successfully.';
-
-export const getMigrationStatusRoute = {
-  operationId: 'getMigrationStatus',
-  path: '/v2/organizations/documents/migrate/status',
-  request: migrationStatusRequest,
-  result: migrationStatusResult,
-  message: STATUS_MESSAGE,
-  scope: 'read',
-  function: { tables: { migrations: ['GetItem'] } },
-} as const satisfies Route;
+/** POST /v2/organizations/documents/migrate/status: a job's status (shared/jobs/view.ts), the migration's view. */
+export const getMigrationStatusRoute = jobStatusRoute(
+  { idAttribute: 'migrationId' },
+  {
+    operationId: 'getMigrationStatus',
+    path: '/v2/organizations/documents/migrate/status',
+    result: migrationStatusResult,
+    message: 'Document migration status retrieved successfully.',
+  },
+);

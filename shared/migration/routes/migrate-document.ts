@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
-import type { Route } from '#shared/platform/route.js';
+import { jobStartRoute } from '#shared/jobs/route-parts.js';
 
 /** POST /v2/organizations/documents/migrate */
 export const migrateRequest = z
@@ -17,21 +17,16 @@ export const migrateRequest = z
   );
 export type MigrateRequest = z.infer<typeof migrateRequest>;
 
-export const migrateResult = z.strictObject({ migrationId: z.string() });
-export type MigrateResult = z.output<typeof migrateResult>;
-
 export const MIGRATE_MESSAGE = 'Document migration started successfully.';
 
-export const migrateDocumentRoute = {
-  operationId: 'migrateDocument',
-  path: '/v2/organizations/documents/migrate',
-  request: migrateRequest,
-  result: migrateResult,
-  message: MIGRATE_MESSAGE,
-  scope: 'migrate',
-  function: {
-    // Create the record and the document locks, read them, fail, release locks; then queue it.
-    tables: { migrations: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    queues: { migrations: ['SendMessage'] },
+/** A job start (shared/jobs/start.ts): answers the migration's id. */
+export const migrateDocumentRoute = jobStartRoute(
+  { idAttribute: 'migrationId', queue: 'migrations' },
+  {
+    operationId: 'migrateDocument',
+    path: '/v2/organizations/documents/migrate',
+    request: migrateRequest,
+    message: MIGRATE_MESSAGE,
+    scope: 'migrate',
   },
-} as const satisfies Route;
+);

@@ -1,4 +1,4 @@
-import { ERASURE_NOT_FOUND_MESSAGE } from '#shared/erasure/model.js';
+import { erasureJob } from '#shared/erasure/kind.js';
 import type { eraseUserRoute } from '#shared/erasure/routes/erase-user.js';
 import type { getErasureStatusRoute } from '#shared/erasure/routes/get-erasure-status.js';
 import { BODY_RULE, COMMON_ERRORS, IDENTIFIER_RULE, type OperationDocs, TIME, withNotFound } from './common.js';
@@ -72,7 +72,7 @@ export const getErasureStatusDocs: OperationDocs<typeof getErasureStatusRoute> =
   errorExamples: {
     unknown: {
       summary: 'Unknown id, or an id of another organization',
-      value: { error: { message: ERASURE_NOT_FOUND_MESSAGE, status: 'NOT_FOUND' } },
+      value: { error: { message: erasureJob.wording.notFound, status: 'NOT_FOUND' } },
     },
   },
   fields: {

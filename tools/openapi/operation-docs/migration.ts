@@ -1,4 +1,4 @@
-import { NOT_FOUND_MESSAGE } from '#shared/migration/model.js';
+import { migrationJob } from '#shared/migration/kind.js';
 import type { getMigrationStatusRoute } from '#shared/migration/routes/get-migration-status.js';
 import type { migrateDocumentRoute } from '#shared/migration/routes/migrate-document.js';
 import {
@@ -104,7 +104,7 @@ export const getMigrationStatusDocs: OperationDocs<typeof getMigrationStatusRout
   errorExamples: {
     unknown: {
       summary: 'Unknown id, or an id of another organization',
-      value: { error: { message: NOT_FOUND_MESSAGE, status: 'NOT_FOUND' } },
+      value: { error: { message: migrationJob.wording.notFound, status: 'NOT_FOUND' } },
     },
   },
   fields: {

@@ -1,21 +1,23 @@
-import { ABANDONED_REASON, isAbandoned, isActiveStatus, type MigrationRecord } from './model.js';
+import { isAbandoned, type JobRecord } from './record.js';
+import { isActiveStatus } from './status.js';
+import { abandonedReason, stalledReason, type Worded } from './wording.js';
 
 /*
- * Whether an active migration is stuck, and what the sweeper (sweep.ts) does about it. Pure: the
+ * Whether an active job is stuck, and what the sweeper (sweep.ts) does about it. Pure: the
  * sweeper and the operator tool do the I/O these decisions ask for.
  *
- * A migration makes progress in bursts: every lease taken and every page saved moves its
- * `updatedAt`. The quiet gaps of a healthy one are bounded: a failed delivery comes back after
- * the queue's visibility timeout (6 minutes), a delayed message after at most SQS's 15 minutes.
- * One that has been quiet far longer than that, with no live lease, has lost its message (a
- * message deleted by hand, a purged dead-letter queue, a last attempt killed before its
- * watchdog was queued): nothing would ever run it again, and its locks would hold its documents.
+ * A job makes progress in bursts: every lease taken and every page saved moves its `updatedAt`.
+ * The quiet gaps of a healthy one are bounded: a failed delivery comes back after the queue's
+ * visibility timeout (6 minutes), a delayed message after at most SQS's 15 minutes. One that has
+ * been quiet far longer than that, with no live lease, has lost its message (a message deleted
+ * by hand, a purged dead-letter queue, a last attempt killed before its watchdog was queued):
+ * nothing would ever run it again, and its locks would hold its subjects.
  */
 
 /** Quiet for this long without a live lease: stuck. Longer than the visibility timeout plus SQS's delay cap. */
 export const DEFAULT_STALL_LIMIT_MS = 30 * 60_000;
 
-/** Re-queues without a saved page in between before the sweeper gives up and fails the migration. */
+/** Re-queues without a saved page in between before the sweeper gives up and fails the job. */
 export const MAX_SWEEP_RESUMES = 3;
 
 export type StuckVerdict =
@@ -24,20 +26,15 @@ export type StuckVerdict =
   /** Queue a message for it again (the consumer picks up where it stopped). */
   | { action: 'resume' }
   /**
-   * Mark it failed and free its documents: `unqueued` only if it is still pending and was
-   * never queued, `stalled` only if it is still as read and nobody holds a live lease.
+   * Mark it failed and free its subjects: `unqueued` only if it is still pending and was never
+   * queued, `stalled` only if it is still as read and nobody holds a live lease.
    */
   | { action: 'fail'; guard: 'unqueued' | 'stalled'; reason: string };
 
-const quietFor = (ms: number): string =>
-  ms >= 120_000 ? `${Math.floor(ms / 60_000)} minutes` : `${Math.max(1, Math.floor(ms / 1000))} seconds`;
-
-export const stalledReason = (quietMs: number, resumes: number): string =>
-  `The migration made no progress for ${quietFor(quietMs)} (re-queued ${resumes} times); documents may be partly migrated. Start it again to finish.`;
-
-/** What the sweeper does with `record` at `now`. */
-export const judgeMigration = (
-  record: MigrationRecord,
+/** What the sweeper does with `record`, a job of `kind`, at `now`. */
+export const judgeJob = (
+  kind: Worded,
+  record: JobRecord,
   now: Date,
   stallLimitMs = DEFAULT_STALL_LIMIT_MS,
 ): StuckVerdict => {
@@ -50,7 +47,7 @@ export const judgeMigration = (
   // the request may already have taken its locks over (start.ts). Resuming it would be wrong.
   if (record.status === 'pending' && record.queuedAt === undefined) {
     return isAbandoned(record, now)
-      ? { action: 'fail', guard: 'unqueued', reason: ABANDONED_REASON }
+      ? { action: 'fail', guard: 'unqueued', reason: abandonedReason(kind) }
       : { action: 'leave', why: 'recent' };
   }
   // The last re-queue has had a whole stall limit to show progress (a lease taken moves updatedAt).
@@ -59,7 +56,7 @@ export const judgeMigration = (
   }
   const resumes = record.sweepResumes ?? 0;
   if (resumes >= MAX_SWEEP_RESUMES) {
-    return { action: 'fail', guard: 'stalled', reason: stalledReason(quietMs, resumes) };
+    return { action: 'fail', guard: 'stalled', reason: stalledReason(kind, quietMs, resumes) };
   }
   return { action: 'resume' };
 };

@@ -1,0 +1,250 @@
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/platform/conditional-write.js';
+import { ACTIVE_INDEX, ACTIVE_PK_ATTRIBUTE, recordKey } from './keys.js';
+import { type JobKind, jobIdOf } from './kind.js';
+import type { JobRecord } from './record.js';
+import {
+  acquireLeaseUpdate,
+  completeUpdate,
+  type FailGuard,
+  failUpdate,
+  markQueuedUpdate,
+  markResumedUpdate,
+  type PageProgress,
+  type RecordUpdate,
+  releaseLeaseUpdate,
+  type SeenRecord,
+  saveProgressUpdate,
+} from './record-updates.js';
+
+/** The lock of one subject (a document, a user) of an organization: the active job that holds it. */
+export interface JobLock {
+  organizationId: string;
+  subject: string;
+  /** What the subject is to the job (a migration's source or target), if the kind says. */
+  role?: string;
+  jobId: string;
+  createdAt: string;
+}
+
+/** The jobs of one kind in the migrations table, as the engine uses them; every write is conditional. */
+export interface JobRepository<R extends JobRecord> {
+  create(record: R): Promise<void>;
+  get(id: string): Promise<R | undefined>;
+  markQueued(id: string, at: string): Promise<void>;
+  /** Marks an active job failed if `guard` holds; returns false when it did not. */
+  fail(id: string, reason: string, at: Date, guard: FailGuard): Promise<boolean>;
+  /**
+   * Active jobs of the kind whose `updatedAt` is before `before`, oldest first, at most `limit`
+   * (from the sparse index: eventually consistent, so each write after it is guarded).
+   */
+  listQuiet(before: string, limit: number): Promise<R[]>;
+  /** Records a re-queue of a stalled job before its message is sent (record-updates.ts); false if it changed. */
+  markResumed(seen: SeenRecord, at: Date, options?: { resetCount?: boolean }): Promise<boolean>;
+
+  getLock(organizationId: string, subject: string): Promise<JobLock | undefined>;
+  /** Takes the lock if it is free, or if it is still held by `takeOverFrom` (a stale holder). */
+  putLock(lock: JobLock, takeOverFrom?: string): Promise<boolean>;
+  /** Releases the lock if job `id` holds it. */
+  releaseLock(organizationId: string, subject: string, id: string): Promise<void>;
+  /** Frees every subject of a job that is over: each lock only if it still names the job. */
+  releaseLocks(record: R): Promise<void>;
+
+  /** Starts or resumes work: returns the record when the lease was free, expired or already ours. */
+  acquireLease(id: string, owner: string, until: number, now: Date): Promise<R | undefined>;
+  /** Returns false when the lease is no longer ours. */
+  saveProgress(id: string, owner: string, progress: PageProgress): Promise<boolean>;
+  releaseLease(id: string, owner: string): Promise<void>;
+  /** Returns false when the lease is no longer ours. */
+  complete(id: string, owner: string, at: string): Promise<boolean>;
+}
+
+type Item = Record<string, unknown>;
+
+export class DynamoJobRepository<R extends JobRecord & Q, Q extends { organizationId: string }>
+  implements JobRepository<R>
+{
+  constructor(
+    readonly kind: JobKind<R, Q, unknown>,
+    private readonly client: DynamoDBDocumentClient,
+    readonly tableName: string,
+  ) {}
+
+  /** An item as stored, to a record: keys and the index attribute dropped, the kind's defaults for what it may lack. */
+  private toRecord(item: Item): R {
+    const { pk: _pk, sk: _sk, [ACTIVE_PK_ATTRIBUTE]: _active, ...rest } = item;
+    return { runs: {}, ...this.kind.pageFields, ...rest } as unknown as R;
+  }
+
+  /** An UpdateItem of the record `id`: what differs between the writes, and nothing else. */
+  private updateRecord(id: string, update: RecordUpdate) {
+    return this.client.send(new UpdateCommand({ TableName: this.tableName, Key: recordKey(this.kind, id), ...update }));
+  }
+
+  async create(record: R): Promise<void> {
+    const id = jobIdOf(this.kind, record);
+    const created = await conditionalOrOwn(
+      () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            // In the index of active jobs until it completes or fails.
+            Item: { ...recordKey(this.kind, id), ...record, [ACTIVE_PK_ATTRIBUTE]: this.kind.activePartition },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      // The id is new, so a record already there can only be this one.
+      async () => {
+        const existing = await this.get(id);
+        return (
+          existing !== undefined &&
+          existing.createdAt === record.createdAt &&
+          JSON.stringify(this.kind.lockSubjects(existing)) === JSON.stringify(this.kind.lockSubjects(record))
+        );
+      },
+    );
+    if (!created) throw new Error(`${this.kind.name} ${id} already exists`);
+  }
+
+  async get(id: string): Promise<R | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: recordKey(this.kind, id), ConsistentRead: true }),
+    );
+    return Item ? this.toRecord(Item) : undefined;
+  }
+
+  async markQueued(id: string, at: string): Promise<void> {
+    await conditional(() => this.updateRecord(id, markQueuedUpdate(at)));
+  }
+
+  fail(id: string, reason: string, at: Date, guard: FailGuard): Promise<boolean> {
+    return conditional(() => this.updateRecord(id, failUpdate(this.kind, reason, at, guard)));
+  }
+
+  async listQuiet(before: string, limit: number): Promise<R[]> {
+    const records: R[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: ACTIVE_INDEX,
+          KeyConditionExpression: '#active = :active AND updatedAt < :before',
+          ExpressionAttributeNames: { '#active': ACTIVE_PK_ATTRIBUTE },
+          ExpressionAttributeValues: { ':active': this.kind.activePartition, ':before': before },
+          Limit: limit - records.length,
+          ExclusiveStartKey: start,
+        }),
+      );
+      records.push(...(page.Items ?? []).map((item) => this.toRecord(item)));
+      start = page.LastEvaluatedKey;
+    } while (start && records.length < limit);
+    return records;
+  }
+
+  markResumed(seen: SeenRecord, at: Date, { resetCount = false }: { resetCount?: boolean } = {}): Promise<boolean> {
+    return conditional(() => this.updateRecord(seen.id, markResumedUpdate(seen, at, resetCount)));
+  }
+
+  async getLock(organizationId: string, subject: string): Promise<JobLock | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: this.kind.lockKey(organizationId, subject),
+        ConsistentRead: true,
+      }),
+    );
+    if (!Item) return undefined;
+    const { subjectAttribute, idAttribute } = this.kind;
+    return {
+      organizationId: Item.organizationId,
+      subject: Item[subjectAttribute],
+      ...(Item.role === undefined ? {} : { role: Item.role }),
+      jobId: Item[idAttribute],
+      createdAt: Item.createdAt,
+    };
+  }
+
+  putLock(lock: JobLock, takeOverFrom?: string): Promise<boolean> {
+    const { organizationId, subject, role, jobId, createdAt } = lock;
+    return conditional(() =>
+      this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...this.kind.lockKey(organizationId, subject),
+            organizationId,
+            [this.kind.subjectAttribute]: subject,
+            [this.kind.idAttribute]: jobId,
+            ...(role === undefined ? {} : { role }),
+            createdAt,
+          },
+          ...(takeOverFrom === undefined
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : {
+                ConditionExpression: `${this.kind.idAttribute} = :holder`,
+                ExpressionAttributeValues: { ':holder': takeOverFrom },
+              }),
+        }),
+      ),
+    );
+  }
+
+  async releaseLock(organizationId: string, subject: string, id: string): Promise<void> {
+    await conditional(() =>
+      this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: this.kind.lockKey(organizationId, subject),
+          ConditionExpression: `${this.kind.idAttribute} = :id`,
+          ExpressionAttributeValues: { ':id': id },
+        }),
+      ),
+    );
+  }
+
+  async releaseLocks(record: R): Promise<void> {
+    const id = jobIdOf(this.kind, record);
+    await Promise.all(
+      this.kind.lockSubjects(record).map(({ subject }) => this.releaseLock(record.organizationId, subject, id)),
+    );
+  }
+
+  async acquireLease(id: string, owner: string, until: number, now: Date): Promise<R | undefined> {
+    const output = await ifConditionHolds(() => this.updateRecord(id, acquireLeaseUpdate(owner, until, now)));
+    return output?.Attributes ? this.toRecord(output.Attributes) : undefined;
+  }
+
+  saveProgress(id: string, owner: string, progress: PageProgress): Promise<boolean> {
+    return conditionalOrOwn(
+      () => this.updateRecord(id, saveProgressUpdate(owner, progress)),
+      // The SDK's retry of a page saved but answered late: the page is there, under our lease.
+      async () => {
+        const current = await this.get(id);
+        return current?.leaseOwner === owner && current.runs[progress.run] === progress.page;
+      },
+    );
+  }
+
+  async releaseLease(id: string, owner: string): Promise<void> {
+    await conditional(() => this.updateRecord(id, releaseLeaseUpdate(owner)));
+  }
+
+  complete(id: string, owner: string, at: string): Promise<boolean> {
+    return conditionalOrOwn(
+      () => this.updateRecord(id, completeUpdate(this.kind, owner, at)),
+      // The SDK's retry of a completion answered late (the lease went with it).
+      async () => {
+        const current = await this.get(id);
+        return current?.status === 'completed' && current.completedAt === at;
+      },
+    );
+  }
+}

@@ -170,7 +170,7 @@ export type ConfigHistoryResult = {
     documentId: string | null;
     scope: 'document' | 'organization';
     /** What made the change. */
-    cause: 'set' | 'reset' | 'migration' | 'erasure';
+    cause: 'set' | 'reset' | 'migration' | 'erasure' | 'link';
     /** ISO-8601 UTC time of the change. */
     changedAt: string;
     /** The api key for set and reset, `migration:<migrationId>` or `erasure:<erasureId>` otherwise. */

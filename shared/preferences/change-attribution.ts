@@ -11,12 +11,12 @@
  * of a channel value and appears nowhere.
  */
 
-export const CHANGE_CAUSES = ['set', 'reset', 'migration', 'erasure'] as const;
+export const CHANGE_CAUSES = ['set', 'reset', 'migration', 'erasure', 'link'] as const;
 export type ChangeCause = (typeof CHANGE_CAUSES)[number];
 
 export interface ChangeAttribution {
   cause: ChangeCause;
-  /** The api key for set and reset, `migration:<migrationId>` or `erasure:<erasureId>`. */
+  /** The api key for set and reset, `migration:<migrationId>`, `erasure:<erasureId>` or `link:<keyId>`. */
   changedBy: string;
   /** ISO-8601 time of the change: the request's time for set and reset, the worker's clock otherwise. */
   changedAt: string;
@@ -31,6 +31,7 @@ export const ATTRIBUTION_ATTRIBUTES = {
 
 export const migrationActor = (migrationId: string): string => `migration:${migrationId}`;
 export const erasureActor = (erasureId: string): string => `erasure:${erasureId}`;
+export const linkActor = (keyId: string): string => `link:${keyId}`;
 
 /** The attributes as stored on an item. */
 export const attributionItem = (change: ChangeAttribution): Record<string, string> => ({

@@ -109,7 +109,7 @@ interface ChannelWrite {
 const channelUpdate = ({ key, changes, meta, entryTime, mustExist }: ChannelWrite) => {
   // Who and why, for the change stream (change-attribution.ts): a reset is the write that never creates.
   const change = attributionUpdate({
-    cause: mustExist ? 'reset' : 'set',
+    cause: meta.cause ?? (mustExist ? 'reset' : 'set'),
     changedBy: meta.updatedBy,
     changedAt: meta.updatedAt,
   });

@@ -7,6 +7,8 @@ export interface ResetConfigDeps {
   store: PreferenceStore;
   now?: () => Date;
   concurrency?: number;
+  /** `link` for a change made from a link in an email (the actor is then `link:<keyId>`). */
+  cause?: 'link';
 }
 
 /**
@@ -17,12 +19,12 @@ export interface ResetConfigDeps {
  * and the same time stamp: a late reset cannot remove a value set by a newer request.
  */
 export const resetConfig = async (
-  { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY }: ResetConfigDeps,
+  { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY, cause }: ResetConfigDeps,
   request: ResetConfigRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
 ): Promise<ResetConfigResult> => {
-  const meta = { updatedAt: now().toISOString(), updatedBy: apiKey };
+  const meta = { updatedAt: now().toISOString(), updatedBy: apiKey, ...(cause ? { cause } : {}) };
   const channels = request.channels ?? CHANNELS;
   return writeEntries({
     ...request,

@@ -14,6 +14,8 @@ export interface SetConfigDeps {
   store: PreferenceStore;
   now?: () => Date;
   concurrency?: number;
+  /** `link` for a change made from a link in an email (the actor is then `link:<keyId>`). */
+  cause?: 'link';
 }
 
 /**
@@ -22,12 +24,12 @@ export interface SetConfigDeps {
  * carries the request's start time, so a write that lands late cannot undo a newer one.
  */
 export const setConfig = async (
-  { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY }: SetConfigDeps,
+  { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY, cause }: SetConfigDeps,
   request: SetConfigRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
 ): Promise<Record<string, UserSetResult>> => {
-  const meta = { updatedAt: now().toISOString(), updatedBy: apiKey };
+  const meta = { updatedAt: now().toISOString(), updatedBy: apiKey, ...(cause ? { cause } : {}) };
   return writeEntries({
     ...request,
     concurrency,

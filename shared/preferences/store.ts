@@ -9,6 +9,11 @@ export interface WriteMeta {
    */
   updatedAt: string;
   updatedBy: string;
+  /**
+   * Why, for the history: `link` when a person changed it from a link in an email; by default
+   * `set` for a write and `reset` for a removal.
+   */
+  cause?: 'link' | undefined;
 }
 
 /** Per call: the request's abort signal (fired at its deadline). */

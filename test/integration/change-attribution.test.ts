@@ -1,8 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import type { ChangeAttribution } from '#shared/preferences/change-attribution.js';
+import { type ChangeAttribution, linkActor } from '#shared/preferences/change-attribution.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import type { EntryKey } from '#shared/preferences/model.js';
+import { resetConfig } from '#shared/preferences/reset.js';
+import { setConfig } from '#shared/preferences/service.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import { DST, type Harness, harness, ORG, SRC, sourceEntries, user } from './migration-fixtures.js';
 
@@ -55,6 +57,33 @@ describe('every write of an entry says who made it and why', () => {
       changedBy: 'ak_reset',
       changedAt: '2026-01-02T00:00:00.000Z',
     });
+  });
+
+  test('a change from a link in an email: cause link, the link key as the actor, for a set and a reset', async () => {
+    const key = { organizationId: ORG, userId: 'bob', documentId: null };
+    await setConfig(
+      { store: h.store, now: () => new Date('2026-01-03T00:00:00.000Z'), cause: 'link' },
+      { organizationId: ORG, userIds: ['bob'], config: { email: 'NONE' } },
+      linkActor('k1'),
+    );
+    expect(attribution(await item(key))).toEqual({
+      cause: 'link',
+      changedBy: 'link:k1',
+      changedAt: '2026-01-03T00:00:00.000Z',
+    });
+    await resetConfig(
+      { store: h.store, now: () => new Date('2026-01-04T00:00:00.000Z'), cause: 'link' },
+      { organizationId: ORG, userIds: ['bob'], channels: ['inbox'] },
+      linkActor('k1'),
+    );
+    expect(attribution(await item(key))).toEqual({
+      cause: 'link',
+      changedBy: 'link:k1',
+      changedAt: '2026-01-04T00:00:00.000Z',
+    });
+    // Without the option, the same calls are a set and a reset.
+    await setConfig({ store: h.store }, { organizationId: ORG, userIds: ['bob'], config: { slack: 'NONE' } }, 'ak_x');
+    expect(attribution(await item(key)).cause).toBe('set');
   });
 
   test('a migration: the copies it writes name it', async () => {

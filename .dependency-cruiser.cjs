@@ -3,7 +3,7 @@
  * down the layers only, and nothing imports in a circle, between files or between folders.
  *
  * Runtime code, bottom to top: shared/api (the wire contract) < shared/platform (what every
- * function runs on) < the domains, in one order: jobs, auth, policy < preferences < history <
+ * function runs on) < the domains, in one order: jobs, auth, policy < preferences < history, links <
  * migration, erasure < events < shared/edge (the function skeletons) < functions. Outside the runtime: service (the
  * deployment description) reads the runtime; infra, local and tools read service; tools may use
  * local; tests read everything.
@@ -18,6 +18,9 @@ const RANKS = {
   policy: 2,
   preferences: 3,
   history: 4,
+  // The links in emails: they act through preferences and policy; a migration leaves their
+  // forwarding record and an erasure revokes them.
+  links: 4,
   migration: 5,
   erasure: 5,
   events: 6,

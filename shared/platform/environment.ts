@@ -42,6 +42,12 @@ export const ENV = {
   defaultSlack: 'DEFAULT_SLACK',
   /** Optional (default 1000): how long a DynamoDB or SQS connection may stay silent before the attempt is retried. */
   dependencyTimeoutMs: 'DEPENDENCY_TIMEOUT_MS',
+  /** The secret holding the keys of the links in emails (its ARN, or the local stand-in's name). */
+  linkKeysSecret: 'LINK_KEYS_SECRET_ID',
+  /** Optional (default 60): how long a warm function keeps the link keys it read. */
+  linkKeysCacheSeconds: 'LINK_KEYS_CACHE_SECONDS',
+  /** Optional: the base URL of the links (a custom domain); by default the address the request came to. */
+  linksBaseUrl: 'LINKS_BASE_URL',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -192,6 +198,37 @@ export const historyRetentionDays = (env: Env = process.env): number =>
     ENV.historyRetentionDays,
     wholeNumber(1, MAX_HISTORY_RETENTION_DAYS, DEFAULT_HISTORY_RETENTION_DAYS),
     `a whole number of days from 1 to ${MAX_HISTORY_RETENTION_DAYS}`,
+    env,
+  );
+
+export const secretId = (_secret: 'linkKeys', env: Env = process.env): string => requireEnv(ENV.linkKeysSecret, env);
+
+export const DEFAULT_LINK_KEYS_CACHE_SECONDS = 60;
+export const MAX_LINK_KEYS_CACHE_SECONDS = 900;
+
+/**
+ * How long a warm function keeps the link keys (Powertools Parameters' maxAge): a key added to the
+ * secret is known to every function within it, which is what the rotation waits for.
+ */
+export const linkKeysCacheSeconds = (env: Env = process.env): number =>
+  parseEnv(
+    ENV.linkKeysCacheSeconds,
+    wholeNumber(0, MAX_LINK_KEYS_CACHE_SECONDS, DEFAULT_LINK_KEYS_CACHE_SECONDS),
+    `a whole number of seconds from 0 to ${MAX_LINK_KEYS_CACHE_SECONDS}`,
+    env,
+  );
+
+/** The links' base URL when the stage names one (a custom domain), without a trailing slash. */
+export const linksBaseUrl = (env: Env = process.env): string | undefined =>
+  parseEnv(
+    ENV.linksBaseUrl,
+    z.optional(
+      z.pipe(
+        z.url({ protocol: /^https?$/ }),
+        z.transform((url: string) => url.replace(/\/+$/, '')),
+      ),
+    ),
+    'an http(s) URL',
     env,
   );
 

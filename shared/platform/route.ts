@@ -36,10 +36,14 @@ export type FunctionSetting =
   | 'migrationMaxReceiveCount'
   | 'historyRetention'
   | 'erasureMaxReceiveCount'
-  | 'rateLimit';
+  | 'rateLimit'
+  | 'linksBaseUrl';
 
 /** Actions on the service's event bus. */
 export type EventBusAction = 'PutEvents';
+
+/** The service's secrets: the keys of the links in emails (shared/links/keyring.ts). */
+export type SecretName = 'linkKeys';
 
 export interface FunctionAccess {
   /** @default 512 (service/functions.ts) */
@@ -55,6 +59,8 @@ export interface FunctionAccess {
   streams?: readonly TableName[];
   eventBus?: readonly EventBusAction[];
   settings?: readonly FunctionSetting[];
+  /** Secrets the function reads (GetSecretValue on each, nothing else). */
+  secrets?: readonly SecretName[];
 }
 
 /** API Gateway's HTTP API gives up on an integration after 30 s: an HTTP function gets less. */
@@ -79,5 +85,23 @@ export interface Route<
   message: string;
   /** The scope a credential needs to call the route (docs/api.md, Authentication). */
   scope: Scope;
+  function: FunctionAccess;
+}
+
+/**
+ * One public route: a page a person opens from a link in an email (docs/api.md, Links in emails).
+ * Outside the API's envelope and without an API key: its own edge (shared/edge/public-route.ts),
+ * its own throttle on the stage, and every path under `prefix` reaches its function, which answers
+ * only `<prefix><token>` and the same 404 page for anything else.
+ */
+export interface PublicRoute<Id extends string = string> {
+  /** Names the handler (functions/<kebab id>.ts), the stack's function and its log lines. */
+  id: Id;
+  /** `/u/`: the route serves `/u/{token}`. */
+  prefix: string;
+  /** The methods it answers (any other: a 405 page). */
+  methods: readonly ('GET' | 'POST')[];
+  /** What the page is, for the function's description and the documentation. */
+  summary: string;
   function: FunctionAccess;
 }

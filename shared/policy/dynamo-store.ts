@@ -4,6 +4,18 @@ import { policyKey } from './keys.js';
 import { noPolicy, type Policy, type StoredPolicy } from './model.js';
 import { type PolicyStore, VersionConflict } from './store.js';
 
+/** A policy item of the config table as the domain sees it (also read by a link's page, in its one batched read). */
+export const policyFromItem = (organizationId: string, item: Record<string, unknown> | undefined): StoredPolicy => {
+  if (!item) return noPolicy(organizationId);
+  return {
+    organizationId,
+    policy: (item.policy ?? {}) as Policy,
+    version: Number(item.version),
+    ...(typeof item.updatedAt === 'string' ? { updatedAt: item.updatedAt } : {}),
+    ...(typeof item.updatedBy === 'string' ? { updatedBy: item.updatedBy } : {}),
+  };
+};
+
 export class DynamoPolicyStore implements PolicyStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -14,14 +26,7 @@ export class DynamoPolicyStore implements PolicyStore {
     const { Item } = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: policyKey(organizationId), ConsistentRead: true }),
     );
-    if (!Item) return noPolicy(organizationId);
-    return {
-      organizationId,
-      policy: (Item.policy ?? {}) as Policy,
-      version: Number(Item.version),
-      ...(typeof Item.updatedAt === 'string' ? { updatedAt: Item.updatedAt } : {}),
-      ...(typeof Item.updatedBy === 'string' ? { updatedBy: Item.updatedBy } : {}),
-    };
+    return policyFromItem(organizationId, Item);
   }
 
   async put(

@@ -1,0 +1,35 @@
+import type { Channel } from '#shared/api/channels.js';
+
+/*
+ * A link in an email (docs/api.md, Links in emails): what it may change, for whom and until when,
+ * carried by the link itself (token.ts), since making links stores nothing.
+ */
+
+/** The longest life of a link: what a revocation, a forwarding record and a retired key must outlive. */
+export const MAX_LINK_DAYS = 365;
+export const DEFAULT_LINK_DAYS = 90;
+export const DAY_SECONDS = 24 * 60 * 60;
+export const MAX_LINK_SECONDS = MAX_LINK_DAYS * DAY_SECONDS;
+
+/** The channel a link unsubscribes from when its request names none. */
+export const DEFAULT_LINK_CHANNEL: Channel = 'email';
+
+/** What a link acts on: a user in an organization, optionally one document and one category, one channel. */
+export interface LinkScope {
+  organizationId: string;
+  userId: string;
+  documentId?: string;
+  category?: string;
+  channel: Channel;
+  /** Epoch seconds. */
+  issuedAt: number;
+  /** Epoch seconds; the link answers the 404 page from then on. */
+  expiresAt: number;
+}
+
+/** A link as read from a valid token: its scope and the id of the key that sealed it (the actor `link:<keyId>`). */
+export interface OpenedLink extends LinkScope {
+  keyId: string;
+}
+
+export const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);

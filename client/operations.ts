@@ -13,6 +13,8 @@ export const OPERATION_PATHS = {
   getMigrationStatus: '/v2/organizations/documents/migrate/status',
   eraseUser: '/v2/organizations/users/erase',
   getErasureStatus: '/v2/organizations/users/erase/status',
+  createLinks: '/v2/notifications/links/create',
+  revokeLinks: '/v2/notifications/links/revoke',
 } as const;
 
 export type OperationId = keyof typeof OPERATION_PATHS;
@@ -404,6 +406,50 @@ export type ErasureStatusResult = {
   completedAt?: string | undefined;
 };
 
+/** `data` of createLinks. */
+export type CreateLinksInput = {
+  organizationId: string;
+  /** The users the email goes to: one set of links each. */
+  userIds: string[];
+  /** The document the email is about: the unsubscribe link acts on that document only. */
+  documentId?: string | undefined;
+  /** The notification's category: the unsubscribe link acts on that category only. */
+  category?: string | undefined;
+  /** The channel the unsubscribe link turns off (default `email`). */
+  channel?: 'inbox' | 'email' | 'slack' | undefined;
+  /** How long the links work, in days (1 to 365, default 90). */
+  expiresInDays?: number | undefined;
+};
+
+/** `result.data` of createLinks. One entry per distinct user id, keyed by that id. */
+export type CreateLinksResult = {
+  [key: string]: {
+    /** Opens a page that offers to unsubscribe; a POST of `List-Unsubscribe=One-Click` to it unsubscribes at once. */
+    unsubscribeUrl: string;
+    /** Opens the user's preference page. */
+    preferencesUrl: string;
+    /** ISO-8601 UTC time. The links answer a "this link does not work" page from then on. */
+    expiresAt: string;
+    /** The email headers of RFC 8058, ready to add as they are. */
+    headers: {
+      'List-Unsubscribe': string;
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click';
+    };
+  };
+};
+
+/** `data` of revokeLinks. */
+export type RevokeLinksInput = {
+  organizationId: string;
+  userIds: string[];
+};
+
+/** `result.data` of revokeLinks. */
+export type RevokeLinksResult = {
+  /** ISO-8601 UTC time. Links of these users made before it no longer work. */
+  revokedBefore: string;
+};
+
 /** Each operation's `data` and `result.data`, by operationId. */
 export interface OperationTypes {
   setConfig: { input: SetConfigInput; result: SetConfigResult };
@@ -417,6 +463,8 @@ export interface OperationTypes {
   getMigrationStatus: { input: MigrationStatusInput; result: MigrationStatusResult };
   eraseUser: { input: EraseInput; result: EraseResult };
   getErasureStatus: { input: ErasureStatusInput; result: ErasureStatusResult };
+  createLinks: { input: CreateLinksInput; result: CreateLinksResult };
+  revokeLinks: { input: RevokeLinksInput; result: RevokeLinksResult };
 }
 
 /** `data` a client sends to an operation. */

@@ -1,9 +1,13 @@
 import { eraseUserRoute } from '#shared/erasure/routes/erase-user.js';
 import { getErasureStatusRoute } from '#shared/erasure/routes/get-erasure-status.js';
 import { getConfigHistoryRoute } from '#shared/history/routes/get-config-history.js';
+import { createLinksRoute } from '#shared/links/routes/create-links.js';
+import { preferencePageRoute } from '#shared/links/routes/preference-page.js';
+import { revokeLinksRoute } from '#shared/links/routes/revoke-links.js';
+import { unsubscribeRoute } from '#shared/links/routes/unsubscribe.js';
 import { getMigrationStatusRoute } from '#shared/migration/routes/get-migration-status.js';
 import { migrateDocumentRoute } from '#shared/migration/routes/migrate-document.js';
-import type { Route } from '#shared/platform/route.js';
+import type { PublicRoute, Route } from '#shared/platform/route.js';
 import { getPolicyRoute } from '#shared/policy/routes/get-policy.js';
 import { setPolicyRoute } from '#shared/policy/routes/set-policy.js';
 import { getConfigRoute } from '#shared/preferences/routes/get-config.js';
@@ -30,7 +34,17 @@ export const ROUTES = [
   getMigrationStatusRoute,
   eraseUserRoute,
   getErasureStatusRoute,
+  createLinksRoute,
+  revokeLinksRoute,
 ] as const;
+
+/**
+ * The public routes: the pages a link in an email opens (shared/links/), outside the API's
+ * envelope and without an API key. Every path under a route's prefix reaches its function.
+ */
+export const PUBLIC_ROUTES = [unsubscribeRoute, preferencePageRoute] as const;
+
+export type PublicRouteId = (typeof PUBLIC_ROUTES)[number]['id'];
 
 export type RouteId = (typeof ROUTES)[number]['operationId'];
 export type RouteById<Id extends RouteId> = Extract<(typeof ROUTES)[number], { operationId: Id }>;
@@ -48,6 +62,17 @@ export const functionSpecOf = (route: Route): FunctionSpec => ({
   tables: { ...route.function.tables, ...HTTP_FUNCTION_BASE.tables },
   settings: [...HTTP_FUNCTION_BASE.settings, ...(route.function.settings ?? [])],
 });
+
+/** The function spec of a public route: its own access only (no credential, no rate-limit bucket). */
+export const publicFunctionSpecOf = (route: PublicRoute): FunctionSpec => ({
+  ...route.function,
+  entry: handlerEntryOf({ operationId: route.id }),
+  description: `${route.methods.join('|')} ${route.prefix}{token}: ${route.summary}`,
+});
+
+/** The public route serving a path, if any: its prefix followed by one segment. */
+export const publicRouteForPath = (path: string): PublicRoute | undefined =>
+  (PUBLIC_ROUTES as readonly PublicRoute[]).find((route) => path.startsWith(route.prefix));
 
 export const routeById = <Id extends RouteId>(id: Id): RouteById<Id> =>
   ROUTES.find((route) => route.operationId === id) as RouteById<Id>;

@@ -43,6 +43,8 @@ export interface RouteInput<T> {
   credential: Credential;
   /** Aborted ROUTE_STOP_MS before the route's deadline: stop issuing writes then, and answer what was done. */
   signal: AbortSignal;
+  /** Where the request came to (links/create builds its links on the API's own address). */
+  domainName: string | undefined;
 }
 
 /** Time kept back from the function's deadline to send the answer. */
@@ -308,7 +310,13 @@ export const httpRoute = <S extends z.core.$ZodType<{ organizationId: string }>>
       if (!hasScope(credential, route.scope)) throw scopeDenied(route.scope);
       const data = readRequest(route.request, event);
       if (!grantsOrganization(credential, data.organizationId)) throw permissionDenied(data.organizationId);
-      return { message: route.message, data: await handle({ data, credential, signal: routeSignal(context, signal) }) };
+      const input = {
+        data,
+        credential,
+        signal: routeSignal(context, signal),
+        domainName: event.requestContext?.domainName,
+      };
+      return { message: route.message, data: await handle(input) };
     });
   return handler as unknown as HttpHandler;
 };

@@ -4,6 +4,7 @@ import type { Route } from '#shared/platform/route.js';
 import type { OperationDocs } from './operation-docs/common.js';
 import { eraseUserDocs, getErasureStatusDocs } from './operation-docs/erasure.js';
 import { getConfigHistoryDocs } from './operation-docs/history.js';
+import { createLinksDocs, revokeLinksDocs } from './operation-docs/links.js';
 import { getMigrationStatusDocs, migrateDocumentDocs } from './operation-docs/migration.js';
 import { getPolicyDocs, setPolicyDocs } from './operation-docs/policy.js';
 import { getConfigDocs, resetConfigDocs, resolveConfigDocs, setConfigDocs } from './operation-docs/preferences.js';
@@ -24,6 +25,8 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
   getMigrationStatus: getMigrationStatusDocs,
   eraseUser: eraseUserDocs,
   getErasureStatus: getErasureStatusDocs,
+  createLinks: createLinksDocs,
+  revokeLinks: revokeLinksDocs,
 };
 
 /** A route with its documentation: what the OpenAPI document, the docs page, the client and the smoke test read. */

@@ -1,0 +1,76 @@
+import { ApiError } from '#shared/api/errors.js';
+import { distinct } from '#shared/api/identifiers.js';
+import { MAX_ANSWER_BYTES } from '#shared/preferences/entry-writes.js';
+import { userMap } from '#shared/preferences/user-map.js';
+import type { KeyringSource } from './keyring.js';
+import { DAY_SECONDS, DEFAULT_LINK_CHANNEL, DEFAULT_LINK_DAYS, epochSeconds, type LinkScope } from './model.js';
+import {
+  type CreateLinksRequest,
+  type CreateLinksResult,
+  LIST_UNSUBSCRIBE_POST,
+  type UserLinks,
+} from './routes/create-links.js';
+import { sealedLength, sealLink } from './token.js';
+import { preferencesUrl, unsubscribeUrl } from './urls.js';
+
+export interface CreateLinksDeps {
+  keys: KeyringSource;
+  now?: () => Date;
+}
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+const linksOf = (base: string, token: string, expiresAt: number): UserLinks => {
+  const unsubscribe = unsubscribeUrl(base, token);
+  return {
+    unsubscribeUrl: unsubscribe,
+    preferencesUrl: preferencesUrl(base, token),
+    expiresAt: new Date(expiresAt * 1000).toISOString(),
+    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': LIST_UNSUBSCRIBE_POST },
+  };
+};
+
+/**
+ * docs/api.md, links/create: per user, an unsubscribe link and a preference-page link (one token,
+ * sealed with the current key), their expiry and the two List-Unsubscribe headers. Stores nothing.
+ * An answer over 5 MB (long ids, many users) is refused before any token is made: a token's length
+ * follows from its scope alone.
+ */
+export const createLinks = async (
+  { keys, now = () => new Date() }: CreateLinksDeps,
+  request: CreateLinksRequest,
+  baseUrl: string,
+): Promise<CreateLinksResult> => {
+  const keyring = await keys.keyring();
+  const issuedAt = epochSeconds(now());
+  const expiresAt = issuedAt + (request.expiresInDays ?? DEFAULT_LINK_DAYS) * DAY_SECONDS;
+  const scopes = distinct(request.userIds).map(
+    (userId): LinkScope => ({
+      organizationId: request.organizationId,
+      userId,
+      ...(request.documentId === undefined ? {} : { documentId: request.documentId }),
+      ...(request.category === undefined ? {} : { category: request.category }),
+      channel: request.channel ?? DEFAULT_LINK_CHANNEL,
+      issuedAt,
+      expiresAt,
+    }),
+  );
+
+  // `{"result":{"status":"success","message":...,"data":{` ... `}}}`, each user `"<id>":{...},`.
+  let bytes = jsonBytes({ result: { status: 'success', message: 'Links created successfully.', data: {} } });
+  for (const scope of scopes) {
+    const placeholder = 'x'.repeat(sealedLength(scope, keyring.current.id));
+    bytes += jsonBytes(scope.userId) + 1 + jsonBytes(linksOf(baseUrl, placeholder, expiresAt)) + 1;
+  }
+  if (bytes > MAX_ANSWER_BYTES) {
+    throw new ApiError(
+      'INVALID_ARGUMENT',
+      `The answer to this request would be ${(bytes / 1e6).toFixed(1)} MB, over the limit of 5 MB (${MAX_ANSWER_BYTES} bytes of UTF-8): each user's links carry the user's, organization's and document's ids. Send fewer users per request.`,
+    );
+  }
+  const entries: (readonly [string, UserLinks])[] = [];
+  for (const scope of scopes) {
+    entries.push([scope.userId, linksOf(baseUrl, await sealLink(scope, keyring), expiresAt)]);
+  }
+  return userMap(entries);
+};

@@ -1,0 +1,56 @@
+import * as z from 'zod/mini';
+import { categoryId } from '#shared/api/categories.js';
+import { CHANNELS } from '#shared/api/channels.js';
+import { identifier } from '#shared/api/identifiers.js';
+import type { Route } from '#shared/platform/route.js';
+import { userIds } from '#shared/preferences/schemas.js';
+import { MAX_LINK_DAYS } from '../model.js';
+
+/** POST /v2/notifications/links/create */
+export const createLinksRequest = z.strictObject({
+  organizationId: identifier('organizationId'),
+  userIds,
+  documentId: z.optional(identifier('documentId')),
+  category: z.optional(categoryId('category')),
+  channel: z.optional(z.enum(CHANNELS, { error: `channel must be one of ${CHANNELS.join(', ')}` })),
+  expiresInDays: z.optional(
+    z
+      .int({ error: 'expiresInDays must be a whole number' })
+      .check(
+        z.minimum(1, { error: `expiresInDays must be between 1 and ${MAX_LINK_DAYS}` }),
+        z.maximum(MAX_LINK_DAYS, { error: `expiresInDays must be between 1 and ${MAX_LINK_DAYS}` }),
+      ),
+  ),
+});
+export type CreateLinksRequest = z.infer<typeof createLinksRequest>;
+
+/** The two headers of RFC 8058, ready to put in the email. */
+export const LIST_UNSUBSCRIBE_POST = 'List-Unsubscribe=One-Click';
+
+export const userLinks = z.strictObject({
+  unsubscribeUrl: z.string(),
+  preferencesUrl: z.string(),
+  expiresAt: z.iso.datetime(),
+  headers: z.strictObject({
+    'List-Unsubscribe': z.string(),
+    'List-Unsubscribe-Post': z.literal(LIST_UNSUBSCRIBE_POST),
+  }),
+});
+export type UserLinks = z.output<typeof userLinks>;
+
+/** Keyed by user id: one entry per distinct user. */
+export const createLinksResult = z.record(z.string(), userLinks);
+export type CreateLinksResult = z.output<typeof createLinksResult>;
+
+export const CREATE_LINKS_MESSAGE = 'Links created successfully.';
+
+export const createLinksRoute = {
+  operationId: 'createLinks',
+  path: '/v2/notifications/links/create',
+  request: createLinksRequest,
+  result: createLinksResult,
+  message: CREATE_LINKS_MESSAGE,
+  scope: 'resolve',
+  // Writes nothing and reads nothing but the keys: a link carries its own scope.
+  function: { secrets: ['linkKeys'], settings: ['linksBaseUrl'] },
+} as const satisfies Route;

@@ -1,0 +1,22 @@
+import type { PublicRoute } from '#shared/platform/route.js';
+import { UNSUBSCRIBE_PREFIX } from '../urls.js';
+
+/**
+ * GET /u/{token}: what would be unsubscribed (changes nothing). POST /u/{token}: RFC 8058's
+ * one-click unsubscribe. A public route (docs/api.md, Links in emails): no API key, HTML answers.
+ */
+export const unsubscribeRoute = {
+  id: 'unsubscribe',
+  prefix: UNSUBSCRIBE_PREFIX,
+  methods: ['GET', 'POST'],
+  summary: 'One-click unsubscribe (RFC 8058) and the page that offers it',
+  function: {
+    tables: {
+      // The link's state in one batched read (link-state.ts); the one-click set, one conditional update.
+      config: ['BatchGetItem', 'UpdateItem'],
+      // The forwarding records of migrated documents, in the same batched read.
+      migrations: ['BatchGetItem'],
+    },
+    secrets: ['linkKeys'],
+  },
+} as const satisfies PublicRoute;

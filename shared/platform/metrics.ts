@@ -24,6 +24,10 @@ export const METRIC_NAMES = {
   authFailures: 'AuthFailures',
   /** Requests refused because their credential's rate was exceeded (429). */
   rateLimited: 'RateLimited',
+  /** Pages of links in emails that could not be served (a dependency or a bug): a page asking to try again. */
+  linkPageFailures: 'LinkPageFailures',
+  /** Changes a person made from a link in an email: one per one-click unsubscribe or saved preference page. */
+  linkChanges: 'LinkChanges',
 } as const;
 
 type Diagnostics = NonNullable<NonNullable<ConstructorParameters<typeof Metrics>[0]>['logger']>;
@@ -91,4 +95,12 @@ export const countAuthFailure = (reason: string): void => {
 
 export const countRateLimited = (): void => {
   recording()?.addMetric(METRIC_NAMES.rateLimited, MetricUnit.Count, 1);
+};
+
+export const countLinkPageFailure = (): void => {
+  recording()?.addMetric(METRIC_NAMES.linkPageFailures, MetricUnit.Count, 1);
+};
+
+export const countLinkChange = (): void => {
+  recording()?.addMetric(METRIC_NAMES.linkChanges, MetricUnit.Count, 1);
 };

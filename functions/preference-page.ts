@@ -1,0 +1,20 @@
+import { publicRoute } from '#shared/edge/public-route.js';
+import { DynamoLinkStateReader } from '#shared/links/link-state.js';
+import { FIXED_PAGES } from '#shared/links/pages/fixed-pages.js';
+import { preferencesPage } from '#shared/links/preferences.js';
+import { preferencePageRoute } from '#shared/links/routes/preference-page.js';
+import { SecretKeyring } from '#shared/links/secret-keyring.js';
+import { documentClient } from '#shared/platform/aws-clients.js';
+import { deliveryDefaults, linkKeysCacheSeconds, secretId, tableName } from '#shared/platform/environment.js';
+import { secretsClient } from '#shared/platform/secrets-client.js';
+import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+
+const keys = new SecretKeyring(secretsClient, secretId('linkKeys'), linkKeysCacheSeconds());
+const reader = new DynamoLinkStateReader(documentClient, tableName('config'), tableName('migrations'));
+const store = new DynamoPreferenceStore(documentClient, tableName('config'));
+
+export const handler = publicRoute(
+  preferencePageRoute,
+  FIXED_PAGES,
+  preferencesPage({ keys, reader, store, defaults: deliveryDefaults() }),
+);

@@ -1,0 +1,122 @@
+import type { MiddlewareObj, Request } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { PAGE_HEADERS } from '#shared/links/pages/layout.js';
+import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
+import { logger } from '#shared/platform/logger.js';
+import { countLinkPageFailure } from '#shared/platform/metrics.js';
+import type { FixedPages, PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
+import type { PublicRoute } from '#shared/platform/route.js';
+import { DEADLINE_MARGIN_MS, ROUTE_STOP_MS } from './http-route.js';
+import { observed } from './observed.js';
+
+export type { FixedPages, PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
+
+/**
+ * The edge of the public pages a link in an email opens (docs/api.md, Links in emails): no API
+ * key, no JSON envelope, HTML answers. It shares the API routes' observability (observed.ts),
+ * and:
+ * - sends the security headers of every page on every answer, whatever it is;
+ * - answers only `<prefix><token>` with GET (HEAD alike, without a body) or POST: another path
+ *   under the prefix is the route's 404 page, another method its 405 page;
+ * - never answers a 5xx and never shows an internal: a failure of a dependency or of the code
+ *   answers the route's "try again" page with 429 and Retry-After (nothing was changed), logged at
+ *   ERROR and counted (LinkPageFailures). The token is never logged: neither the event (the
+ *   logger's context holds none of it) nor the path appears in a log line, and no error the
+ *   routes raise carries it.
+ */
+
+/** A page answer that cannot be served: how long to wait before trying again. */
+export const RETRY_AFTER_SECONDS = 30;
+export const TRY_AGAIN_STATUS = 429;
+
+type Answer = APIGatewayProxyStructuredResultV2;
+
+const answer = (statusCode: number, body: string, headers: Record<string, string> = {}): Answer => ({
+  statusCode,
+  headers: { ...PAGE_HEADERS, ...headers },
+  body,
+});
+
+const ALLOWED_METHODS = 'GET, HEAD, POST';
+
+/** The token of `/u/<token>`: API Gateway's `{proxy+}` value, else the raw path after the prefix; one segment only. */
+const tokenOf = (event: APIGatewayProxyEventV2, prefix: string): string | undefined => {
+  const fromGateway = event.pathParameters?.proxy;
+  const raw = event.rawPath ?? '';
+  const at = raw.indexOf(prefix);
+  const token = fromGateway ?? (at === -1 ? undefined : raw.slice(at + prefix.length));
+  return token && !token.includes('/') ? token : undefined;
+};
+
+const bodyOf = (event: APIGatewayProxyEventV2): Buffer =>
+  event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+
+const queryOf = (event: APIGatewayProxyEventV2): Record<string, string> => {
+  const query: Record<string, string> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(event.rawQueryString ?? '')) {
+    if (!(name in query)) query[name] = value;
+  }
+  return query;
+};
+
+const routeSignal = (context: Context, signal: AbortSignal): AbortSignal => {
+  const remaining =
+    typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
+  if (remaining === undefined) return signal;
+  return AbortSignal.any([signal, AbortSignal.timeout(Math.max(0, remaining - DEADLINE_MARGIN_MS - ROUTE_STOP_MS))]);
+};
+
+/** Any error becomes the "try again" page: logged without the request, counted, never a 5xx. */
+const failSafe = (pages: FixedPages): MiddlewareObj<APIGatewayProxyEventV2, Answer, Error> => ({
+  onError: async (request: Request<APIGatewayProxyEventV2, Answer, Error>) => {
+    const { error } = request;
+    // Only the error: its name, message and stack, which name no token (the routes never put one in).
+    logger.error(isTransientDependencyError(error) ? 'Dependency unavailable' : 'Unexpected error', {
+      error,
+      route: request.event?.routeKey,
+    });
+    countLinkPageFailure();
+    request.response = answer(TRY_AGAIN_STATUS, pages.tryAgain, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+  },
+});
+
+/**
+ * A public route's handler: the edge around the route's page call. `handle` is called only for a
+ * path with a token and an allowed method; it answers a page (or a 303), and may throw.
+ */
+export const publicRoute = (
+  route: Pick<PublicRoute, 'prefix' | 'methods'>,
+  pages: FixedPages,
+  handle: (request: PublicRequest) => Promise<PageAnswer>,
+) =>
+  observed<APIGatewayProxyEventV2, Answer>({ timeoutEarlyInMillis: DEADLINE_MARGIN_MS })
+    .use(httpHeaderNormalizer())
+    .use(failSafe(pages))
+    .handler(async (event, context, { signal }): Promise<Answer> => {
+      const requested = (event.requestContext?.http?.method ?? 'GET').toUpperCase();
+      const method = requested === 'HEAD' ? 'GET' : requested;
+      if (method !== 'GET' && method !== 'POST') {
+        return answer(405, pages.methodNotAllowed, { allow: ALLOWED_METHODS });
+      }
+      if (!(route.methods as readonly string[]).includes(method)) {
+        return answer(405, pages.methodNotAllowed, { allow: ALLOWED_METHODS });
+      }
+      const token = tokenOf(event, route.prefix);
+      const result = token
+        ? await handle({
+            method,
+            token,
+            body: method === 'POST' ? bodyOf(event) : Buffer.alloc(0),
+            contentType: event.headers?.['content-type'],
+            query: queryOf(event),
+            signal: routeSignal(context, signal),
+          })
+        : ({ status: 404, body: pages.notFound } as const);
+      const response =
+        result.status === 303
+          ? answer(303, '', { location: result.location ?? '.' })
+          : answer(result.status, result.body);
+      if (requested === 'HEAD') response.body = '';
+      return response;
+    });

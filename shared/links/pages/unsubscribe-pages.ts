@@ -1,0 +1,79 @@
+import type { Channel } from '#shared/api/channels.js';
+import type { Policy } from '#shared/policy/model.js';
+import { LIST_UNSUBSCRIBE_POST } from '../routes/create-links.js';
+import { type Choice, categoryLabel, type Target } from '../targets.js';
+import { html } from './html.js';
+import { page } from './layout.js';
+import { channelNotifications, VALUE_WORDS } from './words.js';
+
+/* The pages of /u/{token}: the offer (GET), and what the one-click POST did. */
+
+const [FIELD, VALUE] = LIST_UNSUBSCRIBE_POST.split('=') as [string, string];
+
+/** "email notifications about Comments on this document", and so on, for a target. */
+export const describeTarget = (policy: Policy, channel: Channel, target: Target): string => {
+  const what = channelNotifications(channel);
+  const about = target.category === undefined ? undefined : categoryLabel(policy, target.category);
+  if (target.documentId !== null)
+    return about ? `${what} about ${about} on this document` : `${what} about this document`;
+  if (about) return `${what} about ${about}, on every document`;
+  return `every ${what.replace(/s$/, '')} from this organization`;
+};
+
+const lockNote = (policy: Policy, channel: Channel, choice: Choice) =>
+  choice.lock
+    ? html`<span class="note" id="lock-${choice.scope}">Your organization sets ${describeTarget(policy, channel, choice.target)} to
+“${VALUE_WORDS[choice.lock.value]}”, and they cannot be changed here.</span>`
+    : '';
+
+/** The link to the preference page, relative to /u/<token>: it works under any base path. */
+const preferencesLink = (token: string) => html`<a href="../p/${token}">Choose which notifications you get</a>`;
+
+export const offerPage = (policy: Policy, channel: Channel, choices: readonly Choice[], token: string): string => {
+  const open = choices.filter((choice) => !choice.lock);
+  const only = choices.length === 1 ? choices[0] : undefined;
+  const body = only
+    ? html`<p>You will no longer get ${describeTarget(policy, channel, only.target)}.</p>${
+        only.lock ? html`<p>${lockNote(policy, channel, only)}</p>` : ''
+      }`
+    : html`<fieldset>
+<legend>Unsubscribe from</legend>
+${choices.map(
+  (
+    choice,
+  ) => html`<div class="choice"><input type="radio" name="scope" id="scope-${choice.scope}" value="${choice.scope}"${
+    choice === open[0] ? html` checked` : ''
+  }${choice.lock ? html` disabled aria-describedby="lock-${choice.scope}"` : ''}>
+<label for="scope-${choice.scope}">${describeTarget(policy, channel, choice.target)}${
+    choice.lock ? html`<br>${lockNote(policy, channel, choice)}` : ''
+  }</label></div>`,
+)}
+</fieldset>`;
+  return page(
+    `Unsubscribe from ${channelNotifications(channel)}`,
+    html`${
+      open.length > 0
+        ? html`<form method="post">
+<input type="hidden" name="${FIELD}" value="${VALUE}">
+${body}
+<p><button type="submit">Unsubscribe</button></p>
+</form>`
+        : body
+    }
+<p>${preferencesLink(token)}, or change them where you use the service.</p>`,
+  );
+};
+
+export const unsubscribedPage = (policy: Policy, channel: Channel, target: Target, token: string): string =>
+  page(
+    'You are unsubscribed',
+    html`<p class="status" role="status">You will no longer get ${describeTarget(policy, channel, target)}.</p>
+<p>Changed your mind? ${preferencesLink(token)}.</p>`,
+  );
+
+export const lockedPage = (policy: Policy, channel: Channel, choice: Choice, token: string): string =>
+  page(
+    'Nothing was changed',
+    html`<p class="status" role="status">${lockNote(policy, channel, choice)}</p>
+<p>${preferencesLink(token)}.</p>`,
+  );

@@ -1,0 +1,125 @@
+import {
+  CHANNELS,
+  type Channel,
+  DELIVERY_SETTINGS,
+  type DeliverySetting,
+  type FullChannelConfig,
+} from '#shared/api/channels.js';
+import { countLinkChange } from '#shared/platform/metrics.js';
+import type { PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
+import type { ChannelConfig } from '#shared/preferences/model.js';
+import type { PreferenceStore } from '#shared/preferences/store.js';
+import { type FormFields, parseForm } from './form.js';
+import type { KeyringSource } from './keyring.js';
+import type { LinkStateReader } from './link-state.js';
+import { resetFromLink, setFromLink } from './link-writes.js';
+import { openWithState } from './opened.js';
+import { pageModel, type Row } from './page-model.js';
+import { badRequestPage, NOT_FOUND_PAGE } from './pages/fixed-pages.js';
+import { DEFAULT_VALUE, preferencePage } from './pages/preference-page.js';
+
+/*
+ * /p/{token}, the preference page (docs/api.md, The preference page). GET shows it: one read
+ * (link-state.ts). POST saves its form: what the person changed, layer by layer, each through
+ * config/set's or config/reset's code (cause `link`), then answers 303 to the page, which shows
+ * the saved state. A form with a field or a value the page does not have is refused whole (400,
+ * nothing written); a channel locked meanwhile, or a category gone from the policy, is left as it is.
+ */
+
+export interface PreferencePageDeps {
+  keys: KeyringSource;
+  reader: LinkStateReader;
+  store: PreferenceStore;
+  defaults: FullChannelConfig;
+  now?: () => Date;
+}
+
+type Choice = DeliverySetting | typeof DEFAULT_VALUE;
+const CHOICES: readonly string[] = [...DELIVERY_SETTINGS, DEFAULT_VALUE];
+
+export const PREFERENCE_REASONS = {
+  unknownField: 'The form holds a field that is not on the preference page.',
+  value: 'The form holds a value that is not one of the choices.',
+  repeated: 'The form holds a field twice.',
+} as const;
+
+// `org`, `doc`, or either with `/<category id>`; then the channel.
+const CELL_FIELD = /^(?:was:)?((?:org|doc)(?:\/[a-z0-9][a-z0-9._-]{0,63})?):(inbox|email|slack)$/;
+
+interface Submitted {
+  /** Per `<row>:<channel>`, the choice sent and the one the page showed (if it said). */
+  cells: Map<string, { row: string; channel: Channel; value?: Choice; was?: Choice }>;
+}
+
+type FormCheck = { ok: true; form: Submitted } | { ok: false; reason: string };
+
+const readForm = (fields: FormFields): FormCheck => {
+  const cells: Submitted['cells'] = new Map();
+  const seen = new Set<string>();
+  for (const [name, value] of fields) {
+    const match = CELL_FIELD.exec(name);
+    if (!match) return { ok: false, reason: PREFERENCE_REASONS.unknownField };
+    if (seen.has(name)) return { ok: false, reason: PREFERENCE_REASONS.repeated };
+    seen.add(name);
+    if (!CHOICES.includes(value)) return { ok: false, reason: PREFERENCE_REASONS.value };
+    const [, row, channel] = match as unknown as [string, string, Channel];
+    const key = `${row}:${channel}`;
+    const cell = cells.get(key) ?? { row, channel };
+    if (name.startsWith('was:')) cell.was = value as Choice;
+    else cell.value = value as Choice;
+    cells.set(key, cell);
+  }
+  return { ok: true, form: { cells } };
+};
+
+/** What to write per row: the channels to set (with their values) and those to reset. */
+const changesOf = (rows: readonly Row[], form: Submitted) => {
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  const changes = new Map<Row, { set: ChannelConfig; reset: Channel[] }>();
+  for (const { row: key, channel, value, was } of form.cells.values()) {
+    const row = byKey.get(key);
+    const cell = row?.cells.find((candidate) => candidate.channel === channel);
+    // A row or channel the page no longer has (a category removed, a channel locked): left alone.
+    if (!row || !cell || cell.lock || value === undefined) continue;
+    const stored: Choice = cell.value ?? DEFAULT_VALUE;
+    // Only what the person changed: not a value the page showed (the stored one may be newer).
+    if (value === (was ?? stored) || value === stored) continue;
+    const change = changes.get(row) ?? { set: {}, reset: [] };
+    if (value === DEFAULT_VALUE) change.reset.push(channel);
+    else change.set[channel] = value;
+    changes.set(row, change);
+  }
+  return changes;
+};
+
+const notFound: PageAnswer = { status: 404, body: NOT_FOUND_PAGE };
+
+export const preferencesPage =
+  ({ keys, reader, store, defaults, now = () => new Date() }: PreferencePageDeps) =>
+  async (request: PublicRequest): Promise<PageAnswer> => {
+    const at = now();
+    const opened = await openWithState({ keys, reader }, request.token, at, { entries: true });
+    if (!opened) return notFound;
+    const { link, state } = opened;
+    const model = pageModel(link, state, defaults);
+
+    if (request.method === 'GET') {
+      return { status: 200, body: preferencePage({ model, saved: request.query.saved === '1' }) };
+    }
+
+    const parsed = await parseForm(request.body, request.contentType);
+    if (!parsed.ok) return { status: 400, body: badRequestPage(parsed.reason) };
+    const checked = readForm(parsed.fields);
+    if (!checked.ok) return { status: 400, body: badRequestPage(checked.reason) };
+    const changes = changesOf([...model.organization, ...model.document], checked.form);
+    const write = (row: Row) => ({ link, target: row.target, policy: state.policy, signal: request.signal });
+    for (const [row, change] of changes) {
+      if (CHANNELS.some((channel) => change.set[channel] !== undefined)) {
+        await setFromLink({ store, now: () => at }, write(row), change.set);
+      }
+      if (change.reset.length > 0) await resetFromLink({ store, now: () => at }, write(row), change.reset);
+    }
+    if (changes.size > 0) countLinkChange();
+    // The page again, from storage: what it shows is what was saved.
+    return { status: 303, body: '', location: '?saved=1' };
+  };

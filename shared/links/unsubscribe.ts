@@ -1,0 +1,84 @@
+import { countLinkChange } from '#shared/platform/metrics.js';
+import type { PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
+import type { PreferenceStore } from '#shared/preferences/store.js';
+import { type FormFields, parseForm, valuesOf } from './form.js';
+import type { KeyringSource } from './keyring.js';
+import type { LinkStateReader } from './link-state.js';
+import { setFromLink } from './link-writes.js';
+import { openWithState } from './opened.js';
+import { badRequestPage, NOT_FOUND_PAGE } from './pages/fixed-pages.js';
+import { lockedPage, offerPage, unsubscribedPage } from './pages/unsubscribe-pages.js';
+import { LIST_UNSUBSCRIBE_POST } from './routes/create-links.js';
+import { choicesOf, chosen, WIDER_SCOPES } from './targets.js';
+
+/*
+ * /u/{token} (docs/api.md, One-click unsubscribe). GET shows what would be unsubscribed and never
+ * changes anything (mail scanners open every link). POST is RFC 8058's one-click unsubscribe: the
+ * body `List-Unsubscribe=One-Click` (and, from the page, a `scope`) sets the link's channel to
+ * NONE for its scope, unless the policy locks it. One read and one write: the link's state
+ * (link-state.ts), then one conditional update of the entry through config/set's code.
+ */
+
+export interface UnsubscribeDeps {
+  keys: KeyringSource;
+  reader: LinkStateReader;
+  store: PreferenceStore;
+  now?: () => Date;
+}
+
+const [FIELD, VALUE] = LIST_UNSUBSCRIBE_POST.split('=') as [string, string];
+
+export const UNSUBSCRIBE_REASONS = {
+  notOneClick: `The form must hold ${LIST_UNSUBSCRIBE_POST}, once.`,
+  unknownField: `The form may hold only ${FIELD} and scope.`,
+  unknownScope: `The scope must be one of ${WIDER_SCOPES.join(', ')}, once.`,
+  notThisLink: 'This link cannot unsubscribe from that: it is not about a single document or category.',
+} as const;
+
+type FormCheck = { ok: true; scope: string | undefined } | { ok: false; reason: string };
+
+/** The one-click form: `List-Unsubscribe=One-Click` once, `scope` at most once, nothing else. */
+const checkForm = (fields: FormFields): FormCheck => {
+  if (fields.some(([name]) => name !== FIELD && name !== 'scope'))
+    return { ok: false, reason: UNSUBSCRIBE_REASONS.unknownField };
+  const oneClick = valuesOf(fields, FIELD);
+  if (oneClick.length !== 1 || oneClick[0] !== VALUE) return { ok: false, reason: UNSUBSCRIBE_REASONS.notOneClick };
+  const scopes = valuesOf(fields, 'scope');
+  if (scopes.length > 1 || (scopes[0] !== undefined && !(WIDER_SCOPES as readonly string[]).includes(scopes[0]))) {
+    return { ok: false, reason: UNSUBSCRIBE_REASONS.unknownScope };
+  }
+  return { ok: true, scope: scopes[0] };
+};
+
+const notFound: PageAnswer = { status: 404, body: NOT_FOUND_PAGE };
+const badRequest = (reason: string): PageAnswer => ({ status: 400, body: badRequestPage(reason) });
+
+export const unsubscribePage =
+  ({ keys, reader, store, now = () => new Date() }: UnsubscribeDeps) =>
+  async (request: PublicRequest): Promise<PageAnswer> => {
+    const at = now();
+    const opened = await openWithState({ keys, reader }, request.token, at, { entries: false });
+    if (!opened) return notFound;
+    const { link, state } = opened;
+    const { policy } = state.policy;
+
+    if (request.method === 'GET') {
+      return { status: 200, body: offerPage(policy, link.channel, choicesOf(link, state), request.token) };
+    }
+
+    const form = await parseForm(request.body, request.contentType);
+    if (!form.ok) return badRequest(form.reason);
+    const checked = checkForm(form.fields);
+    if (!checked.ok) return badRequest(checked.reason);
+    const choice = chosen(link, state, checked.scope);
+    if (!choice) return badRequest(UNSUBSCRIBE_REASONS.notThisLink);
+    if (choice.lock) return { status: 200, body: lockedPage(policy, link.channel, choice, request.token) };
+
+    await setFromLink(
+      { store, now: () => at },
+      { link, target: choice.target, policy: state.policy, signal: request.signal },
+      { [link.channel]: 'NONE' },
+    );
+    countLinkChange();
+    return { status: 200, body: unsubscribedPage(policy, link.channel, choice.target, request.token) };
+  };

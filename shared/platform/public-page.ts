@@ -1,0 +1,34 @@
+/*
+ * What a public page (a link in an email: shared/links/) receives from its edge
+ * (shared/edge/public-route.ts) and answers: plain types, so that the page's code and the edge
+ * share them without importing each other.
+ */
+
+export interface PublicRequest {
+  /** GET (HEAD too: the edge drops the body of its answer) or POST. */
+  method: 'GET' | 'POST';
+  /** The path's last segment: checked by the page (shared/links/token.ts), never logged. */
+  token: string;
+  /** The request's body as bytes (empty for a GET). */
+  body: Buffer;
+  contentType: string | undefined;
+  /** The query string's parameters (the first of each name). */
+  query: Readonly<Record<string, string>>;
+  /** Aborted a second before the function's deadline: stop issuing writes then. */
+  signal: AbortSignal;
+}
+
+export interface PageAnswer {
+  status: 200 | 303 | 400 | 404;
+  /** The page (ignored with a 303). */
+  body: string;
+  /** A 303's Location: relative to the request's URL (it never repeats the token). */
+  location?: string;
+}
+
+/** The pages that say the same for every request of a route, rendered once per container. */
+export interface FixedPages {
+  notFound: string;
+  methodNotAllowed: string;
+  tryAgain: string;
+}

@@ -1,12 +1,13 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { ServiceConfig } from '#infra/stage-settings.js';
 import {
@@ -25,12 +26,24 @@ import {
   MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
   NOT_FOUND_FUNCTION,
 } from '#service/functions.js';
-import { functionSpecOf, ROUTES, type RouteId } from '#service/routes.js';
+import {
+  functionSpecOf,
+  PUBLIC_ROUTES,
+  type PublicRouteId,
+  publicFunctionSpecOf,
+  ROUTES,
+  type RouteId,
+} from '#service/routes.js';
 import { TABLES, type TableName } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
-import type { FunctionSetting, QueueName } from '#shared/platform/route.js';
+import type { FunctionSetting, QueueName, SecretName } from '#shared/platform/route.js';
 import { type DeadLetters, ServiceAlarms } from './constructs/service-alarms.js';
-import { acknowledgeLogGroupRules, type BoundQueue, ServiceFunction } from './constructs/service-function.js';
+import {
+  acknowledgeLogGroupRules,
+  type BoundQueue,
+  type BoundSecret,
+  ServiceFunction,
+} from './constructs/service-function.js';
 import { CONTROL_TOWER } from './guard-rules.js';
 import { createErasureQueues, createMigrationQueues, createPublisherFailureQueue } from './queues.js';
 import { createServiceTables } from './tables.js';
@@ -50,9 +63,17 @@ export class ServiceStack extends Stack {
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly functions: Record<
-    RouteId | 'NotFound' | 'MigrationConsumer' | 'MigrationSweeper' | 'ErasureConsumer' | 'ChangePublisher',
+    | RouteId
+    | PublicRouteId
+    | 'NotFound'
+    | 'MigrationConsumer'
+    | 'MigrationSweeper'
+    | 'ErasureConsumer'
+    | 'ChangePublisher',
     ServiceFunction
   >;
+  /** The secrets functions read, by their name in the function specs. */
+  readonly secrets: Record<SecretName, BoundSecret>;
   /** The bus the service's events go to (docs/api.md, Events). */
   readonly eventBus: EventBus;
   /** The work queues functions send to, by their name in the function specs. */
@@ -80,6 +101,28 @@ export class ServiceStack extends Stack {
     this.eventBus = new EventBus(this, 'EventBus', {
       description: 'Events of the notification preferences service: config changes, migrations, erasures',
     });
+    // The keys of the links in emails (shared/links/keyring.ts): Secrets Manager generates the
+    // first key itself, so that no key passes through the template. Losing it would break every
+    // link already sent: it is kept with the data of a protected stage.
+    const linkKeys = new Secret(this, 'LinkKeys', {
+      description: 'Keys of the unsubscribe and preference links in emails (docs/operations.md, Link keys)',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ current: INITIAL_LINK_KEY_ID }),
+        generateStringKey: `key:${INITIAL_LINK_KEY_ID}`,
+        passwordLength: 64,
+        excludePunctuation: true,
+      },
+      removalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    Validations.of(linkKeys).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The link keys are rotated by the operators with `npm run link-keys` (docs/operations.md, Link keys): a new ' +
+        'key is added and made current, and the old one kept until every link it sealed has expired (365 days). ' +
+        "Secrets Manager's rotation would replace the key at once and break every link already sent.",
+    });
+    const secrets: Record<SecretName, BoundSecret> = { linkKeys: { secret: linkKeys, env: ENV.linkKeysSecret } };
+    this.secrets = secrets;
     // Batches of stream records the change publisher gave up on.
     const publisherFailures = createPublisherFailureQueue(this);
     // The environment each deployment setting a function reads becomes.
@@ -97,6 +140,7 @@ export class ServiceStack extends Stack {
         [ENV.rateLimitPerSecond]: String(config.rateLimitPerSecond),
         [ENV.rateLimitBurst]: String(config.rateLimitBurst),
       },
+      linksBaseUrl: config.linksBaseUrl ? { [ENV.linksBaseUrl]: config.linksBaseUrl } : {},
     };
 
     /** One function from its spec: settings, grants and the variables naming what it may touch. */
@@ -124,6 +168,7 @@ export class ServiceStack extends Stack {
       for (const [queue, actions] of Object.entries(spec.queues ?? {})) {
         fn.grantQueue(queues[queue as QueueName], actions);
       }
+      for (const secret of spec.secrets ?? []) fn.grantSecret(secrets[secret]);
       if (spec.eventBus?.includes('PutEvents')) {
         this.eventBus.grantPutEventsTo(fn.function);
         fn.function.addEnvironment(ENV.eventBusName, this.eventBus.eventBusName);
@@ -150,6 +195,9 @@ export class ServiceStack extends Stack {
     const routeFunctions = Object.fromEntries(
       ROUTES.map((route) => [route.operationId, deploy(`${pascal(route.operationId)}Function`, functionSpecOf(route))]),
     ) as Record<RouteId, ServiceFunction>;
+    const publicFunctions = Object.fromEntries(
+      PUBLIC_ROUTES.map((route) => [route.id, deploy(`${pascal(route.id)}Function`, publicFunctionSpecOf(route))]),
+    ) as Record<PublicRouteId, ServiceFunction>;
     const notFound = deploy('NotFoundFunction', NOT_FOUND_FUNCTION);
     const consumer = deploy('MigrationConsumerFunction', MIGRATION_CONSUMER_FUNCTION);
     // Also grants what the event source mapping needs to receive and delete messages.
@@ -184,6 +232,7 @@ export class ServiceStack extends Stack {
 
     this.functions = {
       ...routeFunctions,
+      ...publicFunctions,
       NotFound: notFound,
       MigrationConsumer: consumer,
       MigrationSweeper: sweeper,
@@ -210,6 +259,22 @@ export class ServiceStack extends Stack {
       });
       if (httpRoute) acknowledgeLambdaLevelAuth(httpRoute);
     }
+    // The pages of the links in emails: every path under a prefix reaches its function, which
+    // answers `<prefix><token>` and its 404 page for anything else (shared/edge/public-route.ts).
+    const publicRouteKeys: string[] = [];
+    const publicRoutes: Construct[] = [];
+    for (const route of PUBLIC_ROUTES) {
+      const [httpRoute] = this.api.addRoutes({
+        path: `${route.prefix}{proxy+}`,
+        methods: [HttpMethod.ANY],
+        integration: new HttpLambdaIntegration(`${pascal(route.id)}Integration`, publicFunctions[route.id].function),
+      });
+      publicRouteKeys.push(`ANY ${route.prefix}{proxy+}`);
+      if (httpRoute) {
+        acknowledgePublicPage(httpRoute);
+        publicRoutes.push(httpRoute);
+      }
+    }
     const defaultRoute = this.api.node.tryFindChild('DefaultRoute');
     if (defaultRoute) acknowledgeLambdaLevelAuth(defaultRoute);
 
@@ -232,6 +297,17 @@ export class ServiceStack extends Stack {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
+    // The public pages get their own throttle, route by route, in place of the stage's default
+    // (API Gateway keeps a bucket per route): a mail scanner opening every link of a bulk mail
+    // is throttled there, never at the expense of the API's callers.
+    (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+      publicRouteKeys.map((routeKey) => [
+        routeKey,
+        { throttlingRateLimit: config.linkThrottleRate, throttlingBurstLimit: config.linkThrottleBurst },
+      ]),
+    );
+    // Route settings may only name routes that exist.
+    for (const route of publicRoutes) this.stage.node.addDependency(route);
 
     const alarms = new ServiceAlarms(this, 'Alarms', {
       removalPolicy,
@@ -269,12 +345,19 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'ErasureQueueUrl', { value: erasureQueues.queue.queueUrl });
     new CfnOutput(this, 'ErasureDeadLetterQueueUrl', { value: erasureQueues.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'ChangePublisherFailureQueueUrl', { value: publisherFailures.queueUrl });
+    new CfnOutput(this, 'LinkKeysSecretArn', {
+      value: linkKeys.secretArn,
+      description: 'The keys of the links in emails: pass to `npm run link-keys -- --secret-id`',
+    });
     new CfnOutput(this, 'EventBusName', {
       value: this.eventBus.eventBusName,
       description: 'Where the service publishes its events (source notification-preferences)',
     });
   }
 }
+
+/** The id of the first link key, which Secrets Manager generates when the stack is created. */
+export const INITIAL_LINK_KEY_ID = 'k1';
 
 /** The publisher more than this far behind its stream: changes reach the history late (the contract says within seconds). */
 export const PUBLISHER_ITERATOR_AGE_SECONDS = 60;
@@ -297,7 +380,9 @@ const PUBLISHER_FAILURES: DeadLetters = {
 };
 
 /**
- * One JSON object per request. Deliberately no headers: the auth token travels in one.
+ * One JSON object per request. Deliberately no headers (the auth token travels in one) and no
+ * path: the links in emails carry their token in it (`/u/<token>`). The route key names the
+ * route (`ANY /u/{proxy+}`, `$default` for an unknown path) without the token.
  * Variables: https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-logging-variables.html
  */
 export const ACCESS_LOG_FIELDS = {
@@ -305,7 +390,6 @@ export const ACCESS_LOG_FIELDS = {
   requestTime: '$context.requestTime',
   ip: '$context.identity.sourceIp',
   method: '$context.httpMethod',
-  path: '$context.path',
   routeKey: '$context.routeKey',
   status: '$context.status',
   protocol: '$context.protocol',
@@ -321,6 +405,24 @@ const LAMBDA_LEVEL_AUTH =
   'credentials table, which also decides the organizations the caller may use. The ' +
   '$default route answers NOT_FOUND and touches no data. A gateway authorizer would ' +
   "answer 401/403 outside the API's JSON envelope.";
+
+const PUBLIC_PAGE =
+  'A page a person opens from a link in an email, without an account (docs/api.md, Links in emails): the link ' +
+  'itself is the credential, an encrypted and authenticated token in the path that the function checks before ' +
+  'anything else; every other request answers the same 404 page. The route has its own throttle on the stage.';
+
+/** A public page's route: no authorizer by design. */
+const acknowledgePublicPage = (route: Construct) =>
+  Validations.of(route).acknowledge(
+    { id: 'AwsSolutions-APIG4', reason: PUBLIC_PAGE },
+    { id: CONTROL_TOWER.routeAuthorization, reason: PUBLIC_PAGE },
+    {
+      id: CONTROL_TOWER.lambdaPermissionSource,
+      reason:
+        "The permission's SourceArn is this API's execute-api ARN, which CloudFormation builds with " +
+        'Fn::Join from the API id; the rule only accepts a literal string there.',
+    },
+  );
 
 /** A route, and the permission that lets it invoke its function (a child of the route). */
 const acknowledgeLambdaLevelAuth = (route: Construct) =>

@@ -70,6 +70,25 @@ const stageSettingsSchema = z.object({
    */
   rateLimitPerSecond: integer(0, 100_000, 20),
   rateLimitBurst: integer(1, 1_000_000, 40),
+  /**
+   * Throttling of each public route of the links in emails (`/u/...`, `/p/...`), apart from the
+   * API's: mail scanners open every link of a bulk mail, and must not use up what the API's callers
+   * share. Per route, steady requests per second and burst.
+   */
+  linkThrottleRate: integer(1, 10_000, 50),
+  linkThrottleBurst: integer(1, 5_000, 200),
+  /**
+   * Where the links of emails point (a custom domain mapped to the API, with its base path if any):
+   * by default the address links/create was called on.
+   */
+  linksBaseUrl: z.preprocess(
+    unsetIfEmpty,
+    z
+      .url({ protocol: /^https$/, error: 'an https:// URL' })
+      .refine((url) => !/[?#]/.test(url), 'a URL without query or fragment')
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
+  ),
   /** Lambda's minimum for an SQS event source is 2. */
   consumerMaxConcurrency: integer(2, 1_000, 5),
   /**

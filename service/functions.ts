@@ -54,7 +54,8 @@ export const MIGRATION_CONSUMER_FUNCTION = {
   tables: {
     // List source entries, read targets, conditional copy, stamp (updates, in transactions) and delete.
     config: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    // Lease, progress, complete or fail (updates), read the record, release locks.
+    // Lease, progress, complete or fail (updates), read the record, release locks; on completion the
+    // forwarding record that the links of the old document follow (an update).
     migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
   },
   // Continuations of a long migration go back on its own queue.
@@ -136,6 +137,9 @@ export const ERASURE_CONSUMER_FUNCTION = {
   // Continuations of a long erasure go back on its own queue.
   queues: { erasures: ['SendMessage'] },
   settings: ['erasureMaxReceiveCount'],
+  // An erasure revokes the user's links: a keyed hash per link key (shared/links/revocation.ts),
+  // written to the config table with an UpdateItem.
+  secrets: ['linkKeys'],
 } as const satisfies FunctionSpec;
 
 export const ERASURE_VISIBILITY_TIMEOUT_SECONDS = 6 * ERASURE_CONSUMER_FUNCTION.timeoutSeconds;

@@ -5,6 +5,7 @@ import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type FunctionSpec, memoryOf, timeoutSecondsOf } from '#service/functions.js';
@@ -40,6 +41,12 @@ const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 /** A table and the environment variable that carries its name to the functions. */
 export interface BoundTable {
   table: ITable;
+  env: EnvName;
+}
+
+/** A secret and the environment variable that carries its ARN to the functions. */
+export interface BoundSecret {
+  secret: ISecret;
   env: EnvName;
 }
 
@@ -175,6 +182,21 @@ export class ServiceFunction extends Construct {
       resourceArns: [`${table.tableArn}/index/${indexName}`],
     });
     this.function.addEnvironment(env, table.tableName);
+    return this;
+  }
+
+  /**
+   * Grants reading the secret's value (GetSecretValue on its ARN, nothing else: not DescribeSecret,
+   * which secret.grantRead adds) and sets its ARN variable. It is encrypted with the account's
+   * Secrets Manager key, whose use the service grants to whoever may read the secret.
+   */
+  grantSecret({ secret, env }: BoundSecret): this {
+    Grant.addToPrincipal({
+      grantee: this.function,
+      actions: ['secretsmanager:GetSecretValue'],
+      resourceArns: [secret.secretArn],
+    });
+    this.function.addEnvironment(env, secret.secretArn);
     return this;
   }
 

@@ -4,6 +4,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { errorAnswer } from '#shared/api/envelope.js';
 import { logger } from '#shared/platform/logger.js';
 
+/** Paths the answer repeats: the API's own. Any other (a mangled link of an email, with its token) is not repeated. */
+const shownPath = (path: string): string => (/^\/v2\//.test(path) && path.length <= 512 ? path : 'this path');
+
 /**
  * The API's `$default` route: any path that is not one of the operations answers NOT_FOUND
  * in the API's envelope (API Gateway's own 404 body is not).
@@ -12,5 +15,8 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredRe
   // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: its headers may hold a token.
   .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
   .handler(async (event) =>
-    errorAnswer('NOT_FOUND', `No route for ${event.requestContext?.http?.method ?? 'POST'} ${event.rawPath ?? '/'}.`),
+    errorAnswer(
+      'NOT_FOUND',
+      `No route for ${event.requestContext?.http?.method ?? 'POST'} ${shownPath(event.rawPath ?? '/')}.`,
+    ),
   );

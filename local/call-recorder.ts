@@ -17,6 +17,8 @@ export interface AwsCall {
   /** The queue's name (the last part of its URL). */
   queue?: string;
   bus?: string;
+  /** The secret's id as the function names it. */
+  secret?: string;
 }
 
 interface MiddlewareClient {
@@ -29,6 +31,7 @@ const SERVICE_PREFIX: Record<string, string> = {
   DynamoDBClient: 'dynamodb',
   SQSClient: 'sqs',
   EventBridgeClient: 'events',
+  SecretsManagerClient: 'secretsmanager',
 };
 
 /** The tables a DynamoDB call touches: its TableName, a batch's RequestItems, a transaction's items, a PartiQL statement's. */
@@ -52,6 +55,9 @@ const callsOf = (fn: string, client: string, command: string, input: Input): Aws
   const operation = command.replace(/Command$/, '');
   if (service === 'sqs')
     return [{ function: fn, action: `sqs:${operation}`, queue: String(input.QueueUrl).split('/').pop() }];
+  if (service === 'secretsmanager') {
+    return [{ function: fn, action: `secretsmanager:${operation}`, secret: String(input.SecretId) }];
+  }
   if (service === 'events') {
     const buses = new Set(((input.Entries ?? []) as Input[]).map((entry) => String(entry.EventBusName ?? 'default')));
     return [...buses].map((bus) => ({ function: fn, action: `events:${operation}`, bus }));

@@ -19,6 +19,8 @@ export const dataPaths = (dataDir: string) => ({
   streams: join(dataDir, 'streams.json'),
   /** Every event the service published, one JSON line each. */
   events: join(dataDir, 'events.jsonl'),
+  /** The keys of the links in emails, served by the Secrets Manager stand-in (local/secrets/). */
+  linkKeys: join(dataDir, 'link-keys.json'),
 });
 
 export const resolveDataDir = (env: NodeJS.ProcessEnv = process.env): string =>
@@ -30,6 +32,8 @@ export interface RunningServer {
   apiUrl: string;
   dynamoEndpoint: string;
   sqsEndpoint: string;
+  /** The Secrets Manager stand-in holding the link keys (absent in a file an older twin wrote). */
+  secretsEndpoint?: string;
   startedAt: string;
 }
 

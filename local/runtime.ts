@@ -17,7 +17,7 @@ import {
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
 } from '#service/functions.js';
-import { functionSpecOf, ROUTES } from '#service/routes.js';
+import { functionSpecOf, PUBLIC_ROUTES, publicFunctionSpecOf, ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
 import { apiPages } from './api-pages.js';
@@ -41,7 +41,8 @@ import { assertPortFree, namingPort } from './ports.js';
 import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
 import { type LocalSchedule, type ScheduledHandler, startSchedule } from './schedule.js';
-import { type ApiHandler, createApiServer, type LocalFunction } from './server.js';
+import { type LocalSecretsManager, startLocalSecretsManager } from './secrets/local-secrets-manager.js';
+import { type ApiHandler, createApiServer, type LocalFunction, type PrefixRoute } from './server.js';
 import { onFailureMessage, type StreamHandler } from './streams/stream-poller.js';
 import { type StreamTwin, startStreamTwin } from './streams/stream-twin.js';
 
@@ -129,6 +130,10 @@ export interface LocalRuntime {
   sqsEndpoint: string;
   /** The EventBridge twin, which the change publisher puts its events on. */
   eventsEndpoint: string;
+  /** The Secrets Manager stand-in, which serves the link keys to the functions. */
+  secretsEndpoint: string;
+  /** The file of the link keys (undefined in memory). */
+  linkKeysFile: string | undefined;
   queueUrl: string;
   deadLetterQueueUrl: string;
   queue: LocalQueue;
@@ -157,7 +162,7 @@ export interface LocalRuntime {
 // The handler modules build their clients and read their environment once, at import. A
 // second runtime in the same process therefore reuses the first one's ports, so that those
 // clients keep reaching it.
-let firstPorts: { dynamo: number; barrier: number; sqs: number; events: number } | undefined;
+let firstPorts: { dynamo: number; barrier: number; sqs: number; events: number; secrets: number } | undefined;
 let running = false;
 
 /** `functions/set-config.ts` -> `#functions/set-config.js` (resolves under tsx and Jest alike). */
@@ -267,11 +272,19 @@ const start = async (
     log,
   });
   cleanups.push(() => events.close());
+  // The link keys, as the functions read them on AWS: from "Secrets Manager".
+  const secrets: LocalSecretsManager = await startLocalSecretsManager({
+    ...(inMemory ? {} : { keyFile: paths.linkKeys }),
+    port: firstPorts?.secrets ?? 0,
+    log,
+  });
+  cleanups.push(() => secrets.close());
   firstPorts ??= {
     dynamo: portOf(embedded.endpoint),
     barrier: portOf(barrier.endpoint),
     sqs: portOf(sqs.endpoint),
     events: portOf(events.endpoint),
+    secrets: portOf(secrets.endpoint),
   };
   const maxReceiveCount = queueOptions.maxReceiveCount ?? DEFAULT_MAX_RECEIVE_COUNT;
   const deadLetterQueue = sqs.createQueue(MIGRATION_DLQ_NAME);
@@ -306,7 +319,9 @@ const start = async (
     AWS_ENDPOINT_URL_DYNAMODB: barrier.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: events.endpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
     [ENV.eventBusName]: LOCAL_EVENT_BUS_NAME,
+    [ENV.linkKeysSecret]: secrets.secretId,
     [ENV.dependencyTimeoutMs]: process.env[ENV.dependencyTimeoutMs] || String(LOCAL_DEPENDENCY_TIMEOUT_MS),
     ...options.env,
   };
@@ -318,6 +333,7 @@ const start = async (
       (await import('#shared/platform/aws-clients.js')).documentClient,
       (await import('#shared/platform/sqs-client.js')).sqsClient,
       (await import('#shared/platform/events-client.js')).eventBridgeClient,
+      (await import('#shared/platform/secrets-client.js')).secretsClient,
     ];
     const recording = recordCalls(clients, `${FUNCTION_PREFIX}-`, options.recordAwsCalls);
     cleanups.push(async () => recording.stop());
@@ -343,6 +359,11 @@ const start = async (
   const routes = new Map<string, LocalFunction>();
   for (const route of ROUTES) {
     routes.set(route.path, await localFunction(route.operationId, functionSpecOf(route)));
+  }
+  // The pages of the links in emails: every path under their prefix, as `ANY /u/{proxy+}` on AWS.
+  const prefixRoutes: PrefixRoute[] = [];
+  for (const route of PUBLIC_ROUTES) {
+    prefixRoutes.push({ prefix: route.prefix, fn: await localFunction(route.id, publicFunctionSpecOf(route)) });
   }
   const fallback = await localFunction('NotFound', NOT_FOUND_FUNCTION);
   const consumer = options.consumer
@@ -407,6 +428,7 @@ const start = async (
 
   const api = createApiServer({
     routes,
+    prefixRoutes,
     fallback,
     ...(options.handlerTimeoutMs === undefined ? {} : { timeoutOverrideMs: options.handlerTimeoutMs }),
     pages: await apiPages(),
@@ -421,6 +443,7 @@ const start = async (
       apiUrl: baseUrl,
       dynamoEndpoint: embedded.endpoint,
       sqsEndpoint: sqs.endpoint,
+      secretsEndpoint: secrets.endpoint,
       startedAt: new Date().toISOString(),
     });
     cleanups.push(() => removeRunningServer(dataDir));
@@ -437,6 +460,8 @@ const start = async (
     dynamoEndpoint: embedded.endpoint,
     sqsEndpoint: sqs.endpoint,
     eventsEndpoint: events.endpoint,
+    secretsEndpoint: secrets.endpoint,
+    linkKeysFile: inMemory ? undefined : paths.linkKeys,
     queueUrl: queue.url,
     deadLetterQueueUrl: deadLetterQueue.url,
     queue,

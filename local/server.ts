@@ -34,9 +34,17 @@ export interface LocalFunction {
   memoryMb: number;
 }
 
+/** A public route of the links in emails: every path under `prefix` (`ANY /u/{proxy+}` on API Gateway). */
+export interface PrefixRoute {
+  prefix: string;
+  fn: LocalFunction;
+}
+
 export interface ApiServerOptions {
   /** Exact path to its function, for any method (the routes are `ANY <path>`). */
   routes: Map<string, LocalFunction>;
+  /** Paths under a prefix to its function, with the rest of the path as the `proxy` path parameter. */
+  prefixRoutes?: readonly PrefixRoute[];
   /** The `$default` route: every other path. */
   fallback: LocalFunction;
   /** Replaces every function's own timeout (a test or a bench that must not be cut short). */
@@ -93,6 +101,8 @@ export interface RequestFacts {
   body: Buffer | undefined;
   routeKey: string;
   host?: string;
+  /** A `{proxy+}` route's parameter, decoded as API Gateway decodes it. */
+  pathParameters?: Record<string, string>;
 }
 
 /** An API Gateway HTTP API payload 2.0 event, field for field as the Lambda integration sends it. */
@@ -104,6 +114,7 @@ export const toApiGatewayEvent = ({
   httpVersion,
   body,
   routeKey,
+  pathParameters,
 }: RequestFacts): APIGatewayProxyEventV2 => {
   const queryStart = url.indexOf('?');
   const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
@@ -136,6 +147,7 @@ export const toApiGatewayEvent = ({
     ...(cookies?.length ? { cookies } : {}),
     headers,
     ...(rawQueryString ? { queryStringParameters: query } : {}),
+    ...(pathParameters ? { pathParameters } : {}),
     requestContext: {
       accountId: LOCAL_ACCOUNT_ID,
       apiId: 'local',
@@ -182,6 +194,25 @@ export const toHttpResponse = (
 
 class BodyTooLarge extends Error {}
 
+/**
+ * How a request's path appears in the log: a route by its key (`/v2/notifications/config/set`,
+ * `/u/{proxy+}`), any other path by its first segment only. The links in emails carry a token in
+ * their path, which must never reach a log line.
+ */
+export const loggedPath = (rawPath: string, route: string | undefined): string => {
+  if (route) return route;
+  const [, first = '', ...rest] = rawPath.split('/');
+  return `/${first.length > 64 ? `${first.slice(0, 64)}…` : first}${rest.length > 0 ? '/…' : ''}`;
+};
+
+const decodedOrRaw = (value: string): string => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
+
 /** Reads the whole body; past the limit it keeps draining (so the client can read the answer) but keeps nothing. */
 const readBody = async (request: IncomingMessage): Promise<Buffer> => {
   const chunks: Buffer[] = [];
@@ -203,6 +234,7 @@ export interface ApiServer {
 
 export const createApiServer = ({
   routes,
+  prefixRoutes = [],
   fallback,
   timeoutOverrideMs,
   pages = [],
@@ -227,7 +259,12 @@ export const createApiServer = ({
       return 200;
     }
     const route = routes.get(rawPath);
-    const fn = route ?? fallback;
+    const underPrefix = route
+      ? undefined
+      : prefixRoutes.find(({ prefix }) => rawPath.startsWith(prefix) && rawPath.length > prefix.length);
+    const fn = route ?? underPrefix?.fn ?? fallback;
+    const routePath = route ? rawPath : underPrefix ? `${underPrefix.prefix}{proxy+}` : undefined;
+    const shown = loggedPath(rawPath, routePath);
     let result: ReturnType<typeof toHttpResponse>;
     let requestId = '';
     let body: Buffer | undefined;
@@ -240,7 +277,7 @@ export const createApiServer = ({
         // clientError, below): nobody is left to answer here.
         const timeout = timedOut.has(request.socket);
         log(
-          `${request.method} ${rawPath} ${timeout ? `408 body not received within ${requestTimeoutMs} ms` : 'aborted by the client'}`,
+          `${request.method} ${shown} ${timeout ? `408 body not received within ${requestTimeoutMs} ms` : 'aborted by the client'}`,
         );
         return 0;
       }
@@ -261,7 +298,8 @@ export const createApiServer = ({
           sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
           httpVersion: request.httpVersion,
           body,
-          routeKey: route ? `ANY ${rawPath}` : '$default',
+          routeKey: routePath ? `ANY ${routePath}` : '$default',
+          ...(underPrefix ? { pathParameters: { proxy: decodedOrRaw(rawPath.slice(underPrefix.prefix.length)) } } : {}),
         });
         requestId = event.requestContext.requestId;
         const context = lambdaContext({
@@ -287,7 +325,7 @@ export const createApiServer = ({
       });
       response.end(result.body);
     }
-    log(`${request.method} ${rawPath} ${result.statusCode} ${Date.now() - started}ms`);
+    log(`${request.method} ${shown} ${result.statusCode} ${Date.now() - started}ms`);
     return result.statusCode;
   };
 

@@ -4,8 +4,11 @@ import { runErasure } from '#shared/erasure/worker.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import { jobMessage, SqsJobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { DynamoLinkRevoker } from '#shared/links/revocation.js';
+import { SecretKeyring } from '#shared/links/secret-keyring.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
-import { maxReceiveCount, queueUrl, tableName } from '#shared/platform/environment.js';
+import { linkKeysCacheSeconds, maxReceiveCount, queueUrl, secretId, tableName } from '#shared/platform/environment.js';
+import { secretsClient } from '#shared/platform/secrets-client.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 
@@ -13,6 +16,11 @@ import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 const deps = {
   entries: new DynamoPreferenceStore(documentClient, tableName('config')),
   history: new DynamoHistoryStore(documentClient, tableName('history')),
+  links: new DynamoLinkRevoker(
+    documentClient,
+    tableName('config'),
+    new SecretKeyring(secretsClient, secretId('linkKeys'), linkKeysCacheSeconds()),
+  ),
   repository: new DynamoJobRepository(erasureJob, documentClient, tableName('migrations')),
   queue: new SqsJobQueue(erasureJob, sqsClient, queueUrl('erasures')),
 };

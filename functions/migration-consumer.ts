@@ -1,6 +1,7 @@
 import { queueConsumer } from '#shared/edge/queue-consumer.js';
 import { jobMessage, SqsJobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { DynamoForwardWriter } from '#shared/links/forwarding.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import { runMigration } from '#shared/migration/worker.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
@@ -12,6 +13,7 @@ import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 const deps = {
   entries: new DynamoPreferenceStore(documentClient, tableName('config')),
   repository: new DynamoJobRepository(migrationJob, documentClient, tableName('migrations')),
+  forwards: new DynamoForwardWriter(documentClient, tableName('migrations')),
   queue: new SqsJobQueue(migrationJob, sqsClient, queueUrl('migrations')),
 };
 

@@ -112,7 +112,8 @@ export class ServiceStack extends Stack {
         passwordLength: 64,
         excludePunctuation: true,
       },
-      removalPolicy: config.protectData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      // Like the tables: kept on a protected stage's deletion, removed when its first create fails.
+      removalPolicy,
     });
     Validations.of(linkKeys).acknowledge({
       id: 'AwsSolutions-SMG4',
@@ -300,10 +301,11 @@ export class ServiceStack extends Stack {
     // The public pages get their own throttle, route by route, in place of the stage's default
     // (API Gateway keeps a bucket per route): a mail scanner opening every link of a bulk mail
     // is throttled there, never at the expense of the API's callers.
+    // (A JSON map that CDK passes as it is: CloudFormation's own property names.)
     (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
       publicRouteKeys.map((routeKey) => [
         routeKey,
-        { throttlingRateLimit: config.linkThrottleRate, throttlingBurstLimit: config.linkThrottleBurst },
+        { ThrottlingRateLimit: config.linkThrottleRate, ThrottlingBurstLimit: config.linkThrottleBurst },
       ]),
     );
     // Route settings may only name routes that exist.

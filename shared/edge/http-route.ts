@@ -19,6 +19,7 @@ import { isTransientDependencyError } from '#shared/platform/dependency-errors.j
 import { logger } from '#shared/platform/logger.js';
 import { countRateLimited } from '#shared/platform/metrics.js';
 import type { Route } from '#shared/platform/route.js';
+import { DEADLINE_MARGIN_MS, routeSignal } from './deadlines.js';
 import { observed } from './observed.js';
 
 /**
@@ -47,23 +48,7 @@ export interface RouteInput<T> {
   domainName: string | undefined;
 }
 
-/** Time kept back from the function's deadline to send the answer. */
-export const DEADLINE_MARGIN_MS = 200;
-
-/**
- * The route's own work stops this much earlier than Middy's early timeout: long enough to cancel
- * the calls in flight and answer what was done (config/set's 503 carries its per-user map), which
- * Middy's timeout, answering for the handler, could not.
- */
-export const ROUTE_STOP_MS = 1_000;
-
-/** Aborted `ROUTE_STOP_MS` before Middy's early timeout, or with Middy's own signal, whichever is first. */
-const routeSignal = (context: Context, signal: AbortSignal): AbortSignal => {
-  const remaining =
-    typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
-  if (remaining === undefined) return signal;
-  return AbortSignal.any([signal, AbortSignal.timeout(Math.max(0, remaining - DEADLINE_MARGIN_MS - ROUTE_STOP_MS))]);
-};
+export { DEADLINE_MARGIN_MS, ROUTE_STOP_MS } from './deadlines.js';
 
 // --- The request: one check, from the event's bytes to the route's typed `data` ---
 

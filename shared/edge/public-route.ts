@@ -1,13 +1,13 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { PAGE_HEADERS } from '#shared/links/pages/layout.js';
 import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
 import { logger } from '#shared/platform/logger.js';
 import { countLinkPageFailure } from '#shared/platform/metrics.js';
 import type { FixedPages, PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
 import type { PublicRoute } from '#shared/platform/route.js';
-import { DEADLINE_MARGIN_MS, ROUTE_STOP_MS } from './http-route.js';
+import { DEADLINE_MARGIN_MS, routeSignal } from './deadlines.js';
 import { observed } from './observed.js';
 
 export type { FixedPages, PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
@@ -58,13 +58,6 @@ const queryOf = (event: APIGatewayProxyEventV2): Record<string, string> => {
     if (!(name in query)) query[name] = value;
   }
   return query;
-};
-
-const routeSignal = (context: Context, signal: AbortSignal): AbortSignal => {
-  const remaining =
-    typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
-  if (remaining === undefined) return signal;
-  return AbortSignal.any([signal, AbortSignal.timeout(Math.max(0, remaining - DEADLINE_MARGIN_MS - ROUTE_STOP_MS))]);
 };
 
 /** Any error becomes the "try again" page: logged without the request, counted, never a 5xx. */

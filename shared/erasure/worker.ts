@@ -4,6 +4,7 @@ import type { Delivery, RunOutcome } from '#shared/jobs/delivery-policy.js';
 import type { RunDeps } from '#shared/jobs/pages.js';
 import { runJob } from '#shared/jobs/run.js';
 import { isCounted, type JobStep, type PageResult } from '#shared/jobs/step.js';
+import type { LinkRevoker } from '#shared/links/revocation.js';
 import { type ChangeAttribution, erasureActor } from '#shared/preferences/change-attribution.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import type { ErasureEntryStore, MarkedEntry } from '#shared/preferences/store.js';
@@ -21,6 +22,8 @@ export const MAX_PASSES = 10;
 export interface ErasureWorkerDeps extends RunDeps<ErasureRecord> {
   entries: ErasureEntryStore;
   history: Pick<HistoryStore, 'deleteUserHistory'>;
+  /** Revokes the user's links in emails (shared/links/revocation.ts): an erasure ends every link made before it. */
+  links?: LinkRevoker;
   pageSize?: number;
   concurrency?: number;
 }
@@ -36,6 +39,10 @@ const EMPTY: PageResult = { outcome: 'empty' };
  * crash at any point ends with the same count. Passes over the index until one finds nothing
  * (an entry written during the erasure is erased too); then the user's history in the
  * organization goes, and the erasure completes.
+ *
+ * The user's links in emails are revoked when each run starts (a link no longer changes anything
+ * while the entries are being erased) and again at the end (a link made meanwhile is revoked
+ * too): the revocation holds a keyed hash, no identifier, and expires with the longest link life.
  */
 export const eraseStep: JobStep<ErasureRecord, ErasureWorkerDeps> = (deps, { record, run, savedPages, now }) => {
   const { entries, history, pageSize = ERASURE_PAGE_SIZE, concurrency = DELETE_CONCURRENCY } = deps;
@@ -54,7 +61,13 @@ export const eraseStep: JobStep<ErasureRecord, ErasureWorkerDeps> = (deps, { rec
     passEnded = false;
   };
 
+  let revoked = false;
+
   return async (page) => {
+    if (!revoked) {
+      await deps.links?.revoke(organizationId, [userId], now());
+      revoked = true;
+    }
     if (passEnded) nextPass();
     const listed = await entries.listUserEntries(organizationId, userId, pageSize, startKey);
     const found = listed.keys.length ? await entries.getMarkedEntries(listed.keys) : [];
@@ -63,6 +76,7 @@ export const eraseStep: JobStep<ErasureRecord, ErasureWorkerDeps> = (deps, { rec
       if (startKey) return EMPTY;
       // The end of a pass over the index: one that found nothing means the user has no entry left.
       if (!foundInPass) {
+        await deps.links?.revoke(organizationId, [userId], now());
         await history.deleteUserHistory(organizationId, userId);
         return { outcome: 'done' };
       }

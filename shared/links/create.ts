@@ -3,13 +3,15 @@ import { distinct } from '#shared/api/identifiers.js';
 import { MAX_ANSWER_BYTES } from '#shared/preferences/entry-writes.js';
 import { userMap } from '#shared/preferences/user-map.js';
 import type { KeyringSource } from './keyring.js';
-import { DAY_SECONDS, DEFAULT_LINK_CHANNEL, DEFAULT_LINK_DAYS, epochSeconds, type LinkScope } from './model.js';
 import {
-  type CreateLinksRequest,
-  type CreateLinksResult,
+  DAY_SECONDS,
+  DEFAULT_LINK_CHANNEL,
+  DEFAULT_LINK_DAYS,
+  epochSeconds,
   LIST_UNSUBSCRIBE_POST,
-  type UserLinks,
-} from './routes/create-links.js';
+  type LinkScope,
+} from './model.js';
+import type { CreateLinksRequest, CreateLinksResult, UserLinks } from './routes/create-links.js';
 import { sealedLength, sealLink } from './token.js';
 import { preferencesUrl, unsubscribeUrl } from './urls.js';
 

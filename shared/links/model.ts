@@ -11,6 +11,9 @@ export const DEFAULT_LINK_DAYS = 90;
 export const DAY_SECONDS = 24 * 60 * 60;
 export const MAX_LINK_SECONDS = MAX_LINK_DAYS * DAY_SECONDS;
 
+/** The body of RFC 8058's one-click POST, and the value of the List-Unsubscribe-Post header. */
+export const LIST_UNSUBSCRIBE_POST = 'List-Unsubscribe=One-Click';
+
 /** The channel a link unsubscribes from when its request names none. */
 export const DEFAULT_LINK_CHANNEL: Channel = 'email';
 

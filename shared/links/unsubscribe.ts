@@ -5,10 +5,10 @@ import { type FormFields, parseForm, valuesOf } from './form.js';
 import type { KeyringSource } from './keyring.js';
 import type { LinkStateReader } from './link-state.js';
 import { setFromLink } from './link-writes.js';
+import { LIST_UNSUBSCRIBE_POST } from './model.js';
 import { openWithState } from './opened.js';
 import { badRequestPage, NOT_FOUND_PAGE } from './pages/fixed-pages.js';
 import { lockedPage, offerPage, unsubscribedPage } from './pages/unsubscribe-pages.js';
-import { LIST_UNSUBSCRIBE_POST } from './routes/create-links.js';
 import { choicesOf, chosen, WIDER_SCOPES } from './targets.js';
 
 /*

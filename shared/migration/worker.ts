@@ -2,6 +2,7 @@ import type { Delivery, RunOutcome } from '#shared/jobs/delivery-policy.js';
 import type { RunDeps } from '#shared/jobs/pages.js';
 import { runJob } from '#shared/jobs/run.js';
 import type { JobStep } from '#shared/jobs/step.js';
+import type { ForwardWriter } from '#shared/links/forwarding.js';
 import { type ChangeAttribution, migrationActor } from '#shared/preferences/change-attribution.js';
 import type { MigrationEntryStore } from '#shared/preferences/store.js';
 import { migrationJob } from './kind.js';
@@ -14,6 +15,8 @@ export const MAX_STALLED_PAGES = 5;
 
 export interface WorkerDeps extends RunDeps<MigrationRecord> {
   entries: MigrationEntryStore;
+  /** Leaves the forwarding record that links in emails about the old document follow (shared/links/forwarding.ts). */
+  forwards?: ForwardWriter;
   pageSize?: number;
   concurrency?: number;
 }
@@ -23,7 +26,9 @@ export interface WorkerDeps extends RunDeps<MigrationRecord> {
  * the first PAGE_SIZE source entries (always from the start: processed entries are deleted),
  * their targets in one batch read, then each entry decided and written (move-page.ts,
  * move-decision.ts). Its counts and the skipped checkpoint are saved by the engine, and only
- * then are the source entries deleted, each only if unchanged. An empty source completes it.
+ * then are the source entries deleted, each only if unchanged. An empty source completes it,
+ * after leaving the forwarding record of the old document for the links in emails (written again,
+ * the same, by a rerun of the completion).
  */
 export const moveStep: JobStep<MigrationRecord, WorkerDeps> = (deps, { record, run, savedPages, now }) => {
   const { entries, pageSize = PAGE_SIZE, concurrency = WRITE_CONCURRENCY } = deps;
@@ -33,7 +38,10 @@ export const moveStep: JobStep<MigrationRecord, WorkerDeps> = (deps, { record, r
 
   return async (page) => {
     const sources = await entries.listDocumentEntries(organizationId, documentId, pageSize);
-    if (sources.length === 0) return { outcome: 'done' };
+    if (sources.length === 0) {
+      await deps.forwards?.forward({ organizationId, documentId, newDocumentId, migrationId }, now());
+      return { outcome: 'done' };
+    }
     // Every copy and delete of the page is the migration's change (change-attribution.ts).
     const change: ChangeAttribution = {
       cause: 'migration',

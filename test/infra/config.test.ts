@@ -27,6 +27,8 @@ describe('an ad-hoc stage: settings from -c flags', () => {
       throttleBurst: 100,
       rateLimitPerSecond: 20,
       rateLimitBurst: 40,
+      linkThrottleRate: 50,
+      linkThrottleBurst: 200,
       consumerMaxConcurrency: 5,
       accountConcurrencyLimit: 1000,
       logLevel: 'INFO',
@@ -71,6 +73,9 @@ describe('an ad-hoc stage: settings from -c flags', () => {
     ['region', 'Europe'],
     ['logLevel', 'TRACE'],
     ['logRetentionDays', '8'],
+    ['linkThrottleRate', '0'],
+    ['linksBaseUrl', 'http://links.example.com'],
+    ['linksBaseUrl', 'https://links.example.com/?x=1'],
   ])('rejects %s=%s and names the key', (key, value) => {
     expect(() => parseServiceConfig({ [key]: value })).toThrow(new RegExp(`Invalid CDK context: .*${key}`));
   });

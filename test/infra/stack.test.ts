@@ -23,7 +23,7 @@ import {
   timeoutSecondsOf,
 } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { functionSpecOf, ROUTES } from '#service/routes.js';
+import { functionSpecOf, PUBLIC_ROUTES, publicFunctionSpecOf, ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
 import {
@@ -53,6 +53,9 @@ const CONTEXT = {
   consumerMaxConcurrency: '7',
   logRetentionDays: '14',
   logLevel: 'DEBUG',
+  linkThrottleRate: '11',
+  linkThrottleBurst: 22,
+  linksBaseUrl: 'https://links.example.com/prefs/',
 };
 
 let s: Synthesized;
@@ -66,6 +69,7 @@ afterAll(() => s?.cleanup());
 type FunctionKey = keyof Synthesized['stack']['functions'];
 const FUNCTION_KEYS: FunctionKey[] = [
   ...ROUTES.map((o) => o.operationId),
+  ...PUBLIC_ROUTES.map((route) => route.id),
   'NotFound',
   'MigrationConsumer',
   'MigrationSweeper',
@@ -77,6 +81,7 @@ const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.T
 const fnId = (key: FunctionKey) => s.logicalId(s.stack.functions[key].function);
 const res = (id: string) => resourceById(resources, id);
 const fnProps = (key: FunctionKey): Json => res(fnId(key)).Properties;
+const secretId = () => only(ofType('AWS::SecretsManager::Secret'))[0];
 const tableId = (name: keyof typeof TABLES) =>
   only(Object.keys(resources).filter((id) => id.startsWith(TABLES[name].id)));
 type QueueId =
@@ -153,7 +158,7 @@ describe('cdk-nag AwsSolutions', () => {
     };
     visit(s.stack.node.root);
     expect(found.length).toBeGreaterThan(0);
-    const routes = /^NotificationPreferences-test\/HttpApi\/(DefaultRoute|ANY--[\w-]+)$/;
+    const routes = /^NotificationPreferences-test\/HttpApi\/(DefaultRoute|ANY--[\w{}+-]+)$/;
     const logGroups = /^NotificationPreferences-test\/(\w+Function\/LogGroup|ApiAccessLogs)$/;
     const where: Record<string, RegExp> = {
       'AwsSolutions-IAM5[Resource::*]': /^NotificationPreferences-test\/\w+Function\/Role\/DefaultPolicy$/,
@@ -166,6 +171,8 @@ describe('cdk-nag AwsSolutions', () => {
       [CONTROL_TOWER.queueDeadLetter]:
         /^NotificationPreferences-test\/(MigrationDeadLetterQueue|ErasureDeadLetterQueue|ChangePublisherFailureQueue)$/,
       'AwsSolutions-SQS3': /^NotificationPreferences-test\/ChangePublisherFailureQueue$/,
+      // Rotated by the operators, not by Secrets Manager (docs/operations.md, Link keys).
+      'AwsSolutions-SMG4': /^NotificationPreferences-test\/LinkKeys$/,
     };
     for (const { path, id, reason } of found) {
       expect(reason.length).toBeGreaterThan(40);
@@ -193,7 +200,7 @@ describe('cdk-nag AwsSolutions', () => {
 
 describe('functions', () => {
   test('one per route, the NOT_FOUND catch-all, the consumers, the sweeper and the publisher, all with the shared defaults', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + 5);
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + PUBLIC_ROUTES.length + 5);
     for (const key of FUNCTION_KEYS) {
       const props = fnProps(key);
       expect(props).toMatchObject({
@@ -217,6 +224,7 @@ describe('functions', () => {
     // Every function's settings are its spec's, the one the local twin runs with too.
     const specs = [
       ...ROUTES.map((operation) => [operation.operationId, functionSpecOf(operation)] as const),
+      ...PUBLIC_ROUTES.map((route) => [route.id, publicFunctionSpecOf(route)] as const),
       ['NotFound', NOT_FOUND_FUNCTION] as const,
       ['MigrationConsumer', MIGRATION_CONSUMER_FUNCTION as FunctionSpec] as const,
       ['MigrationSweeper', MIGRATION_SWEEPER_FUNCTION as FunctionSpec] as const,
@@ -370,6 +378,31 @@ describe('functions', () => {
       [ENV.historyTable]: tableId('history'),
       [ENV.erasureQueueUrl]: queueId('ErasureQueue'),
       [ENV.erasureMaxReceiveCount]: String(ERASURE_MAX_RECEIVE_COUNT),
+      [ENV.linkKeysSecret]: secretId(),
+    });
+    // The links: the keys' secret (its ARN), and where the links point (the configured base URL).
+    expect(variables('createLinks')).toEqual({
+      ...http,
+      [ENV.linkKeysSecret]: secretId(),
+      [ENV.linksBaseUrl]: 'https://links.example.com/prefs',
+    });
+    expect(variables('revokeLinks')).toEqual({
+      ...http,
+      [ENV.configTable]: tableId('config'),
+      [ENV.linkKeysSecret]: secretId(),
+    });
+    // The pages: no credential, no rate-limit bucket.
+    const page = {
+      [ENV.configTable]: tableId('config'),
+      [ENV.migrationsTable]: tableId('migrations'),
+      [ENV.linkKeysSecret]: secretId(),
+    };
+    expect(variables('unsubscribe')).toEqual(page);
+    expect(variables('preferencePage')).toEqual({
+      ...page,
+      [ENV.defaultInbox]: 'NONE',
+      [ENV.defaultEmail]: 'ALL',
+      [ENV.defaultSlack]: 'NONE',
     });
     // The stream tables' names tell the publisher which stream a record comes from.
     expect(variables('ChangePublisher')).toEqual({
@@ -429,6 +462,32 @@ describe('least-privilege IAM', () => {
       [tableId('migrations')]: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
       [queueId('MigrationQueue')]: [...consume, 'sqs:SendMessage'].sort(),
     });
+    // The links: the keys' secret, read only; creating links touches no table.
+    const keys = { [secretId()]: ['secretsmanager:GetSecretValue'] };
+    expect(dataAccess('createLinks')).toEqual({ ...credentials, ...keys });
+    expect(dataAccess('revokeLinks')).toEqual({
+      ...credentials,
+      ...keys,
+      [tableId('config')]: ['dynamodb:UpdateItem'],
+    });
+    // The pages: the link's state in one batched read of both tables, and the writes of a set or reset.
+    expect(dataAccess('unsubscribe')).toEqual({
+      ...keys,
+      [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],
+      [tableId('migrations')]: ['dynamodb:BatchGetItem'],
+    });
+    expect(dataAccess('preferencePage')).toEqual({
+      ...keys,
+      [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
+      [tableId('migrations')]: ['dynamodb:BatchGetItem'],
+    });
+    expect(dataAccess('ErasureConsumer')[secretId()]).toEqual(['secretsmanager:GetSecretValue']);
+    // No other function reads the keys.
+    for (const key of FUNCTION_KEYS) {
+      if (!['createLinks', 'revokeLinks', 'unsubscribe', 'preferencePage', 'ErasureConsumer'].includes(key)) {
+        expect({ key, keys: dataAccess(key)[secretId()] }).toEqual({ key, keys: undefined });
+      }
+    }
     // The active migrations and erasures through their index only: no table read, no scan, no config.
     expect(dataAccess('MigrationSweeper')).toEqual({
       [tableId('migrations')]: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
@@ -441,6 +500,7 @@ describe('least-privilege IAM', () => {
   test('no function reaches an index its spec does not name', () => {
     const specs: [FunctionKey, FunctionSpec][] = [
       ...ROUTES.map((operation) => [operation.operationId, functionSpecOf(operation)] as [FunctionKey, FunctionSpec]),
+      ...PUBLIC_ROUTES.map((route) => [route.id, publicFunctionSpecOf(route)] as [FunctionKey, FunctionSpec]),
       ['NotFound', NOT_FOUND_FUNCTION],
       ['MigrationConsumer', MIGRATION_CONSUMER_FUNCTION],
       ['MigrationSweeper', MIGRATION_SWEEPER_FUNCTION],
@@ -497,10 +557,40 @@ describe('HTTP API', () => {
   };
 
   test('each operation path takes any method to its function; $default goes to NOT_FOUND', () => {
-    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 1);
+    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + PUBLIC_ROUTES.length + 1);
     for (const operation of ROUTES)
       expect(integrationFunction(`ANY ${operation.path}`)).toBe(fnId(operation.operationId));
     expect(integrationFunction('$default')).toBe(fnId('NotFound'));
+  });
+
+  test('the pages of the links: every path under /u/ and /p/ to its function, with a throttle of its own', () => {
+    expect(integrationFunction('ANY /u/{proxy+}')).toBe(fnId('unsubscribe'));
+    expect(integrationFunction('ANY /p/{proxy+}')).toBe(fnId('preferencePage'));
+    const [stageId, stage] = only(ofType('AWS::ApiGatewayV2::Stage'));
+    // Per route, in place of the stage's default (17/33): scanners of a bulk mail never take the API's share.
+    expect(stage.Properties.RouteSettings).toEqual({
+      'ANY /u/{proxy+}': { ThrottlingRateLimit: 11, ThrottlingBurstLimit: 22 },
+      'ANY /p/{proxy+}': { ThrottlingRateLimit: 11, ThrottlingBurstLimit: 22 },
+    });
+    // A route setting may only name a route that exists: the stage waits for them.
+    const routeIds = ofType('AWS::ApiGatewayV2::Route')
+      .filter(([, r]) => /^ANY \/[up]\//.test(r.Properties.RouteKey))
+      .map(([id]) => id);
+    expect(routeIds).toHaveLength(2);
+    expect((res(stageId) as { DependsOn?: string[] }).DependsOn).toEqual(expect.arrayContaining(routeIds));
+  });
+
+  test('the keys of the links: a secret Secrets Manager generates (no key in the template), one key to start', () => {
+    const [, secret] = only(ofType('AWS::SecretsManager::Secret'));
+    expect(secret.Properties.GenerateSecretString).toEqual({
+      SecretStringTemplate: JSON.stringify({ current: 'k1' }),
+      GenerateStringKey: 'key:k1',
+      PasswordLength: 64,
+      ExcludePunctuation: true,
+    });
+    expect(secret.Properties.SecretString).toBeUndefined();
+    // Not a protected stage: removed with the stack (a protected one keeps it: test/infra/stages.test.ts).
+    expect(secret.DeletionPolicy).toBe('Delete');
   });
 
   test('an HTTP API without CORS', () => {
@@ -532,6 +622,8 @@ describe('HTTP API', () => {
       latency: '$context.responseLatency',
     });
     expect(stage.AccessLogSettings.Format.toLowerCase()).not.toContain('header');
+    // Nor the path: a link's token is in it (/u/<token>); the route key names the route without it.
+    expect(stage.AccessLogSettings.Format).not.toMatch(/\$context\.(path|resourcePath)|http\.path/);
   });
 });
 
@@ -1004,6 +1096,7 @@ test('outputs: API URL, table names, queue URLs, the event bus', () => {
       'ErasureDeadLetterQueueUrl',
       'ChangePublisherFailureQueueUrl',
       'EventBusName',
+      'LinkKeysSecretArn',
     ].sort(),
   );
   expect(outputs.HistoryTableName.Value).toEqual({ Ref: tableId('history') });

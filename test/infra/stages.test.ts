@@ -49,6 +49,12 @@ describe('prod stage, as committed in cdk.json', () => {
     }
   });
 
+  test('the link keys are kept likewise: losing them would break every link already sent', () => {
+    const secret = only(ofType('AWS::SecretsManager::Secret'));
+    expect(secret.DeletionPolicy).toBe('RetainExceptOnCreate');
+    expect(secret.UpdateReplacePolicy).toBe('Retain');
+  });
+
   test('log groups and the alarm key are kept likewise; logs with the default retention of 30 days', () => {
     const logGroups = ofType('AWS::Logs::LogGroup');
     expect(logGroups.length).toBeGreaterThanOrEqual(7);

@@ -11,6 +11,7 @@ export const setUnitTestEnv = (): void => {
   process.env[ENV.erasureQueueUrl] = `${UNUSED_QUEUE}/erasures`;
   process.env[ENV.erasureMaxReceiveCount] = '5';
   process.env[ENV.credentialCacheSeconds] = '60';
+  process.env[ENV.linkKeysSecret] = 'link-keys-secret';
   process.env.AWS_REGION = 'eu-west-1';
   process.env.AWS_ACCESS_KEY_ID = 'test';
   process.env.AWS_SECRET_ACCESS_KEY = 'test';

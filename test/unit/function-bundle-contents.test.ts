@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { build, type Metafile, transform } from 'esbuild';
 import { type FunctionSpec, NON_ROUTE_FUNCTIONS } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { functionSpecOf, ROUTES } from '#service/routes.js';
+import { functionSpecOf, PUBLIC_ROUTES, publicFunctionSpecOf, ROUTES } from '#service/routes.js';
 import { OPERATIONS } from '#tools/openapi/operations.js';
 import { subpathImports } from '../support/bundle.js';
 
@@ -57,6 +57,7 @@ const bundle = async (name: string, spec: FunctionSpec): Promise<Bundled> => {
 
 const FUNCTIONS: [string, FunctionSpec][] = [
   ...ROUTES.map((route): [string, FunctionSpec] => [route.operationId, functionSpecOf(route)]),
+  ...PUBLIC_ROUTES.map((route): [string, FunctionSpec] => [route.id, publicFunctionSpecOf(route)]),
   ...Object.entries(NON_ROUTE_FUNCTIONS),
 ];
 
@@ -83,6 +84,19 @@ describe.each(ROUTES.map((route) => [route.operationId, route] as const))('%s', 
       expect(text).not.toContain(`"${other.path}"`);
       expect(text).not.toContain(other.message);
     }
+  });
+});
+
+describe.each(PUBLIC_ROUTES.map((route) => [route.id, route] as const))('%s (a page of the links)', (id, route) => {
+  test('bundles its own route and no API route: no credential check, no envelope', () => {
+    const { files, text } = bundleOf(id);
+    expect(files.filter(isRouteFile)).toEqual([
+      `shared/links/routes/${id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.ts`,
+    ]);
+    expect(text).toContain(route.prefix);
+    for (const other of ROUTES) expect(text).not.toContain(`"${other.path}"`);
+    expect(files).not.toContain('shared/edge/http-route.ts');
+    expect(files.filter((file) => file.startsWith('shared/auth/'))).toEqual([]);
   });
 });
 

@@ -59,6 +59,8 @@ describe('operations', () => {
       'getMigrationStatus',
       'eraseUser',
       'getErasureStatus',
+      'createLinks',
+      'revokeLinks',
     ]);
   });
 

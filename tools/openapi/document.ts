@@ -13,6 +13,7 @@ import { channelConfig } from '#shared/preferences/schemas.js';
 import { responsesOf, unknownRouteResponse } from './documented-responses.js';
 import { errorEnvelope, errorStatus, gatewayError } from './envelope-schemas.js';
 import { describeFields, type FieldDocs } from './field-docs.js';
+import { LINK_PAGES_DESCRIPTION } from './operation-docs/links.js';
 import { OPERATIONS, type Operation } from './operations.js';
 
 /**
@@ -184,6 +185,9 @@ const DESCRIPTION = [
   'The API is server to server: the token is a secret that never belongs in a browser, and no CORS headers are sent.',
 ].join('\n');
 
+/** What a group of operations says beyond its operations: the pages the links open, which are no operation. */
+const TAG_DESCRIPTIONS: Record<string, string> = { 'Links in emails': LINK_PAGES_DESCRIPTION };
+
 /** What the fields of the shared components mean (each operation documents its own: operation-docs/). */
 const COMPONENT_FIELDS: Record<string, FieldDocs> = {
   UserWriteResult: {
@@ -241,7 +245,10 @@ export const buildOpenApiDocument = (): OpenApiDocument => {
       },
     ],
     security: [{ ApiKey: [], AuthToken: [] }],
-    tags: [...new Set(OPERATIONS.map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: [...new Set(OPERATIONS.map((operation) => operation.tag))].map((name) => ({
+      name,
+      ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+    })),
     paths: Object.fromEntries(OPERATIONS.map((operation) => [operation.path, { post: operationObject(operation) }])),
     components: {
       securitySchemes: {

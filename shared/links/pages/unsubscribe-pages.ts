@@ -1,6 +1,6 @@
 import type { Channel } from '#shared/api/channels.js';
 import type { Policy } from '#shared/policy/model.js';
-import { LIST_UNSUBSCRIBE_POST } from '../routes/create-links.js';
+import { LIST_UNSUBSCRIBE_POST } from '../model.js';
 import { type Choice, categoryLabel, type Target } from '../targets.js';
 import { html } from './html.js';
 import { page } from './layout.js';

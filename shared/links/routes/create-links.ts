@@ -4,7 +4,7 @@ import { CHANNELS } from '#shared/api/channels.js';
 import { identifier } from '#shared/api/identifiers.js';
 import type { Route } from '#shared/platform/route.js';
 import { userIds } from '#shared/preferences/schemas.js';
-import { MAX_LINK_DAYS } from '../model.js';
+import { LIST_UNSUBSCRIBE_POST, MAX_LINK_DAYS } from '../model.js';
 
 /** POST /v2/notifications/links/create */
 export const createLinksRequest = z.strictObject({
@@ -23,9 +23,6 @@ export const createLinksRequest = z.strictObject({
   ),
 });
 export type CreateLinksRequest = z.infer<typeof createLinksRequest>;
-
-/** The two headers of RFC 8058, ready to put in the email. */
-export const LIST_UNSUBSCRIBE_POST = 'List-Unsubscribe=One-Click';
 
 export const userLinks = z.strictObject({
   unsubscribeUrl: z.string(),

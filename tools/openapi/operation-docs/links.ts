@@ -95,3 +95,30 @@ export const revokeLinksDocs: OperationDocs<typeof revokeLinksRoute> = {
     result: { revokedBefore: `${TIME} Links of these users made before it no longer work.` },
   },
 };
+
+/**
+ * The pages the links open: outside the JSON protocol (no API key, HTML answers), so no operation
+ * of this document; described with the operations that make the links.
+ */
+export const LINK_PAGES_DESCRIPTION = [
+  'The links open public pages of the same API, for people and mail providers: HTML, no API key, no `{data}`',
+  'envelope (the API guide, docs/api.md, has the details).',
+  '',
+  '- `GET /u/{token}`: what the link would unsubscribe from (its document and category, or wider: the category',
+  '  everywhere, or every notification of its channel from the organization), a button, and a link to the',
+  '  preference page. It never changes anything: mail scanners open every link.',
+  '- `POST /u/{token}` with the body `List-Unsubscribe=One-Click` (`application/x-www-form-urlencoded` or',
+  "  `multipart/form-data`): RFC 8058's one-click unsubscribe. Sets the link's channel to `NONE` for its scope (or",
+  '  the wider `scope` the page sent: `document`, `category`, `organization`); 200 with a short page. A channel the',
+  "  organization's policy locks is left as it is (200, the page says why). Any other body: a 400 page.",
+  "- `GET /p/{token}`: the preference page: the user's value of each channel for each category of the",
+  "  organization's policy and for everything else (and, for a link about a document, that document), in words,",
+  '  with "use the default"; locked channels shown but not editable. `POST /p/{token}` saves its form and answers',
+  '  303 to the page.',
+  '',
+  'An unknown, altered, expired or revoked link answers 404 with the same page in every case. The pages never',
+  'answer 5xx: a failure on the service side answers 429 with `Retry-After` and a page that says nothing changed.',
+  'Every page sends `Content-Security-Policy`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`',
+  'and `Cache-Control: no-store`. Changes made from a link are recorded like any other, with `cause: link` and',
+  '`changedBy: link:<keyId>`.',
+].join('\n');

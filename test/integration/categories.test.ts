@@ -254,6 +254,49 @@ describe('the organization policy as a layer', () => {
     );
   });
 
+  test("one organization's policy never reaches another's users, even with ids that look alike", async () => {
+    await setPolicy(
+      { store: policyStore },
+      { organizationId: 'org#a', policy: { channels: { inbox: { value: 'NONE', locked: true } } } },
+      'ak',
+    );
+    for (const other of ['org', 'org#a#', 'org%23a', 'org#b']) {
+      const [view] = await getConfig(deps(), { organizationId: other, userId: 'u' });
+      expect([other, view?.source.inbox]).toEqual([other, 'default']);
+      await setConfig(deps(), { organizationId: other, userIds: ['u'], config: { inbox: 'ALL' } }, 'ak');
+    }
+    const [own] = await getConfig(deps(), { organizationId: 'org#a', userId: 'u' });
+    expect(own?.source.inbox).toBe('locked');
+  });
+
+  test('a policy change reaches resolve once the cache time has passed, and at once without a cache', async () => {
+    let now = 0;
+    const cached = new PolicyReader(policyStore, 10, () => now);
+    const resolveEmail = async (reader: PolicyReader) =>
+      (
+        await resolveConfig(
+          { store, policies: reader, defaults: BUILT_IN_DEFAULTS },
+          { organizationId: org, documentId: 'd', userIds: ['u'] },
+        )
+      ).users.u?.effective.email;
+    await setPolicy(
+      { store: policyStore },
+      { organizationId: org, policy: { channels: { email: { value: 'NONE' } } } },
+      'ak',
+    );
+    expect(await resolveEmail(cached)).toBe('NONE');
+    await setPolicy(
+      { store: policyStore },
+      { organizationId: org, policy: { channels: { email: { value: 'ALL' } } } },
+      'ak',
+    );
+    expect(await resolveEmail(policies)).toBe('ALL');
+    now = 9_999;
+    expect(await resolveEmail(cached)).toBe('NONE');
+    now = 10_001;
+    expect(await resolveEmail(cached)).toBe('ALL');
+  });
+
   test('a cached policy is read once per cache time', async () => {
     let reads = 0;
     let now = 0;

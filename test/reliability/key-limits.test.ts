@@ -13,7 +13,7 @@ import { getJobView } from '#shared/jobs/view.js';
 import { lockKey, migrationKey } from '#shared/migration/keys.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import { policyKey } from '#shared/policy/keys.js';
-import { documentPartition, escapeKeyPart, organizationPartition } from '#shared/preferences/keys.js';
+import { documentPartition, entryTableKey, escapeKeyPart, organizationPartition } from '#shared/preferences/keys.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { harness } from '../integration/migration-fixtures.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
@@ -113,6 +113,26 @@ describe('the worst case in bytes', () => {
       // The history table's index keys (entryPk, entrySk) have the same limits as table keys.
       expect([key, size <= (key.endsWith('Sk') ? SORT_KEY_LIMIT : PARTITION_KEY_LIMIT)]).toEqual([key, true]);
     }
+  });
+});
+
+describe('no two kinds of item share a key in the config table', () => {
+  test('an entry of any organization, document and user never has the key of a policy', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.option(fc.string({ unit: 'binary' })),
+        fc.string({ unit: 'binary' }),
+        fc.string({ unit: 'binary' }),
+        (org, doc, user, policyOrg) => {
+          const entry = entryTableKey({ organizationId: org, documentId: doc, userId: user });
+          const policy = policyKey(policyOrg);
+          expect(entry.pk === policy.pk && entry.sk === policy.sk).toBe(false);
+          expect(entry.pk.startsWith('POLICY#')).toBe(false);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -323,6 +323,8 @@ const start = async (
     [ENV.eventBusName]: LOCAL_EVENT_BUS_NAME,
     [ENV.linkKeysSecret]: secrets.secretId,
     [ENV.dependencyTimeoutMs]: process.env[ENV.dependencyTimeoutMs] || String(LOCAL_DEPENDENCY_TIMEOUT_MS),
+    // A policy set on a laptop applies to the next request, unless a developer asks for the cache.
+    [ENV.policyCacheSeconds]: process.env[ENV.policyCacheSeconds] || '0',
     ...options.env,
   };
   Object.assign(process.env, env);

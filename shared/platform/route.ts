@@ -37,6 +37,7 @@ export type FunctionSetting =
   | 'historyRetention'
   | 'erasureMaxReceiveCount'
   | 'rateLimit'
+  | 'policyCache'
   | 'linksBaseUrl';
 
 /** Actions on the service's event bus. */

@@ -31,15 +31,19 @@ const request = (link: OpenedLink, target: Target) => ({
   organizationId: link.organizationId,
   userIds: [link.userId],
   ...(target.documentId === null ? {} : { documentIds: [target.documentId] }),
+  ...(target.category === undefined ? {} : { category: target.category }),
 });
+
+/** The policy the page read, as config/set's lock check asks for it. */
+const readPolicy = (policy: StoredPolicy) => ({ get: async () => policy });
 
 export const setFromLink = async (
   { store, now }: LinkWriteDeps,
-  { link, target, signal }: LinkWrite,
+  { link, target, policy, signal }: LinkWrite,
   config: ChannelConfig,
 ): Promise<void> => {
   await setConfig(
-    { store, cause: 'link', ...(now ? { now } : {}) },
+    { store, cause: 'link', policies: readPolicy(policy), ...(now ? { now } : {}) },
     { ...request(link, target), config },
     linkActor(link.keyId),
     { signal },

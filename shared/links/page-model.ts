@@ -1,6 +1,9 @@
 import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from '#shared/api/channels.js';
 import { lockOf, type Policy, type Rule } from '#shared/policy/model.js';
+import { layerOf } from '#shared/preferences/layers.js';
 import type { ChannelConfig, StoredEntry } from '#shared/preferences/model.js';
+import { layersOf } from '#shared/preferences/resolution.js';
+import { CONFIG_SOURCES, type ConfigSource } from '#shared/preferences/results.js';
 import type { LinkState } from './link-state.js';
 import type { OpenedLink } from './model.js';
 import { categoryLabel, type Target } from './targets.js';
@@ -39,21 +42,24 @@ export interface PageModel {
   document: Row[];
 }
 
-type Layered = Pick<StoredEntry, 'config'> & { categories?: Record<string, { config: ChannelConfig }> };
-
 /** The layer of `entry` a target names: its all-categories channels, or a category's. */
-export const layerConfig = (entry: Layered | undefined, category: string | undefined): ChannelConfig | undefined => {
-  if (!entry) return undefined;
-  if (category === undefined) return entry.config;
-  const categories = entry.categories;
-  return categories && Object.hasOwn(categories, category) ? categories[category]?.config : undefined;
-};
+export const layerConfig = (entry: StoredEntry | undefined, category: string | undefined): ChannelConfig | undefined =>
+  category === undefined ? entry?.config : layerOf(entry?.categories, category)?.config;
+
+/** The row's own layer among the sources of the resolution (preferences/resolution.ts). */
+const sourceOf = (target: Target): ConfigSource =>
+  target.documentId === null
+    ? target.category === undefined
+      ? 'organization'
+      : 'organization:category'
+    : target.category === undefined
+      ? 'document'
+      : 'document:category';
 
 /**
- * The layers below a row, in the order that decides (docs/api.md, Categories and policy): for an
- * organization-level row, the organization's all-categories layer (under a category row), the
- * policy's rules, the deployment's default; for a document row, the same after the organization
- * level's category and all-categories layers.
+ * What applies without the row's own value: the next layer of the resolution of its category at
+ * its level (an organization-level row sees no document), as config/get and config/resolve
+ * resolve it. A lock aside: a locked cell is not editable.
  */
 const fallbackOf = (
   state: LinkState,
@@ -61,28 +67,27 @@ const fallbackOf = (
   target: Target,
   channel: Channel,
 ): DeliverySetting => {
-  const { policy } = state.policy;
-  const category = target.category;
-  const candidates: (DeliverySetting | undefined)[] = [];
-  if (target.documentId !== null && category !== undefined)
-    candidates.push(layerConfig(state.document, undefined)?.[channel]);
-  if (target.documentId !== null && category !== undefined)
-    candidates.push(layerConfig(state.organization, category)?.[channel]);
-  if (target.documentId !== null || category !== undefined)
-    candidates.push(layerConfig(state.organization, undefined)?.[channel]);
-  if (category !== undefined) {
-    const own = ownRule(policy, category, channel);
-    if (!own?.locked) candidates.push(own?.value);
-  }
-  const all = policy.channels?.[channel];
-  if (!all?.locked) candidates.push(all?.value);
-  return candidates.find((value) => value !== undefined) ?? defaults[channel];
+  const own = sourceOf(target);
+  const steps = layersOf(
+    {
+      ...(target.documentId === null ? {} : { document: state.document }),
+      organization: state.organization,
+      policy: state.policy.policy,
+      category: target.category,
+      defaults,
+    },
+    channel,
+  );
+  // The layers above the row's own (a document's, seen from its category row) are not what
+  // "use the default" falls back to: only those after it.
+  const at = steps.findIndex((step) => step.source === own);
+  const after =
+    at === -1 ? steps.filter((step) => step.source !== 'locked' && isBelow(step.source, own)) : steps.slice(at + 1);
+  return (after.find((step) => step.source !== 'locked') ?? { value: defaults[channel] }).value;
 };
 
-const ownRule = (policy: Policy, category: string, channel: Channel): Rule | undefined => {
-  const categories = policy.categories;
-  return categories && Object.hasOwn(categories, category) ? categories[category]?.channels?.[channel] : undefined;
-};
+const ORDER: readonly ConfigSource[] = CONFIG_SOURCES;
+const isBelow = (source: ConfigSource, own: ConfigSource) => ORDER.indexOf(source) > ORDER.indexOf(own);
 
 const rowOf = (
   state: LinkState,

@@ -22,8 +22,8 @@ export const describeTarget = (policy: Policy, channel: Channel, target: Target)
 
 const lockNote = (policy: Policy, channel: Channel, choice: Choice) =>
   choice.lock
-    ? html`<span class="note" id="lock-${choice.scope}">Your organization sets ${describeTarget(policy, channel, choice.target)} to
-“${VALUE_WORDS[choice.lock.value]}”, and they cannot be changed here.</span>`
+    ? html`<span class="note" id="lock-${choice.scope}">Your organization has set ${describeTarget(policy, channel, choice.target)}
+to “${VALUE_WORDS[choice.lock.value].toLowerCase()}”: this cannot be changed here.</span>`
     : '';
 
 /** The link to the preference page, relative to /u/<token>: it works under any base path. */
@@ -31,6 +31,8 @@ const preferencesLink = (token: string) => html`<a href="../p/${token}">Choose w
 
 export const offerPage = (policy: Policy, channel: Channel, choices: readonly Choice[], token: string): string => {
   const open = choices.filter((choice) => !choice.lock);
+  // The link's own scope is chosen unless it is locked: never a wider one on the person's behalf.
+  const preselected = choices[0]?.lock ? undefined : choices[0];
   const only = choices.length === 1 ? choices[0] : undefined;
   const body = only
     ? html`<p>You will no longer get ${describeTarget(policy, channel, only.target)}.</p>${
@@ -42,7 +44,7 @@ ${choices.map(
   (
     choice,
   ) => html`<div class="choice"><input type="radio" name="scope" id="scope-${choice.scope}" value="${choice.scope}"${
-    choice === open[0] ? html` checked` : ''
+    choice === preselected ? html` checked` : ''
   }${choice.lock ? html` disabled aria-describedby="lock-${choice.scope}"` : ''}>
 <label for="scope-${choice.scope}">${describeTarget(policy, channel, choice.target)}${
     choice.lock ? html`<br>${lockNote(policy, channel, choice)}` : ''

@@ -1,0 +1,329 @@
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { sealLink } from '#shared/links/token.js';
+import { waitForMigration } from '../reliability/support.js';
+import { createLinks, LINK_PATHS, oneClick, openPage, tokenOf, twinKeyring } from '../support/links.js';
+import { type LocalService, startLocalService } from '../support/local-service.js';
+
+// Contract 13 through the local twin, over HTTP: links from links/create, the one-click
+// unsubscribe of RFC 8058 and its page, the preference page, revocation (links/revoke and an
+// erasure), a migrated document followed through a chain, the same 404 page for every failure,
+// changes recorded as `link` in the history; and not one log line of the whole flow holds a token.
+let service: LocalService;
+const logged: string[] = [];
+let stdout: ReturnType<typeof jest.spyOn> | undefined;
+
+beforeAll(async () => {
+  // Every function logs at DEBUG, and every line the twin or a function writes is kept.
+  stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
+    logged.push(String(chunk));
+    return true;
+  });
+  service = await startLocalService({
+    env: { POWERTOOLS_LOG_LEVEL: 'DEBUG', LINK_KEYS_CACHE_SECONDS: '0' },
+    log: (line) => logged.push(line),
+  });
+}, 60_000);
+afterAll(async () => {
+  await service?.close();
+  stdout?.mockRestore();
+});
+
+const ORG = 'links-org';
+const tokens: string[] = [];
+const remember = (url: string) => {
+  tokens.push(tokenOf(url));
+  return url;
+};
+
+const get = async (userId: string, extra: Record<string, unknown> = {}) => {
+  const response = await service.call('/v2/notifications/config/get', { organizationId: ORG, userId, ...extra });
+  return (response.body.result?.data as { config: Record<string, string>; categories?: Record<string, unknown> }[])[0];
+};
+
+const history = async (userId: string) => {
+  const response = await service.call('/v2/notifications/config/history', { organizationId: ORG, userId });
+  return (response.body.result?.data as { changes: { cause: string; changedBy: string; documentId: string | null }[] })
+    .changes;
+};
+
+const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return read();
+};
+
+describe('links/create', () => {
+  test('one set of links per distinct user: URLs on the address called, the two RFC 8058 headers, the expiry', async () => {
+    const links = await createLinks(service, { organizationId: ORG, userIds: ['ann', 'bo', 'ann'], documentId: 'd1' });
+    expect(Object.keys(links)).toEqual(['ann', 'bo']);
+    const ann = links.ann as (typeof links)[string];
+    expect(ann.unsubscribeUrl.startsWith(`${service.baseUrl}/u/`)).toBe(true);
+    expect(ann.preferencesUrl).toBe(ann.unsubscribeUrl.replace('/u/', '/p/'));
+    expect(ann.headers).toEqual({
+      'List-Unsubscribe': `<${ann.unsubscribeUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    });
+    // 90 days by default, to the second.
+    expect(Date.parse(ann.expiresAt) - Date.now()).toBeGreaterThan(90 * 86_400_000 - 60_000);
+    expect(Date.parse(ann.expiresAt) - Date.now()).toBeLessThanOrEqual(90 * 86_400_000);
+    // Nothing readable in a token: not the organization, the user or the document.
+    const token = tokenOf(ann.unsubscribeUrl);
+    const readable = token
+      .split('.')
+      .map((part) => Buffer.from(part, 'base64url').toString('latin1'))
+      .join(' ');
+    for (const id of [ORG, 'ann', 'd1']) expect(readable).not.toContain(id);
+    remember(ann.unsubscribeUrl);
+  });
+
+  test('limits: expiresInDays 1 to 365, a category id, a channel', async () => {
+    for (const bad of [{ expiresInDays: 0 }, { expiresInDays: 366 }, { category: 'Not Valid' }, { channel: 'sms' }]) {
+      const response = await service.call(LINK_PATHS.create, { organizationId: ORG, userIds: ['ann'], ...bad });
+      expect(response.status).toBe(400);
+      expect(response.body.error?.status).toBe('INVALID_ARGUMENT');
+    }
+  });
+});
+
+describe('one-click unsubscribe', () => {
+  test('GET shows the choice and changes nothing; POST unsubscribes the link scope; repeating it is harmless', async () => {
+    const links = await createLinks(service, { organizationId: ORG, userIds: ['cy'], documentId: 'd1' });
+    const url = remember(links.cy?.unsubscribeUrl as string);
+    const page = await openPage(url);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('email notifications about this document');
+    expect(page.html).toContain('name="List-Unsubscribe" value="One-Click"');
+    expect((await get('cy', { documentIds: ['d1'] })).config).toEqual({});
+
+    for (let i = 0; i < 2; i++) {
+      const done = await oneClick(url);
+      expect(done.status).toBe(200);
+      expect(done.html).toContain('You are unsubscribed');
+    }
+    expect((await get('cy', { documentIds: ['d1'] })).config).toEqual({ email: 'NONE' });
+    const changes = await eventually(
+      () => history('cy'),
+      (found) => found.length > 0,
+    );
+    expect(changes).toEqual([expect.objectContaining({ cause: 'link', changedBy: 'link:k1', documentId: 'd1' })]);
+  });
+
+  test('a wider scope from the page: the category everywhere, or every email of the organization', async () => {
+    const links = await createLinks(service, {
+      organizationId: ORG,
+      userIds: ['di'],
+      documentId: 'd1',
+      category: 'comment',
+    });
+    const url = remember(links.di?.unsubscribeUrl as string);
+    expect((await oneClick(url, 'List-Unsubscribe=One-Click&scope=category')).status).toBe(200);
+    expect((await get('di', { category: 'comment' })).categories).toEqual({ comment: { email: 'NONE' } });
+    expect((await oneClick(url, 'List-Unsubscribe=One-Click&scope=organization')).status).toBe(200);
+    expect((await get('di')).config).toEqual({ email: 'NONE' });
+  });
+
+  test('multipart/form-data is RFC 8058 too', async () => {
+    const links = await createLinks(service, { organizationId: ORG, userIds: ['ed'] });
+    const form = new FormData();
+    form.set('List-Unsubscribe', 'One-Click');
+    const done = await openPage(remember(links.ed?.unsubscribeUrl as string), { method: 'POST', body: form });
+    expect(done.status).toBe(200);
+    expect((await get('ed')).config).toEqual({ email: 'NONE' });
+  });
+
+  test('a body that is not the one-click form, or a scope the link cannot express: a 400 page, nothing written', async () => {
+    const links = await createLinks(service, { organizationId: ORG, userIds: ['fay'] });
+    const url = remember(links.fay?.unsubscribeUrl as string);
+    for (const body of [
+      '',
+      'List-Unsubscribe=Two-Clicks',
+      'List-Unsubscribe=One-Click&List-Unsubscribe=One-Click',
+      'List-Unsubscribe=One-Click&scope=document',
+      'List-Unsubscribe=One-Click&scope=category',
+      'List-Unsubscribe=One-Click&scope=everything',
+      'List-Unsubscribe=One-Click&extra=1',
+      'List-Unsubscribe=One-Click%FF',
+    ]) {
+      const answer = await oneClick(url, body);
+      expect({ body, status: answer.status }).toEqual({ body, status: 400 });
+      expect(answer.html).toContain('Nothing was changed.');
+    }
+    const json = await openPage(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"List-Unsubscribe":"One-Click"}',
+    });
+    expect(json.status).toBe(400);
+    expect((await get('fay')).config).toEqual({});
+  });
+
+  test('a channel the policy locks is not changed: 200 and a page that says why', async () => {
+    const policy = await service.call('/v2/organizations/policy/set', {
+      organizationId: ORG,
+      policy: {
+        categories: { security: { label: 'Security alerts', channels: { email: { value: 'ALL', locked: true } } } },
+      },
+    });
+    expect(policy.status).toBe(200);
+    const links = await createLinks(service, { organizationId: ORG, userIds: ['gus'], category: 'security' });
+    const answer = await oneClick(remember(links.gus?.unsubscribeUrl as string));
+    expect(answer.status).toBe(200);
+    expect(answer.html).toContain('Nothing was changed');
+    expect(answer.html).toContain('Security alerts');
+    expect((await get('gus', { category: 'security' })).categories ?? {}).toEqual({});
+  });
+});
+
+describe('the same 404 page for every failure, never a 5xx', () => {
+  test('unknown, altered, expired, future, other-key, revoked and erased links', async () => {
+    const keyring = await twinKeyring(service);
+    const now = Math.floor(Date.now() / 1000);
+    const scope = { organizationId: ORG, userId: 'hal', channel: 'email' as const };
+    const expired = await sealLink({ ...scope, issuedAt: now - 100, expiresAt: now - 1 }, keyring);
+    const future = await sealLink({ ...scope, issuedAt: now + 3600, expiresAt: now + 7200 }, keyring);
+    const links = await createLinks(service, { organizationId: ORG, userIds: ['hal', 'ida'] });
+    const good = tokenOf(links.hal?.unsubscribeUrl as string);
+    const altered = `${good.slice(0, -3)}${good.endsWith('A') ? 'B' : 'A'}${good.slice(-2)}`;
+    const [header, , iv, ciphertext, tag] = good.split('.');
+    const swapped = [header, '', iv, `${ciphertext}AA`, tag].join('.');
+
+    expect((await service.call(LINK_PATHS.revoke, { organizationId: ORG, userIds: ['ida'] })).status).toBe(200);
+    const revoked = tokenOf(links.ida?.unsubscribeUrl as string);
+    tokens.push(good, revoked, expired, future);
+
+    const pages = new Set<string>();
+    for (const token of [
+      'x',
+      'a.b.c.d.e',
+      altered,
+      swapped,
+      expired,
+      future,
+      revoked,
+      'A'.repeat(5000),
+      `${good}/more`,
+    ]) {
+      for (const prefix of ['/u/', '/p/']) {
+        for (const method of ['GET', 'POST']) {
+          const answer = await openPage(`${service.baseUrl}${prefix}${token}`, {
+            method,
+            ...(method === 'POST'
+              ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }
+              : {}),
+          });
+          expect({ token: token.slice(0, 20), prefix, method, status: answer.status }).toEqual({
+            token: token.slice(0, 20),
+            prefix,
+            method,
+            status: 404,
+          });
+          pages.add(answer.html);
+        }
+      }
+    }
+    // One page, byte for byte, whatever the failure.
+    expect(pages.size).toBe(1);
+    // The good link still works: only the revoked user's stopped.
+    expect((await openPage(`${service.baseUrl}/u/${good}`)).status).toBe(200);
+  });
+
+  test('an erasure of the user revokes the links made before it', async () => {
+    const links = await createLinks(service, { organizationId: ORG, userIds: ['jo'] });
+    const url = remember(links.jo?.preferencesUrl as string);
+    expect((await openPage(url)).status).toBe(200);
+    const started = await service.call('/v2/organizations/users/erase', { organizationId: ORG, userId: 'jo' });
+    const erasureId = (started.body.result?.data as { erasureId: string }).erasureId;
+    await eventually(
+      () => service.call('/v2/organizations/users/erase/status', { organizationId: ORG, erasureId }),
+      (status) => (status.body.result?.data as { status: string }).status === 'completed',
+    );
+    expect((await openPage(url)).status).toBe(404);
+    // A link made after the erasure works (from the next second: tokens count whole seconds, and a
+    // revocation covers the second it happened in).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const fresh = await createLinks(service, { organizationId: ORG, userIds: ['jo'] });
+    expect((await openPage(remember(fresh.jo?.preferencesUrl as string))).status).toBe(200);
+  });
+
+  test('every page sends the security headers, whatever it answers', async () => {
+    const links = await createLinks(service, { organizationId: ORG, userIds: ['kit'] });
+    const url = remember(links.kit?.unsubscribeUrl as string);
+    for (const answer of [
+      await openPage(url),
+      await oneClick(url, 'nope'),
+      await openPage(`${service.baseUrl}/u/nope`),
+      await openPage(url, { method: 'PUT' }),
+    ]) {
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(answer.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-/);
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+});
+
+test('a link about a migrated document acts on the new document, through a chain of migrations', async () => {
+  const links = await createLinks(service, { organizationId: ORG, userIds: ['lu'], documentId: 'm1' });
+  for (const [from, to] of [
+    ['m1', 'm2'],
+    ['m2', 'm3'],
+  ]) {
+    const started = await service.call('/v2/organizations/documents/migrate', {
+      organizationId: ORG,
+      documentId: from,
+      newDocumentId: to,
+    });
+    expect(started.status).toBe(200);
+    await waitForMigration(service, undefined, ORG, (started.body.result?.data as { migrationId: string }).migrationId);
+  }
+  expect((await oneClick(remember(links.lu?.unsubscribeUrl as string))).status).toBe(200);
+  const [m1, m3] = (
+    await service.call('/v2/notifications/config/get', { organizationId: ORG, userId: 'lu', documentIds: ['m1', 'm3'] })
+  ).body.result?.data as { config: Record<string, string> }[];
+  expect(m1?.config).toEqual({});
+  expect(m3?.config).toEqual({ email: 'NONE' });
+});
+
+test('the preference page saves what the person changed, as a link change', async () => {
+  const links = await createLinks(service, { organizationId: ORG, userIds: ['mo'], documentId: 'p1' });
+  const url = remember(links.mo?.preferencesUrl as string);
+  const page = await openPage(url);
+  expect(page.status).toBe(200);
+  expect(page.html).toContain('name="org:slack"');
+  const saved = await openPage(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'org:slack=ALL&was:org:slack=default&doc:email=NONE&was:doc:email=default&org:inbox=default&was:org:inbox=default',
+  });
+  expect(saved.status).toBe(303);
+  expect(saved.headers.get('location')).toBe('?saved=1');
+  expect((await get('mo')).config).toEqual({ slack: 'ALL' });
+  expect((await get('mo', { documentIds: ['p1'] })).config).toEqual({ email: 'NONE' });
+  expect((await openPage(`${url}?saved=1`)).html).toContain('Your choices are saved.');
+  // Unknown fields or values: a 400 page, nothing written.
+  for (const body of ['org:slack=SOMETIMES', 'org:fax=ALL', 'other=1', 'org:slack=ALL&org:slack=NONE']) {
+    const refused = await openPage(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    expect({ body, status: refused.status }).toEqual({ body, status: 400 });
+  }
+  expect((await get('mo')).config).toEqual({ slack: 'ALL' });
+});
+
+test('no log line of the whole flow holds a token (the twin, the functions, the access lines)', async () => {
+  // A failure on the service side is logged too: it must not carry the token either.
+  expect(tokens.length).toBeGreaterThan(10);
+  const text = logged.join('\n');
+  expect(text).toContain('/u/{proxy+}');
+  for (const token of tokens) {
+    expect(text).not.toContain(token);
+    // Nor its parts (a log line that cut it at a dot).
+    for (const part of token.split('.').filter((p) => p.length > 20)) expect(text).not.toContain(part);
+  }
+});

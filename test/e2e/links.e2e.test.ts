@@ -37,7 +37,12 @@ const remember = (url: string) => {
 
 const get = async (userId: string, extra: Record<string, unknown> = {}) => {
   const response = await service.call('/v2/notifications/config/get', { organizationId: ORG, userId, ...extra });
-  return (response.body.result?.data as { config: Record<string, string>; categories?: Record<string, unknown> }[])[0];
+  return (
+    response.body.result?.data as { config: Record<string, string>; categories?: Record<string, unknown> }[]
+  )[0] as {
+    config: Record<string, string>;
+    categories?: Record<string, unknown>;
+  };
 };
 
 const history = async (userId: string) => {

@@ -2,6 +2,7 @@ import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { API_PAGE_PATHS } from '#local/api-pages.js';
+import { PUBLIC_ROUTES } from '#service/routes.js';
 import { hashToken } from '#shared/auth/credential.js';
 import {
   assertConcurrently,
@@ -161,7 +162,12 @@ export const defineHttpFuzz = (routeNames: string[], { unknownPaths }: { unknown
     )
     // Clients resolve dot segments before sending (so does the URL parser here): compare resolved.
     // The twin's static pages (GET /, /docs, /openapi.json) are not API routes but answer a GET.
-    .filter((path) => ![...ROUTE_PATHS, ...PAGE_PATHS].includes(new URL(`http://127.0.0.1${path}`).pathname));
+    .filter((path) => ![...ROUTE_PATHS, ...PAGE_PATHS].includes(new URL(`http://127.0.0.1${path}`).pathname))
+    // The pages of the links own everything under their prefixes (HTML, fuzzed on their own:
+    // fuzz-link-pages.test.ts).
+    .filter(
+      (path) => !PUBLIC_ROUTES.some((route) => new URL(`http://127.0.0.1${path}`).pathname.startsWith(route.prefix)),
+    );
 
   test(
     `${FUZZ_RUNS} requests to unknown paths, any method and body: 404 NOT_FOUND in the envelope`,

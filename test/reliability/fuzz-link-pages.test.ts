@@ -1,0 +1,147 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { assertConcurrently, FUZZ_RUNS, FUZZ_TIMEOUT_MS } from '../support/fuzz.js';
+import { createLinks, tokenOf } from '../support/links.js';
+import { type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
+
+/**
+ * The pages of the links as an attacker sees them, over HTTP against the twin: no key needed, so
+ * anything may arrive. Tokens (real ones, altered ones, random text, oversized, with extra path
+ * segments), any method, any content type, any body (random bytes, forms of unknown fields or
+ * values, broken multipart). Every answer is one of the pages' statuses with the pages' headers,
+ * never a 5xx, and nothing is written: the tables are as they were.
+ */
+let service: LocalService;
+let tokens: string[];
+
+beforeAll(async () => {
+  service = await startLocalService();
+  const links = await createLinks(service, {
+    organizationId: 'fuzz-org',
+    userIds: ['u1', 'u2'],
+    documentId: 'doc-1',
+    category: 'comment',
+  });
+  tokens = Object.values(links).map((link) => tokenOf(link.unsubscribeUrl));
+}, 60_000);
+afterAll(async () => {
+  await service?.close();
+});
+
+const scanAll = async (table: string) => (await service.doc.send(new ScanCommand({ TableName: table }))).Items ?? [];
+
+const flip = (token: string, at: number) => {
+  const index = at % token.length;
+  const char = token[index] === 'A' ? 'B' : 'A';
+  return `${token.slice(0, index)}${char}${token.slice(index + 1)}`;
+};
+
+const tokenArb = fc.oneof(
+  { weight: 3, arbitrary: fc.nat({ max: 1 }).map((i) => () => tokens[i] as string) },
+  fc.tuple(fc.nat({ max: 1 }), fc.nat()).map(
+    ([i, at]) =>
+      () =>
+        flip(tokens[i] as string, at),
+  ),
+  fc.string({ minLength: 1, maxLength: 60 }).map((text) => () => encodeURIComponent(text)),
+  fc.stringMatching(/^[A-Za-z0-9_-]{1,40}(\.[A-Za-z0-9_-]{0,40}){0,6}$/).map((text) => () => text),
+  fc.integer({ min: 4000, max: 9000 }).map((length) => () => 'e'.repeat(length)),
+  fc.nat({ max: 1 }).map((i) => () => `${tokens[i]}/extra`),
+  fc.nat({ max: 1 }).map((i) => () => `${tokens[i]}%2F..%2F`),
+);
+
+// Fields a form may hold: the pages' own names with wrong values, unknown names, odd bytes.
+const field = fc.tuple(
+  fc.oneof(
+    fc.constantFrom('List-Unsubscribe', 'scope', 'org:email', 'was:org:email', 'doc/comment:slack', 'org/x:fax'),
+    fc.string({ maxLength: 12 }),
+  ),
+  fc.oneof(
+    fc.constantFrom('One-Click', 'ALL', 'organization', 'default', 'SOMETIMES', ''),
+    fc.string({ maxLength: 12 }),
+  ),
+);
+// Always one field that no page has: a form that could be valid would write.
+const form = fc
+  .array(field, { maxLength: 6 })
+  .map((fields) => [...fields, ['bogus-field', 'x'] as [string, string]])
+  .map((fields) => fields.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&'));
+
+const body = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: form.map((text) => ({ type: 'application/x-www-form-urlencoded', body: text as string | Buffer })),
+  },
+  form.map((text) => ({ type: 'application/x-www-form-urlencoded; charset=utf-8', body: `${text}%FF%FE` })),
+  fc
+    .uint8Array({ maxLength: 200 })
+    .map((bytes) => ({ type: 'application/x-www-form-urlencoded', body: Buffer.from(bytes) })),
+  fc.constantFrom(
+    {
+      type: 'multipart/form-data; boundary=x',
+      body: '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x',
+    },
+    {
+      type: 'multipart/form-data; boundary=x',
+      body: '--x\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nhello\r\n--x--\r\n',
+    },
+    { type: 'multipart/form-data', body: 'no boundary' },
+    { type: 'application/json', body: '{"List-Unsubscribe":"One-Click"}' },
+    { type: 'text/plain', body: 'List-Unsubscribe=One-Click&x=1' },
+    { type: '', body: 'List-Unsubscribe=One-Click&x=1' },
+  ),
+  fc.integer({ min: 65 * 1024, max: 200 * 1024 }).map((size) => ({
+    type: 'application/x-www-form-urlencoded',
+    body: `List-Unsubscribe=One-Click&pad=${'a'.repeat(size)}`,
+  })),
+);
+
+// 303: a save of the preference page that changes nothing (an empty form) answers the page again.
+const PAGE_STATUSES = [200, 303, 400, 404, 405];
+
+test(
+  `${FUZZ_RUNS} hostile requests to /u/ and /p/: a page status and the pages' headers, never a 5xx, nothing written`,
+  async () => {
+    const before = {
+      config: await scanAll(service.tables.config),
+      migrations: await scanAll(service.tables.migrations),
+    };
+    const seen = new Set<number>();
+    await assertConcurrently(
+      fc.tuple(
+        fc.constantFrom('/u/', '/p/'),
+        tokenArb,
+        fc.constantFrom('GET', 'POST', 'POST', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'),
+        body,
+      ),
+      async ([prefix, token, method, { type, body: payload }]) => {
+        const sent = method === 'GET' || method === 'HEAD' ? undefined : payload;
+        const answer = await rawRequest(`${service.baseUrl}${prefix}${token()}`, {
+          method,
+          headers: type && sent !== undefined ? [['content-type', type]] : [],
+          ...(sent === undefined ? {} : { body: sent }),
+        });
+        seen.add(answer.status);
+        // A path the twin routes elsewhere (a segment that resolves out of the prefix) answers JSON 404.
+        if (answer.headers['content-type'] === 'application/json') {
+          expect(answer.status).toBe(404);
+          return;
+        }
+        expect(PAGE_STATUSES).toContain(answer.status);
+        expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(answer.headers['content-security-policy']).toMatch(/^default-src 'none'/);
+        expect(answer.headers['x-content-type-options']).toBe('nosniff');
+        expect(answer.headers['referrer-policy']).toBe('no-referrer');
+        expect(answer.headers['cache-control']).toBe('no-store');
+      },
+    );
+    expect({
+      config: await scanAll(service.tables.config),
+      migrations: await scanAll(service.tables.migrations),
+    }).toEqual(before);
+    // The generator reaches every answer: the page, the bad form, the unknown link, the odd method.
+    expect([...seen].sort()).toEqual(expect.arrayContaining([200, 400, 404, 405]));
+  },
+  FUZZ_TIMEOUT_MS,
+);

@@ -30,7 +30,8 @@ const cellHtml = (row: Row, cell: Cell, nextId: () => string): Html => {
   const option = (value: string, words: string) =>
     html`<option value="${value}"${value === shown ? html` selected` : ''}>${words}</option>`;
   return html`<div class="row"><label class="name" for="${id}">${name}</label><select id="${id}" name="${cellField(row, cell.channel)}">${[
-    option(DEFAULT_VALUE, `Use the default (now: ${VALUE_WORDS[cell.fallback].toLowerCase()})`),
+    // "Use the default", with what it gives now: short enough for a phone's select.
+    option(DEFAULT_VALUE, `Default: ${VALUE_WORDS[cell.fallback].toLowerCase()}`),
     ...DELIVERY_SETTINGS.map((value) => option(value, VALUE_WORDS[value])),
   ]}</select><input type="hidden" name="${wasField(row, cell.channel)}" value="${shown}"></div>`;
 };
@@ -56,8 +57,8 @@ export const preferencePage = ({ model, saved, extra }: PreferencePageView): str
   return page(
     'Your notification settings',
     html`${saved ? html`<p class="status" role="status">Your choices are saved.</p>` : ''}
-<p>Choose, for each kind of notification, what reaches you on each channel. “Use the default” follows the
-setting below it, or your organization’s.</p>
+<p>Choose, for each kind of notification, what reaches you on each channel. Choose “Default” to use the
+default: the setting for everything else, or your organization’s. Each says what it is now.</p>
 <form method="post">
 <h2>From this organization</h2>
 ${model.organization.map((row) => rowHtml(row, nextId))}

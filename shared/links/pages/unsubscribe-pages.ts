@@ -20,6 +20,8 @@ export const describeTarget = (policy: Policy, channel: Channel, target: Target)
   return `every ${what.replace(/s$/, '')} from this organization`;
 };
 
+const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
 const lockNote = (policy: Policy, channel: Channel, choice: Choice) =>
   choice.lock
     ? html`<span class="note" id="lock-${choice.scope}">Your organization has set ${describeTarget(policy, channel, choice.target)}
@@ -46,7 +48,7 @@ ${choices.map(
   ) => html`<div class="choice"><input type="radio" name="scope" id="scope-${choice.scope}" value="${choice.scope}"${
     choice === preselected ? html` checked` : ''
   }${choice.lock ? html` disabled aria-describedby="lock-${choice.scope}"` : ''}>
-<label for="scope-${choice.scope}">${describeTarget(policy, channel, choice.target)}${
+<label for="scope-${choice.scope}">${capitalized(describeTarget(policy, channel, choice.target))}${
     choice.lock ? html`<br>${lockNote(policy, channel, choice)}` : ''
   }</label></div>`,
 )}

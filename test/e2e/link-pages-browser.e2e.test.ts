@@ -1,0 +1,208 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { createLinks } from '../support/links.js';
+import { type LocalService, startLocalService } from '../support/local-service.js';
+
+// The pages of the links as a person sees them, in a real browser (Debian's Chromium, driven by
+// playwright-core; .ci/run installs it, nothing is downloaded), at 1280 px and 390 px: the
+// preference page changed with the keyboard and with the mouse, saved, and the change seen
+// through the API; the unsubscribe page shows its choices and changes nothing until its button
+// is pressed. No horizontal scroll, labels on every control, headings in order, no script needed.
+// Screenshots go to a temporary folder named in the test output.
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = mkdtempSync(join(tmpdir(), 'link-pages-'));
+const ORG = 'browser-org';
+
+let service: LocalService;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  service = await startLocalService();
+  const policy = await service.call('/v2/organizations/policy/set', {
+    organizationId: ORG,
+    policy: {
+      channels: { email: { value: 'MINE' } },
+      categories: {
+        comment: {
+          label: 'Comments and replies',
+          description: 'When someone comments on or replies in your documents.',
+        },
+        mention: { label: 'Mentions' },
+        security: {
+          label: 'Security alerts',
+          description: 'Sign-ins and permission changes.',
+          channels: { email: { value: 'ALL', locked: true } },
+        },
+      },
+    },
+  });
+  expect(policy.status).toBe(200);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  console.log(`Link pages screenshots: ${SHOTS}`);
+});
+
+const open = async (url: string, width: number, options: { javaScriptEnabled?: boolean } = {}) => {
+  const context = await browser.newContext({ viewport: { width, height: width < 760 ? 844 : 900 }, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(5_000);
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  const response = await page.goto(url);
+  return { page, errors, requests, status: response?.status(), close: () => context.close() };
+};
+
+// Runs in the page (a string: the test's TypeScript has no DOM types).
+const LAYOUT = `(() => {
+  const unlabelled = [...document.querySelectorAll('select, input:not([type=hidden]), button')].filter((control) => {
+    if (control.tagName === 'BUTTON') return !control.textContent.trim();
+    return !(control.labels && control.labels.length > 0);
+  }).length;
+  const headings = [...document.querySelectorAll('h1, h2, h3')].map((h) => Number(h.tagName[1]));
+  return {
+    scrollWidth: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+    unlabelled,
+    headings,
+    h1: document.querySelectorAll('h1').length,
+  };
+})()`;
+
+interface Layout {
+  scrollWidth: number;
+  viewport: number;
+  unlabelled: number;
+  headings: number[];
+  h1: number;
+}
+
+const checkLayout = async (page: Page) => {
+  const layout = await page.evaluate<Layout>(LAYOUT);
+  expect(layout.scrollWidth).toBeLessThanOrEqual(layout.viewport);
+  expect(layout.unlabelled).toBe(0);
+  expect(layout.h1).toBe(1);
+  // Headings never skip a level.
+  layout.headings.forEach((level, i) => {
+    if (i > 0) expect(level - (layout.headings[i - 1] as number)).toBeLessThanOrEqual(1);
+  });
+};
+
+const config = async (userId: string, extra: Record<string, unknown> = {}) =>
+  (
+    (await service.call('/v2/notifications/config/get', { organizationId: ORG, userId, ...extra })).body.result
+      ?.data as { config: Record<string, string>; categories: Record<string, Record<string, string>> }[]
+  )[0];
+
+describe.each([1280, 390])('at %i px', (width) => {
+  test('the preference page: change one setting with the keyboard, one with the mouse, save, see both through the API', async () => {
+    const userId = `person-${width}`;
+    const links = await createLinks(service, { organizationId: ORG, userIds: [userId], documentId: 'doc-1' });
+    const { page, errors, requests, status, close } = await open(links[userId]?.preferencesUrl as string, width);
+    try {
+      expect(status).toBe(200);
+      await checkLayout(page);
+      // Nothing loaded but the page itself.
+      expect(requests).toHaveLength(1);
+      // Labels from the policy, values in words, a locked channel shown as text.
+      await expect(page.getByRole('group', { name: 'Comments and replies' }).isVisible()).resolves.toBe(true);
+      const security = page.getByRole('group', { name: 'Security alerts' });
+      expect(await security.textContent()).toContain('set by your organization');
+      expect(await security.locator('select').count()).toBe(2);
+      await page.screenshot({ path: join(SHOTS, `preferences-${width}.png`), fullPage: true });
+
+      // Keyboard: focus the Comments email setting by Tab, choose "None" with the arrow keys.
+      const commentsEmail = page.getByRole('group', { name: 'Comments and replies' }).getByLabel('Email');
+      const target = await commentsEmail.getAttribute('id');
+      const focused = () => page.evaluate<string | undefined>('document.activeElement?.id');
+      for (let tabs = 0; tabs < 40 && (await focused()) !== target; tabs++) await page.keyboard.press('Tab');
+      expect(await focused()).toBe(target);
+      // From "use the default": ALL, MINE, NONE below it.
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      expect(await commentsEmail.inputValue()).toBe('NONE');
+
+      // Mouse: the document's Slack setting to every notification.
+      const documentSlack = page.getByRole('group', { name: 'Everything about this document' }).getByLabel('Slack');
+      await documentSlack.click();
+      await documentSlack.selectOption('ALL');
+      await page.screenshot({ path: join(SHOTS, `preferences-${width}-changed.png`), fullPage: true });
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.waitForURL(/\?saved=1$/);
+      expect(await page.getByRole('status').textContent()).toContain('saved');
+      await page.screenshot({ path: join(SHOTS, `preferences-${width}-saved.png`), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+    expect((await config(userId, { category: 'comment' }))?.categories).toEqual({ comment: { email: 'NONE' } });
+    expect((await config(userId, { documentIds: ['doc-1'] }))?.config).toEqual({ slack: 'ALL' });
+  });
+
+  test('the unsubscribe page: its choices, nothing changed by opening it; the button unsubscribes', async () => {
+    const userId = `reader-${width}`;
+    const links = await createLinks(service, {
+      organizationId: ORG,
+      userIds: [userId],
+      documentId: 'doc-2',
+      category: 'mention',
+    });
+    const { page, errors, status, close } = await open(links[userId]?.unsubscribeUrl as string, width);
+    try {
+      expect(status).toBe(200);
+      await checkLayout(page);
+      expect(await page.getByRole('radio').count()).toBe(3);
+      expect(await page.getByLabel('Email notifications about Mentions on this document').isChecked()).toBe(true);
+      await page.screenshot({ path: join(SHOTS, `unsubscribe-${width}.png`), fullPage: true });
+      expect((await config(userId, { documentIds: ['doc-2'], category: 'mention' }))?.categories).toEqual({});
+
+      await page.getByLabel('Email notifications about Mentions, on every document').check();
+      await page.getByRole('button', { name: 'Unsubscribe' }).click();
+      await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+      await page.screenshot({ path: join(SHOTS, `unsubscribe-${width}-done.png`), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+    expect((await config(userId, { category: 'mention' }))?.categories).toEqual({ mention: { email: 'NONE' } });
+  });
+});
+
+test('without JavaScript the pages work the same: they have no script', async () => {
+  const links = await createLinks(service, { organizationId: ORG, userIds: ['no-script'] });
+  const { page, close } = await open(links['no-script']?.preferencesUrl as string, 390, { javaScriptEnabled: false });
+  try {
+    expect(await page.locator('script').count()).toBe(0);
+    await page.getByRole('group', { name: 'Mentions' }).getByLabel('In-app inbox').selectOption('MINE');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\?saved=1$/);
+  } finally {
+    await close();
+  }
+  expect((await config('no-script', { category: 'mention' }))?.categories).toEqual({ mention: { inbox: 'MINE' } });
+});

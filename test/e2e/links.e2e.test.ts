@@ -99,7 +99,7 @@ describe('one-click unsubscribe', () => {
     const url = remember(links.cy?.unsubscribeUrl as string);
     const page = await openPage(url);
     expect(page.status).toBe(200);
-    expect(page.html).toContain('email notifications about this document');
+    expect(page.html).toContain('Email notifications about this document');
     expect(page.html).toContain('name="List-Unsubscribe" value="One-Click"');
     expect((await get('cy', { documentIds: ['d1'] })).config).toEqual({});
 

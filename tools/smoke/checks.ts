@@ -114,7 +114,7 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
 
   const org = organizationId;
   const [u1, u2, u3] = ['u1', 'u2', 'u3'].map((user) => `${runId}-${user}`) as [string, string, string];
-  const [docA, docB] = [`${runId}-doc-a`, `${runId}-doc-b`];
+  const [docA, docB, docC] = [`${runId}-doc-a`, `${runId}-doc-b`, `${runId}-doc-c`];
 
   const expectWritten = (result: Record<string, { success: boolean; documentId: string | null }>, users: string[]) => {
     expectEqual('the users answered', Object.keys(result).sort(), [...users].sort());
@@ -257,6 +257,36 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
     expectEqual('the answer', [response.status, body?.error?.status], [404, 'NOT_FOUND']);
   });
 
+  await check(
+    'links: the unsubscribe page, one-click unsubscribe, the change read back, revoked links answer 404',
+    ['createLinks', 'revokeLinks'],
+    async () => {
+      const links = await client.createLinks({ organizationId: org, userIds: [u1], documentId: docC });
+      const link = links[u1];
+      if (!link) throw new Deviation(`no links for ${u1}`);
+      expectEqual('the headers', link.headers['List-Unsubscribe'], `<${link.unsubscribeUrl}>`);
+      const page = (init: RequestInit = {}) =>
+        (options.fetch ?? fetch)(link.unsubscribeUrl, {
+          redirect: 'manual',
+          signal: AbortSignal.timeout(30_000),
+          ...init,
+        });
+      const offer = await page();
+      expectEqual('the page', [offer.status, offer.headers.get('content-type')], [200, 'text/html; charset=utf-8']);
+      expectEqual('its nosniff header', offer.headers.get('x-content-type-options'), 'nosniff');
+      const done = await page({
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expectEqual('the one-click answer', done.status, 200);
+      const item = await client.getConfigItem({ organizationId: org, userId: u1, documentId: docC });
+      expectEqual(`${u1}'s email on ${docC}`, item.config.email, 'NONE');
+      await client.revokeLinks({ organizationId: org, userIds: [u1] });
+      expectEqual('the revoked link', (await page()).status, 404);
+    },
+  );
+
   await check('users/erase: a user erased, the status completes', ['eraseUser', 'getErasureStatus'], async () => {
     const { erasureId } = await client.eraseUser({ organizationId: org, userId: u3 });
     const deadline = Date.now() + (options.migrationTimeoutMs ?? DEFAULT_MIGRATION_TIMEOUT_MS);
@@ -298,10 +328,10 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
   await check('clean-up: the run’s entries reset', ['resetConfig'], async () => {
     expectWritten(await client.resetConfig({ organizationId: org, userIds: [u1], category: 'smoke-category' }), [u1]);
     expectWritten(await client.resetConfig({ organizationId: org, userIds: [u1] }), [u1]);
-    expectWritten(await client.resetConfig({ organizationId: org, userIds: [u1, u2], documentIds: [docA, docB] }), [
-      u1,
-      u2,
-    ]);
+    expectWritten(
+      await client.resetConfig({ organizationId: org, userIds: [u1, u2], documentIds: [docA, docB, docC] }),
+      [u1, u2],
+    );
   });
 
   const missing = OPERATIONS.map((operation) => operation.operationId).filter((id) => !covered.has(id));

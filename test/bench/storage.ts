@@ -7,6 +7,7 @@ import { type OperationResult, operationById } from '#tools/openapi/operations.j
 import { CallCounter, type CallSummary } from './counting.js';
 import { documents, ORG, users } from './ids.js';
 import { cpuSecondsSince } from './lambda-cpu.js';
+import { linkPagesSection } from './link-pages.js';
 import { policyResolveSection } from './policy-resolve.js';
 import { progress } from './progress.js';
 import { goal, type Section, section } from './report.js';
@@ -183,7 +184,9 @@ export const storageBench = async (): Promise<Section[]> => {
       status: 200,
     });
 
-    return [callsSection(cases, warm.entry), dispatchSection(dispatch), policyResolve];
+    // After the migration above: the queue's consumer no longer waits for the gate.
+    const linkPages = await linkPagesSection(call, counter, { rounds: 20 });
+    return [callsSection(cases, warm.entry), dispatchSection(dispatch), policyResolve, linkPages];
   } finally {
     await service.close();
   }

@@ -98,9 +98,10 @@ let formattersCreated = 0;
 let offsetLookups = 0;
 
 /** What the zone code has asked of Intl since the process started (or since resetZoneMemory). */
-export const zoneStats = (): { formattersCreated: number; offsetLookups: number } => ({
+export const zoneStats = (): { formattersCreated: number; offsetLookups: number; zonesRemembered: number } => ({
   formattersCreated,
   offsetLookups,
+  zonesRemembered: zones.size,
 });
 
 /**
@@ -116,11 +117,8 @@ export const resetZoneMemory = (): void => {
   formattersCreated = 0;
 };
 
-/** Creating a formatter is the expensive part (some 80 µs): one per zone name, for the process. */
-const zoneData = (timeZone: string): ZoneData => {
-  const known = zones.get(timeZone);
-  if (known) return known;
-  // Throws a RangeError for a name ICU does not know: nothing is remembered for it.
+/** Throws a RangeError for a name ICU does not know. */
+const createFormatter = (timeZone: string): Intl.DateTimeFormat => {
   const formatter = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
@@ -132,11 +130,19 @@ const zoneData = (timeZone: string): ZoneData => {
     second: 'numeric',
   });
   formattersCreated += 1;
+  return formatter;
+};
+
+const rememberZone = (timeZone: string, formatter: Intl.DateTimeFormat): ZoneData => {
   const data: ZoneData = { formatter, dayStarts: new Map(), transitions: new Map() };
   if (zones.size >= MAX_REMEMBERED_ZONES) zones.clear();
   zones.set(timeZone, data);
   return data;
 };
+
+/** Creating a formatter is the expensive part (some 80 µs): one per zone name, for the process. */
+const zoneData = (timeZone: string): ZoneData =>
+  zones.get(timeZone) ?? rememberZone(timeZone, createFormatter(timeZone));
 
 /**
  * The offset at `at`, asked of Intl (one call, counted). Only the month, day and time of the
@@ -211,11 +217,6 @@ const transitionOfDay = (zone: ZoneData, day: number): Transition | undefined =>
 };
 
 // --- The public arithmetic --------------------------------------------------------------------
-
-/** Creates (or finds) the zone's formatter; throws a RangeError for a zone ICU does not know. */
-export const loadZone = (timeZone: string): void => {
-  zoneData(timeZone);
-};
 
 /** The zone's offset at instant `at`, in milliseconds east of UTC. */
 export const offsetAt = (timeZone: string, at: number): number => {
@@ -332,8 +333,7 @@ export const timeZoneIssue = (name: string): string | undefined => {
   const known = zones.get(name);
   let formatter: Intl.DateTimeFormat;
   try {
-    // A name is remembered only once accepted, so refused names cannot fill the memory.
-    formatter = known?.formatter ?? new Intl.DateTimeFormat('en-US', { timeZone: name });
+    formatter = known?.formatter ?? createFormatter(name);
   } catch {
     return notAZone;
   }
@@ -344,6 +344,7 @@ export const timeZoneIssue = (name: string): string | undefined => {
     return `timeZone must be spelled ${resolved}`;
   }
   if (!IANA_CASE.test(name)) return 'timeZone must be spelled in IANA case, each part starting with a capital';
-  if (!known) zoneData(name);
+  // Remembered only once accepted, so refused names cannot fill the memory.
+  if (!known) rememberZone(name, formatter);
   return undefined;
 };

@@ -213,11 +213,16 @@ describe('cost: Intl is asked little, and remembered', () => {
     expect(zoneStats().formattersCreated).toBe(before);
   });
 
-  test('a refused name is not remembered', () => {
-    resetZoneMemory();
+  test('a refused name is not remembered; an accepted one keeps the formatter its check created', () => {
+    const { zonesRemembered } = zoneStats();
     for (let i = 0; i < 20; i += 1) timeZoneIssue(`SystemV/AST${i}`);
     timeZoneIssue('Europe/BERLIN');
-    expect(zoneStats().formattersCreated).toBe(0);
+    timeZoneIssue('Mars/Olympus_Mons');
+    expect(zoneStats().zonesRemembered).toBe(zonesRemembered);
+    resetZoneMemory();
+    expect(timeZoneIssue('America/Argentina/Ushuaia')).toBeUndefined();
+    offsetAt('America/Argentina/Ushuaia', Date.parse('2026-01-01T00:00:00Z'));
+    expect(zoneStats()).toMatchObject({ formattersCreated: 1, zonesRemembered: zonesRemembered + 1 });
   });
 
   test('a year of offsets: one Intl call per day and 17 per transition, then none', () => {

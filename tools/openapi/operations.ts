@@ -7,6 +7,7 @@ import { getConfigHistoryDocs } from './operation-docs/history.js';
 import { getMigrationStatusDocs, migrateDocumentDocs } from './operation-docs/migration.js';
 import { getPolicyDocs, setPolicyDocs } from './operation-docs/policy.js';
 import { getConfigDocs, resetConfigDocs, resolveConfigDocs, setConfigDocs } from './operation-docs/preferences.js';
+import { getScheduleDocs, setScheduleDocs } from './operation-docs/schedules.js';
 
 export type { ErrorCase, NamedExample, OperationDocs } from './operation-docs/common.js';
 export { COMMON_ERRORS } from './operation-docs/common.js';
@@ -18,6 +19,8 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
   resolveConfig: resolveConfigDocs,
   resetConfig: resetConfigDocs,
   getConfigHistory: getConfigHistoryDocs,
+  setSchedule: setScheduleDocs,
+  getSchedule: getScheduleDocs,
   setPolicy: setPolicyDocs,
   getPolicy: getPolicyDocs,
   migrateDocument: migrateDocumentDocs,

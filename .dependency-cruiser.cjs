@@ -3,7 +3,7 @@
  * down the layers only, and nothing imports in a circle, between files or between folders.
  *
  * Runtime code, bottom to top: shared/api (the wire contract) < shared/platform (what every
- * function runs on) < the domains, in one order: jobs, auth, policy < preferences < history, links <
+ * function runs on) < the domains, in one order: jobs, auth, policy, schedules < preferences < history, links <
  * migration, erasure < events < shared/edge (the function skeletons) < functions. Outside the runtime: service (the
  * deployment description) reads the runtime; infra, local and tools read service; tools may use
  * local; tests read everything.
@@ -16,6 +16,7 @@ const RANKS = {
   jobs: 2,
   auth: 2,
   policy: 2,
+  schedules: 2,
   preferences: 3,
   history: 4,
   // The links in emails: they act through preferences and policy; a migration leaves their

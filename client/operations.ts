@@ -4,6 +4,8 @@
 export const OPERATION_PATHS = {
   setConfig: '/v2/notifications/config/set',
   getConfig: '/v2/notifications/config/get',
+  setSchedule: '/v2/notifications/schedule/set',
+  getSchedule: '/v2/notifications/schedule/get',
   resolveConfig: '/v2/notifications/config/resolve',
   resetConfig: '/v2/notifications/config/reset',
   getConfigHistory: '/v2/notifications/config/history',
@@ -154,6 +156,79 @@ export type GetConfigResult = Array<{
     | undefined;
 }>;
 
+/** `data` of setSchedule. */
+export type SetScheduleInput = {
+  organizationId: string;
+  userIds: string[];
+  /** The whole schedule, replacing the stored one; null removes it. */
+  schedule: {
+    timeZone: string;
+    quietHours?:
+      | Array<{
+          days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+          start: string;
+          end: string;
+          channels?: Array<'inbox' | 'email' | 'slack'> | undefined;
+        }>
+      | undefined;
+    snoozeUntil?: string | null | undefined;
+    digest?:
+      | {
+          channels: Array<'inbox' | 'email' | 'slack'>;
+          cadence: 'daily' | 'weekly';
+          at: string;
+          day?: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun' | undefined;
+        }
+      | undefined;
+  } | null;
+};
+
+/** `result.data` of setSchedule. One entry per distinct user id, keyed by that id. */
+export type SetScheduleResult = {
+  [key: string]: {
+    success: boolean;
+    userId: string;
+    /** The (first) document, or null for the organization-level entry. */
+    documentId: string | null;
+    /** Every document, when several were named. */
+    documentIds?: string[] | undefined;
+    scope: 'document' | 'organization';
+    message: string;
+  };
+};
+
+/** `data` of getSchedule. */
+export type GetScheduleInput = {
+  organizationId: string;
+  userId: string;
+};
+
+/** `result.data` of getSchedule. */
+export type GetScheduleResult = {
+  userId: string;
+  /** The stored schedule, or null. */
+  schedule: {
+    timeZone: string;
+    quietHours?:
+      | Array<{
+          days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+          start: string;
+          end: string;
+          channels: Array<'inbox' | 'email' | 'slack'>;
+        }>
+      | undefined;
+    snoozeUntil?: string | null | undefined;
+    digest?:
+      | {
+          channels: Array<'inbox' | 'email' | 'slack'>;
+          cadence: 'daily' | 'weekly';
+          at: string;
+          day?: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun' | undefined;
+        }
+      | undefined;
+  } | null;
+};
+
 /** `data` of resolveConfig. */
 export type ResolveConfigInput = {
   organizationId: string;
@@ -165,6 +240,8 @@ export type ResolveConfigInput = {
       }
     | undefined;
   category?: string | undefined;
+  at?: string | undefined;
+  priority?: 'normal' | 'urgent' | undefined;
 };
 
 /** `result.data` of resolveConfig. */
@@ -218,6 +295,26 @@ export type ResolveConfigResult = {
             slack: boolean;
           }
         | undefined;
+      /** With an activity: what each channel does with it at `at`. */
+      decision?:
+        | {
+            inbox: {
+              action: 'send' | 'defer' | 'digest' | 'suppress';
+              deliverAt?: string | undefined;
+              reason: 'preference' | 'digest' | 'snoozed' | 'quiet_hours';
+            };
+            email: {
+              action: 'send' | 'defer' | 'digest' | 'suppress';
+              deliverAt?: string | undefined;
+              reason: 'preference' | 'digest' | 'snoozed' | 'quiet_hours';
+            };
+            slack: {
+              action: 'send' | 'defer' | 'digest' | 'suppress';
+              deliverAt?: string | undefined;
+              reason: 'preference' | 'digest' | 'snoozed' | 'quiet_hours';
+            };
+          }
+        | undefined;
     };
   };
   /** With an activity: the delivering user ids per channel, in request order. */
@@ -226,6 +323,34 @@ export type ResolveConfigResult = {
         inbox: string[];
         email: string[];
         slack: string[];
+      }
+    | undefined;
+  /** With an activity: per channel, the users to send to now, in request order. */
+  sendNow?:
+    | {
+        inbox: string[];
+        email: string[];
+        slack: string[];
+      }
+    | undefined;
+  /** With an activity: per channel, the users to deliver to later, with when and why. */
+  deferred?:
+    | {
+        inbox: Array<{
+          userId: string;
+          action: 'defer' | 'digest';
+          deliverAt: string;
+        }>;
+        email: Array<{
+          userId: string;
+          action: 'defer' | 'digest';
+          deliverAt: string;
+        }>;
+        slack: Array<{
+          userId: string;
+          action: 'defer' | 'digest';
+          deliverAt: string;
+        }>;
       }
     | undefined;
 };
@@ -273,7 +398,7 @@ export type ConfigHistoryResult = {
     userId: string;
     /** The document, or null for the organization-level entry. */
     documentId: string | null;
-    scope: 'document' | 'organization';
+    scope: 'document' | 'organization' | 'schedule';
     /** The category layer that changed, or null for the all-categories layer. */
     category: string | null;
     /** What made the change. */
@@ -283,17 +408,61 @@ export type ConfigHistoryResult = {
     /** The api key for set and reset, `migration:<migrationId>`, `erasure:<erasureId>` or `link:<keyId>` otherwise. */
     changedBy: string;
     /** The layer's stored channels before the change; {} when there were none. */
-    before: {
-      inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
-      email?: 'ALL' | 'MINE' | 'NONE' | undefined;
-      slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
-    };
+    before:
+      | {
+          inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+          email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+          slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
+        }
+      | {
+          timeZone: string;
+          quietHours?:
+            | Array<{
+                days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+                start: string;
+                end: string;
+                channels: Array<'inbox' | 'email' | 'slack'>;
+              }>
+            | undefined;
+          snoozeUntil?: string | null | undefined;
+          digest?:
+            | {
+                channels: Array<'inbox' | 'email' | 'slack'>;
+                cadence: 'daily' | 'weekly';
+                at: string;
+                day?: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun' | undefined;
+              }
+            | undefined;
+        }
+      | null;
     /** The layer's stored channels after the change; {} when there are none. */
-    after: {
-      inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
-      email?: 'ALL' | 'MINE' | 'NONE' | undefined;
-      slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
-    };
+    after:
+      | {
+          inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+          email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+          slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
+        }
+      | {
+          timeZone: string;
+          quietHours?:
+            | Array<{
+                days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+                start: string;
+                end: string;
+                channels: Array<'inbox' | 'email' | 'slack'>;
+              }>
+            | undefined;
+          snoozeUntil?: string | null | undefined;
+          digest?:
+            | {
+                channels: Array<'inbox' | 'email' | 'slack'>;
+                cadence: 'daily' | 'weekly';
+                at: string;
+                day?: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun' | undefined;
+              }
+            | undefined;
+        }
+      | null;
   }>;
   /** Present when more changes follow: pass it as `cursor` to read the next page. */
   nextCursor?: string | undefined;
@@ -559,6 +728,8 @@ export type RevokeLinksResult = {
 export interface OperationTypes {
   setConfig: { input: SetConfigInput; result: SetConfigResult };
   getConfig: { input: GetConfigInput; result: GetConfigResult };
+  setSchedule: { input: SetScheduleInput; result: SetScheduleResult };
+  getSchedule: { input: GetScheduleInput; result: GetScheduleResult };
   resolveConfig: { input: ResolveConfigInput; result: ResolveConfigResult };
   resetConfig: { input: ResetConfigInput; result: ResetConfigResult };
   getConfigHistory: { input: ConfigHistoryInput; result: ConfigHistoryResult };

@@ -11,9 +11,11 @@ import type { PublicRoute, Route } from '#shared/platform/route.js';
 import { getPolicyRoute } from '#shared/policy/routes/get-policy.js';
 import { setPolicyRoute } from '#shared/policy/routes/set-policy.js';
 import { getConfigRoute } from '#shared/preferences/routes/get-config.js';
+import { getScheduleRoute } from '#shared/preferences/routes/get-schedule.js';
 import { resetConfigRoute } from '#shared/preferences/routes/reset-config.js';
 import { resolveConfigRoute } from '#shared/preferences/routes/resolve-config.js';
 import { setConfigRoute } from '#shared/preferences/routes/set-config.js';
+import { setScheduleRoute } from '#shared/preferences/routes/set-schedule.js';
 import { type FunctionSpec, HTTP_FUNCTION_BASE } from './functions.js';
 
 /**
@@ -25,6 +27,8 @@ import { type FunctionSpec, HTTP_FUNCTION_BASE } from './functions.js';
 export const ROUTES = [
   setConfigRoute,
   getConfigRoute,
+  setScheduleRoute,
+  getScheduleRoute,
   resolveConfigRoute,
   resetConfigRoute,
   getConfigHistoryRoute,

@@ -32,8 +32,9 @@ const toChange = (item: Item): HistoryChange => ({
   cause: item.cause as HistoryChange['cause'],
   changedAt: item.changedAt as string,
   changedBy: item.changedBy as string,
-  before: (item.before as HistoryChange['before']) ?? {},
-  after: (item.after as HistoryChange['after']) ?? {},
+  // A schedule's change keeps its null (no schedule); a layer's missing channels are {}.
+  before: (item.before as HistoryChange['before']) ?? (item.scope === 'schedule' ? null : {}),
+  after: (item.after as HistoryChange['after']) ?? (item.scope === 'schedule' ? null : {}),
 });
 
 /** Queries one page may take when a category filter passes over other layers' changes. */
@@ -43,8 +44,14 @@ const MAX_FILTERED_QUERIES = 5;
 const categoryFilter = (category: string | null | undefined) => {
   if (category === undefined) return undefined;
   const names = { '#category': 'category' };
-  if (category === null)
-    return { FilterExpression: 'attribute_not_exists(#category)', ExpressionAttributeNames: names };
+  if (category === null) {
+    // The all-categories layer's changes: no category, and not a schedule's.
+    return {
+      FilterExpression: 'attribute_not_exists(#category) AND #scope <> :schedule',
+      ExpressionAttributeNames: { ...names, '#scope': 'scope' },
+      values: { ':schedule': 'schedule' },
+    };
+  }
   return {
     FilterExpression: '#category = :category',
     ExpressionAttributeNames: names,

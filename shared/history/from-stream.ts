@@ -4,6 +4,7 @@ import { CHANNELS } from '#shared/api/channels.js';
 import { ATTRIBUTION_ATTRIBUTES, CHANGE_CAUSES, type ChangeCause } from '#shared/preferences/change-attribution.js';
 import { categoryLayersOf } from '#shared/preferences/layers.js';
 import { type ChannelConfig, scopeOf } from '#shared/preferences/model.js';
+import type { Schedule } from '#shared/schedules/schema.js';
 import type { HistoryChange } from './results.js';
 
 /*
@@ -47,7 +48,8 @@ const layersOf = (item: Item | undefined): Map<string | null, ChannelConfig> => 
 
 /**
  * The changes a stream record of the config table records, one per layer of the entry whose
- * values changed (the all-categories layer first, then categories in id order); none when it
+ * values changed (the all-categories layer first, then categories in id order), and one for its
+ * schedule when that changed (scope `schedule`, before and after the schedules); none when it
  * changes no channel value (a delete's stamp, a tombstone's expiry, the delete of an emptied
  * entry, a set that repeats the stored values) or is not a config entry.
  *
@@ -71,6 +73,13 @@ export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
   const stamped = isCause(item[ATTRIBUTION_ATTRIBUTES.cause]);
   const documentId = typeof item.documentId === 'string' ? item.documentId : null;
   const eventId = record.eventID ?? sequenceNumber;
+  const attribution = {
+    organizationId: item.organizationId,
+    userId: item.userId,
+    cause: stamped ? (item[ATTRIBUTION_ATTRIBUTES.cause] as ChangeCause) : 'set',
+    changedAt: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedAt] : item.updatedAt),
+    changedBy: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedBy] : item.updatedBy),
+  };
   const changes: RecordedChange[] = [];
   for (const category of [null, ...categories]) {
     const beforeChannels = beforeLayers.get(category) ?? {};
@@ -79,19 +88,46 @@ export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
     changes.push({
       sequenceNumber,
       change: {
+        ...attribution,
         changeId: category === null ? eventId : `${eventId}:${category}`,
-        organizationId: item.organizationId,
-        userId: item.userId,
         documentId,
         scope: scopeOf(documentId),
         category,
-        cause: stamped ? (item[ATTRIBUTION_ATTRIBUTES.cause] as ChangeCause) : 'set',
-        changedAt: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedAt] : item.updatedAt),
-        changedBy: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedBy] : item.updatedBy),
         before: beforeChannels,
         after: afterChannels,
       },
     });
   }
+  const beforeSchedule = scheduleOf(before);
+  const afterSchedule = scheduleOf(after);
+  if (canonical(beforeSchedule) !== canonical(afterSchedule)) {
+    changes.push({
+      sequenceNumber,
+      change: {
+        ...attribution,
+        changeId: `${eventId}${SCHEDULE_CHANGE_SUFFIX}`,
+        documentId: null,
+        scope: 'schedule',
+        category: null,
+        before: beforeSchedule,
+        after: afterSchedule,
+      },
+    });
+  }
   return changes;
 };
+
+/** The id suffix of a schedule's change: no category's (`:<category>`) can be it. */
+const SCHEDULE_CHANGE_SUFFIX = '#schedule';
+
+/** The schedule an organization-level entry holds (as one JSON string), or null. */
+const scheduleOf = (item: Item | undefined): Schedule | null =>
+  typeof item?.schedule === 'string' ? (JSON.parse(item.schedule) as Schedule) : null;
+
+/** JSON with sorted keys: a stored map's attribute order says nothing. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );

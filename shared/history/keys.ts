@@ -27,22 +27,39 @@ export const userPartition = (organizationId: string, userId: string): string =>
  * sequence number, and for a category layer's change `#` and the category id.
  */
 export const CHANGE_SORT_KEY = new RegExp(
-  `^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#\\d{${SEQUENCE_DIGITS}}(#[a-z0-9][a-z0-9._-]{0,63})?$`,
+  `^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#\\d{${SEQUENCE_DIGITS}}(#[a-z0-9][a-z0-9._-]{0,63}|#\\.schedule)?$`,
 );
 
-/** One stream record may change several layers of an entry: each change has its own key. */
-export const changeSortKey = (changedAt: string, sequenceNumber: string, category: string | null = null): string =>
-  `${changedAt}#${sequenceNumber.padStart(SEQUENCE_DIGITS, '0')}${category === null ? '' : `#${category}`}`;
+/**
+ * One stream record may change several layers of an entry, and its schedule: each change has
+ * its own key, the category's id or `.schedule` (which no category id can be) after the sequence number.
+ */
+export const changeSortKey = (changedAt: string, sequenceNumber: string, layer: string | null = null): string =>
+  `${changedAt}#${sequenceNumber.padStart(SEQUENCE_DIGITS, '0')}${layer === null ? '' : `#${layer}`}`;
+
+/** The layer part of a change's keys: its category, `.schedule`, or none. */
+export const changeLayer = (change: { scope: string; category?: string | null }): string | null =>
+  change.scope === 'schedule' ? '.schedule' : (change.category ?? null);
 
 /** Prefix of entrySk for one user: every change of that user's entry, in the entry's partition. */
 export const entrySortPrefix = (userId: string): string => `${escapeKeyPart(userId)}#`;
 
 export const historyKeys = (
-  entry: { organizationId: string; userId: string; documentId: string | null; category?: string | null },
+  entry: {
+    organizationId: string;
+    userId: string;
+    documentId: string | null;
+    category?: string | null;
+    scope?: string;
+  },
   changedAt: string,
   sequenceNumber: string,
 ) => {
-  const sk = changeSortKey(changedAt, sequenceNumber, entry.category ?? null);
+  const sk = changeSortKey(
+    changedAt,
+    sequenceNumber,
+    changeLayer({ scope: entry.scope ?? '', category: entry.category ?? null }),
+  );
   return {
     pk: userPartition(entry.organizationId, entry.userId),
     sk,

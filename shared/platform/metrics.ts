@@ -17,6 +17,8 @@ export const METRIC_NAMES = {
   entriesSet: 'EntriesSet',
   /** Entries config/reset wrote (channels removed), counted as config/set counts. */
   entriesReset: 'EntriesReset',
+  /** Schedules schedule/set wrote (set or removed), one per user. */
+  schedulesSet: 'SchedulesSet',
   migrationsCompleted: 'MigrationsCompleted',
   /** Migrations the consumer marked failed (after their last attempt, or a failure retrying cannot cure). */
   migrationsFailed: 'MigrationsFailed',
@@ -67,12 +69,14 @@ const recording = (): Metrics | undefined => {
   return recorded ? metrics : undefined;
 };
 
-export const countEntriesWritten = (operation: 'set' | 'reset', count: number): void => {
-  recording()?.addMetric(
-    operation === 'set' ? METRIC_NAMES.entriesSet : METRIC_NAMES.entriesReset,
-    MetricUnit.Count,
-    count,
-  );
+const WRITTEN_METRICS = {
+  set: METRIC_NAMES.entriesSet,
+  reset: METRIC_NAMES.entriesReset,
+  schedule: METRIC_NAMES.schedulesSet,
+} as const;
+
+export const countEntriesWritten = (operation: keyof typeof WRITTEN_METRICS, count: number): void => {
+  recording()?.addMetric(WRITTEN_METRICS[operation], MetricUnit.Count, count);
 };
 
 export const countMigrationEnded = (status: 'completed' | 'failed'): void => {

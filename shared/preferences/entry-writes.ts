@@ -48,12 +48,14 @@ export interface EntryWrites {
 }
 
 export interface WriteMessages {
-  /** Logged, and names the metric of entries written: "set", "reset". */
-  operation: 'set' | 'reset';
+  /** Logged, and names the metric of entries written: "set", "reset", "schedule". */
+  operation: 'set' | 'reset' | 'schedule';
   done: string;
   failed: string;
   /** "could not be saved" in "Config could not be saved for 2 of 3 users; ...". */
   couldNot: string;
+  /** What was written, "Config" unless told: "Schedule". */
+  subject?: string;
 }
 
 /**
@@ -102,7 +104,7 @@ export const largestAnswerBytes = (
   return Math.max(
     perUserAnswerBytes(userIds, documentIds, {
       status: 'UNAVAILABLE',
-      message: `Config ${messages.couldNot} for ${users} of ${users} users; the request is safe to retry.`,
+      message: `${messages.subject ?? 'Config'} ${messages.couldNot} for ${users} of ${users} users; the request is safe to retry.`,
       failed: messages.failed,
     }),
     perUserAnswerBytes(userIds, documentIds, {
@@ -192,14 +194,18 @@ export const writeEntries = async ({
           // A write cancelled by the deadline is reported as not written, not as a fault.
           if (signal?.aborted) return;
           if (!isTransientDependencyError(error)) fault ??= error;
-          logger.error(`Config ${messages.operation} failed`, { error, organizationId, userId: key.userId });
+          logger.error(`${messages.subject ?? 'Config'} ${messages.operation} failed`, {
+            error,
+            organizationId,
+            userId: key.userId,
+          });
         }
       },
       { concurrency, signal },
     );
   } catch (error) {
     if (!signal?.aborted) throw error;
-    logger.warn(`Config ${messages.operation} stopped at the deadline`, { organizationId });
+    logger.warn(`${messages.subject ?? 'Config'} ${messages.operation} stopped at the deadline`, { organizationId });
   }
   // Counted whatever the answer: entries written before a failure stay written.
   let unwritten = 0;
@@ -232,7 +238,7 @@ export const writeEntries = async ({
   if (failed.size > 0) {
     throw new ApiError(
       'UNAVAILABLE',
-      `Config ${messages.couldNot} for ${failed.size} of ${userIds.length} users; the request is safe to retry.`,
+      `${messages.subject ?? 'Config'} ${messages.couldNot} for ${failed.size} of ${userIds.length} users; the request is safe to retry.`,
       results,
     );
   }

@@ -1,4 +1,5 @@
 import type { Channel, DeliverySetting } from '#shared/api/channels.js';
+import type { Schedule } from '#shared/schedules/schema.js';
 
 /** A stored config: only the channels that were ever set. */
 export type ChannelConfig = Partial<Record<Channel, DeliverySetting>>;
@@ -38,6 +39,8 @@ export interface StoredEntry extends EntryKey {
   channelAt?: Partial<Record<Channel, string>>;
   /** The entry's category layers (layers.ts), absent when it has none. `config` is the all-categories layer. */
   categories?: CategoryLayers;
+  /** The user's delivery schedule in the organization: only on the organization-level entry (schedule.ts). */
+  schedule?: Schedule;
 }
 
 export const scopeOf = (documentId: string | null): Scope => (documentId === null ? 'organization' : 'document');

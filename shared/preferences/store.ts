@@ -1,4 +1,5 @@
 import type { Channel } from '#shared/api/channels.js';
+import type { Schedule } from '#shared/schedules/schema.js';
 import type { ChangeAttribution } from './change-attribution.js';
 import { MAX_CATEGORY_LAYERS } from './layers.js';
 import type { ChannelConfig, EntryKey, StoredEntry } from './model.js';
@@ -83,6 +84,24 @@ export class CategoryLayersFull extends Error {
   constructor(readonly key: EntryKey) {
     super(`The entry already holds ${MAX_CATEGORY_LAYERS} category layers`);
   }
+}
+
+/** The schedules of users, kept on their organization-level entries (docs/design.md, Schedules). */
+export interface ScheduleStore extends Pick<PreferenceStore, 'getEntries'> {
+  /**
+   * Replaces the user's schedule on the organization-level entry `key` (creating it), or with
+   * null removes it (an entry left with nothing is deleted). A write stamped older than the
+   * stored schedule's time changes nothing.
+   */
+  setSchedule(key: EntryKey, schedule: Schedule | null, meta: WriteMeta, options?: CallOptions): Promise<void>;
+
+  /** setSchedule of a schedule for up to SET_BATCH_SIZE users in one call, all or nothing; answers the keys not written. */
+  setSchedulesBatch(
+    keys: readonly EntryKey[],
+    schedule: Schedule,
+    meta: WriteMeta,
+    options?: CallOptions,
+  ): Promise<readonly EntryKey[]>;
 }
 
 /** DynamoDB's limit of actions in one TransactWriteItems call. */

@@ -11,6 +11,7 @@ import { linkPagesSection } from './link-pages.js';
 import { policyResolveSection } from './policy-resolve.js';
 import { progress } from './progress.js';
 import { goal, type Section, section } from './report.js';
+import { scheduleResolveSection } from './schedule-resolve.js';
 import { fmtMs, fmtNum, fmtRatio, median } from './stats.js';
 
 /** The queue consumer's type, named by the runtime that calls it. */
@@ -154,6 +155,7 @@ export const storageBench = async (): Promise<Section[]> => {
     await measure(`resolve ${DISPATCH_USERS} users of one document`, 2 * DISPATCH_USERS, RESOLVE, resolveData);
     const dispatch = await dispatcher(call, counter, resolveData);
     const policyResolve = await policyResolveSection(call, counter, { userCount: DISPATCH_USERS, rounds: 5 });
+    const scheduleResolve = await scheduleResolveSection(call, counter, { userCount: DISPATCH_USERS, rounds: 5 });
 
     // Migrate doc-1 (its 1000 entries) to a new document: the request, then the queue
     // consumer's work until the record says completed. A first request that fails validation
@@ -186,7 +188,7 @@ export const storageBench = async (): Promise<Section[]> => {
 
     // After the migration above: the queue's consumer no longer waits for the gate.
     const linkPages = await linkPagesSection(call, counter, { rounds: 20 });
-    return [callsSection(cases, warm.entry), dispatchSection(dispatch), policyResolve, linkPages];
+    return [callsSection(cases, warm.entry), dispatchSection(dispatch), policyResolve, scheduleResolve, linkPages];
   } finally {
     await service.close();
   }

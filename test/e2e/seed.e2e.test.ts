@@ -63,6 +63,18 @@ test('with no server running, the seed fills the data directory; npm start then 
   expect(security?.source).toEqual({ inbox: 'locked', email: 'locked', slack: 'organization' });
   const [comment] = await client.getConfig({ organizationId: 'northwind', userId: 'ada', category: 'comment' });
   expect([comment?.categories, comment?.effective.slack]).toEqual([{ comment: { slack: 'NONE' } }, 'NONE']);
+  // Schedules: ada's email waits through a weekday night in Berlin, bruno's goes to his digest.
+  const night = await client.resolveConfig({
+    organizationId: 'northwind',
+    documentId: 'incident-review',
+    userIds: ['ada', 'bruno'],
+    activity: { involvedUserIds: ['ada'] },
+    at: '2026-11-24T23:00:00Z',
+  });
+  expect(night.users.bruno?.decision?.email).toMatchObject({ action: 'digest', reason: 'digest' });
+  expect((await client.getSchedule({ organizationId: 'northwind', userId: 'ada' })).schedule?.timeZone).toBe(
+    'Europe/Berlin',
+  );
 }, 120_000);
 
 test('against a running npm start: its printed curl shows the seeded layers, and migrating launch-plan moves its 8 entries', async () => {

@@ -124,6 +124,21 @@ describe('erasing a user in an organization', () => {
     expect(await deliver(erasureId)).toBe('ignored');
   });
 
+  test("the user's schedule and category layers go with the erasure; another user's schedule stays", async () => {
+    const schedule = {
+      timeZone: 'Europe/Berlin',
+      quietHours: [{ days: ['mon' as const], start: '22:00', end: '07:00', channels: ['email' as const] }],
+    };
+    await store.setSchedule(key('carl', null), schedule, meta);
+    await store.setChannels(key('carl', 'doc-1'), { email: 'NONE' }, { ...meta, category: 'comment' });
+    await store.setSchedule(key('dina', null), schedule, meta);
+    const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'carl' });
+    expect(await deliver(erasureId)).toBe('completed');
+    expect(await repository.get(erasureId)).toMatchObject({ erased: 2 });
+    expect(await remaining([key('carl', null), key('carl', 'doc-1')])).toBe(0);
+    expect((await store.getEntries([key('dina', null)]))[0]?.schedule).toEqual(schedule);
+  });
+
   test('a repeat while it is active answers the same id; once finished, a new erasure starts', async () => {
     const first = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
     expect(await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' })).toEqual(first);

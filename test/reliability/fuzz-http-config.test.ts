@@ -1,4 +1,7 @@
 import { defineHttpFuzz } from './http-fuzz.js';
 
 // Bad input over HTTP: the config routes and paths that are no route.
-defineHttpFuzz(['setConfig', 'getConfig', 'resolveConfig', 'resetConfig'], { unknownPaths: true });
+defineHttpFuzz(
+  ['setConfig', 'getConfig', 'setSchedule', 'getSchedule', 'resolveConfig', 'resetConfig', 'setPolicy', 'getPolicy'],
+  { unknownPaths: true },
+);

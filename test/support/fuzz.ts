@@ -154,12 +154,94 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
     ],
   },
   {
+    name: 'setSchedule',
+    path: '/v2/notifications/schedule/set',
+    valid: {
+      organizationId: 'org-1',
+      userIds: ['u1'],
+      schedule: {
+        timeZone: 'Europe/Berlin',
+        quietHours: [{ days: ['mon'], start: '22:00', end: '07:00' }],
+        digest: { channels: ['email'], cadence: 'weekly', at: '08:00', day: 'fri' },
+      },
+    },
+    required: ['organizationId', 'userIds', 'schedule'],
+    // null removes a schedule: a valid value.
+    accepted: { schedule: [null] },
+    extraMutations: [
+      (d) => {
+        d.schedule = { timeZone: 'Mars/Olympus' };
+      },
+      (d) => {
+        d.schedule = { timeZone: 'UTC', quietHours: [{ days: ['mon'], start: '24:00', end: '07:00' }] };
+      },
+      (d) => {
+        d.schedule = { timeZone: 'UTC', quietHours: [{ days: ['mon'], start: '7:5', end: '08:00' }] };
+      },
+      (d) => {
+        d.schedule = { timeZone: 'UTC', quietHours: [{ days: ['mon'], start: '08:00', end: '08:00' }] };
+      },
+      (d) => {
+        d.schedule = { timeZone: 'UTC', quietHours: [{ days: ['mon', 'mon'], start: '08:00', end: '09:00' }] };
+      },
+      (d) => {
+        d.schedule = {
+          timeZone: 'UTC',
+          quietHours: Array.from({ length: 8 }, () => ({ days: ['mon'], start: '08:00', end: '09:00' })),
+        };
+      },
+      (d) => {
+        d.schedule = { timeZone: 'UTC', digest: { channels: ['email'], cadence: 'weekly', at: '08:00' } };
+      },
+      (d) => {
+        d.schedule = { timeZone: 'UTC', digest: { channels: ['email'], cadence: 'daily', at: '08:00', day: 'mon' } };
+      },
+      (d) => {
+        d.schedule = { timeZone: 'UTC', snoozeUntil: '2099-01-01T00:00:00Z' };
+      },
+      (d) => {
+        d.schedule = { timeZone: 'UTC', snoozeUntil: 'tomorrow' };
+      },
+      (d) => {
+        d.schedule = {
+          timeZone: 'UTC',
+          quietHours: [
+            { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '00:00', end: '23:59' },
+            { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '23:59', end: '00:00' },
+          ],
+        };
+      },
+    ],
+  },
+  {
+    name: 'getSchedule',
+    path: '/v2/notifications/schedule/get',
+    valid: { organizationId: 'org-1', userId: 'u1' },
+    required: ['organizationId', 'userId'],
+  },
+  {
     name: 'resolveConfig',
     path: '/v2/notifications/config/resolve',
     // activity stays out of `valid`: {}, which breaks every other field, is a valid activity.
-    valid: { organizationId: 'org-1', documentId: 'd1', userIds: ['u1', 'u2'], category: 'share' },
+    valid: {
+      organizationId: 'org-1',
+      documentId: 'd1',
+      userIds: ['u1', 'u2'],
+      category: 'share',
+      at: '2026-03-29T00:30:00Z',
+      priority: 'urgent',
+    },
     required: ['organizationId', 'documentId', 'userIds'],
     extraMutations: [
+      (d) => {
+        d.at = '2026-03-29 00:30';
+      },
+      (d) => {
+        d.at = 'now';
+      },
+      (d) => {
+        d.priority = 'high';
+      },
       (d) => {
         d.category = 'Comment';
       },

@@ -79,6 +79,8 @@ describe('documented examples, in order', () => {
   test.each([
     ['setConfig', 'setConfig'],
     ['getConfig', 'getConfig'],
+    ['setSchedule', 'setSchedule'],
+    ['getSchedule', 'getSchedule'],
     ['resolveConfig', 'resolveConfig'],
     ['resetConfig', 'resetConfig'],
   ] as const)('%s request examples answer the documented data', async (operationId, method) => {

@@ -172,4 +172,59 @@ describe('the change a stream record of the config table records', () => {
       ],
     );
   });
+
+  test("a schedule's change: scope schedule, documentId and category null, before and after the schedules", () => {
+    const schedule = { timeZone: 'Europe/Berlin', snoozeUntil: '2026-12-01T00:00:00.000Z' };
+    const org = { pk: 'ORG#acme', documentId: undefined, scope: 'organization' };
+    const set = streamRecord(
+      CONFIG,
+      'MODIFY',
+      {
+        old: entryItem({ ...org, inbox: 'NONE' }),
+        new: entryItem({
+          ...org,
+          inbox: 'NONE',
+          schedule: JSON.stringify(schedule),
+          scheduleAt: '2026-01-01T00:00:00.000Z',
+        }),
+      },
+      '90',
+    );
+    expect(changesOf(set).map(({ change }) => change)).toEqual([
+      expect.objectContaining({
+        changeId: 'event-90#schedule',
+        scope: 'schedule',
+        documentId: null,
+        category: null,
+        cause: 'set',
+        before: null,
+        after: schedule,
+      }),
+    ]);
+    // The same schedule with its keys in another order is no change; an erasure's delete is one.
+    const reordered = { snoozeUntil: schedule.snoozeUntil, timeZone: schedule.timeZone };
+    expect(
+      changesOf(
+        streamRecord(CONFIG, 'MODIFY', {
+          old: entryItem({ ...org, schedule }),
+          new: entryItem({ ...org, schedule: reordered }),
+        }),
+      ),
+    ).toEqual([]);
+    const erased = changesOf(
+      streamRecord(CONFIG, 'REMOVE', {
+        old: entryItem({
+          ...org,
+          schedule: JSON.stringify(schedule),
+          email: 'ALL',
+          changeCause: 'erasure',
+          changedBy: 'erasure:e1',
+        }),
+      }),
+    );
+    expect(erased.map(({ change }) => [change.scope, change.cause, change.after])).toEqual([
+      ['organization', 'erasure', {}],
+      ['schedule', 'erasure', null],
+    ]);
+  });
 });

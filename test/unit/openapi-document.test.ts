@@ -50,6 +50,8 @@ describe('operations', () => {
     expect(operationIds).toEqual([
       'setConfig',
       'getConfig',
+      'setSchedule',
+      'getSchedule',
       'resolveConfig',
       'resetConfig',
       'getConfigHistory',

@@ -8,6 +8,7 @@ import { createLinksDocs, revokeLinksDocs } from './operation-docs/links.js';
 import { getMigrationStatusDocs, migrateDocumentDocs } from './operation-docs/migration.js';
 import { getPolicyDocs, setPolicyDocs } from './operation-docs/policy.js';
 import { getConfigDocs, resetConfigDocs, resolveConfigDocs, setConfigDocs } from './operation-docs/preferences.js';
+import { getScheduleDocs, setScheduleDocs } from './operation-docs/schedules.js';
 
 export type { ErrorCase, NamedExample, OperationDocs } from './operation-docs/common.js';
 export { COMMON_ERRORS } from './operation-docs/common.js';
@@ -19,6 +20,8 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
   resolveConfig: resolveConfigDocs,
   resetConfig: resetConfigDocs,
   getConfigHistory: getConfigHistoryDocs,
+  setSchedule: setScheduleDocs,
+  getSchedule: getScheduleDocs,
   setPolicy: setPolicyDocs,
   getPolicy: getPolicyDocs,
   migrateDocument: migrateDocumentDocs,

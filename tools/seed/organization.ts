@@ -1,4 +1,4 @@
-import type { ServiceClient, SetConfigInput, SetPolicyInput } from '#client/index.js';
+import type { ServiceClient, SetConfigInput, SetPolicyInput, SetScheduleInput } from '#client/index.js';
 
 /**
  * A realistic organization for the local twin: 20 people in three teams, four documents,
@@ -96,6 +96,27 @@ export const POLICY: SetPolicyInput['policy'] = {
 };
 export const POLICY_LABEL = 'policy: comment, mention (email ALL), security (email and inbox locked on)';
 
+/** Delivery schedules: quiet nights in Berlin for the engineers, a morning digest in New York for leadership. */
+export const SCHEDULES: { label: string; request: Omit<SetScheduleInput, 'organizationId'> }[] = [
+  {
+    label: 'schedule: engineering quiet on weekday nights, 22:00 to 07:00 in Berlin',
+    request: {
+      userIds: ENGINEERING,
+      schedule: {
+        timeZone: 'Europe/Berlin',
+        quietHours: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '22:00', end: '07:00' }],
+      },
+    },
+  },
+  {
+    label: 'schedule: leadership reads email as a daily digest at 08:00 in New York',
+    request: {
+      userIds: LEADERSHIP,
+      schedule: { timeZone: 'America/New_York', digest: { channels: ['email'], cadence: 'daily', at: '08:00' } },
+    },
+  },
+];
+
 export interface SeedSummary {
   organizationId: string;
   users: number;
@@ -117,6 +138,7 @@ export const seedOrganization = async (client: ServiceClient): Promise<SeedSumma
       for (const documentId of request.documentIds ?? []) documents[documentId]?.add(userId);
     }
   }
+  for (const { request } of SCHEDULES) await client.setSchedule({ organizationId: ORGANIZATION_ID, ...request });
   return {
     organizationId: ORGANIZATION_ID,
     users: USERS.length,
@@ -125,6 +147,6 @@ export const seedOrganization = async (client: ServiceClient): Promise<SeedSumma
       organization: organization.size,
       documents: Object.fromEntries(Object.entries(documents).map(([id, users]) => [id, users.size])),
     },
-    layers: [POLICY_LABEL, ...LAYERS.map((layer) => layer.label)],
+    layers: [POLICY_LABEL, ...LAYERS.map((layer) => layer.label), ...SCHEDULES.map((schedule) => schedule.label)],
   };
 };

@@ -190,6 +190,37 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
     },
   );
 
+  await check(
+    'schedule/set, get, and resolve at a quiet time',
+    ['setSchedule', 'getSchedule', 'resolveConfig'],
+    async () => {
+      const schedule = {
+        timeZone: 'Europe/Berlin',
+        quietHours: [{ days: ['mon' as const], start: '22:00', end: '07:00' }],
+      };
+      expectWritten(await client.setSchedule({ organizationId: org, userIds: [u2], schedule }), [u2]);
+      const stored = await client.getSchedule({ organizationId: org, userId: u2 });
+      expectEqual('the schedule', stored.schedule, {
+        ...schedule,
+        quietHours: [{ ...schedule.quietHours[0], channels: ['email', 'slack'] }],
+      });
+      // Monday 23:30 in Berlin: u2's email (MINE on docA, and u2 involved) waits for 07:00.
+      const result = await client.resolveConfig({
+        organizationId: org,
+        documentId: docA,
+        userIds: [u2],
+        activity: { involvedUserIds: [u2] },
+        at: '2026-11-23T22:30:00Z',
+      });
+      expectEqual(`${u2}'s email decision`, result.users[u2]?.decision?.email, {
+        action: 'defer',
+        deliverAt: '2026-11-24T06:00:00.000Z',
+        reason: 'quiet_hours',
+      });
+      expectEqual('sendNow.email', result.sendNow?.email, []);
+    },
+  );
+
   await check('config/reset: one channel of one entry, then read back', ['resetConfig', 'getConfig'], async () => {
     const result = await client.resetConfig({
       organizationId: org,
@@ -327,6 +358,7 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
 
   await check('clean-up: the run’s entries reset', ['resetConfig'], async () => {
     expectWritten(await client.resetConfig({ organizationId: org, userIds: [u1], category: 'smoke-category' }), [u1]);
+    expectWritten(await client.setSchedule({ organizationId: org, userIds: [u2], schedule: null }), [u2]);
     expectWritten(await client.resetConfig({ organizationId: org, userIds: [u1] }), [u1]);
     expectWritten(
       await client.resetConfig({ organizationId: org, userIds: [u1, u2], documentIds: [docA, docB, docC] }),

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { identifier, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import type { Route } from '#shared/platform/route.js';
+import { PRIORITIES } from '#shared/schedules/decide.js';
+import { instant } from '#shared/schedules/schema.js';
 import { byChannel, resolution } from '../results.js';
 import { category, userIds } from '../schemas.js';
 
@@ -25,13 +27,24 @@ export const resolveConfigRequest = z.strictObject({
   userIds,
   activity: z.optional(activity),
   category,
+  /** The instant to decide at (default: the request's time). */
+  at: z.optional(instant('at')),
+  priority: z.optional(z.enum(PRIORITIES, { error: `priority must be one of ${PRIORITIES.join(', ')}` })),
 });
 export type ResolveConfigRequest = z.infer<typeof resolveConfigRequest>;
+
+/** What a channel does with the activity at `at` (docs/api.md, Schedules). */
+export const channelDecision = z.strictObject({
+  action: z.enum(['send', 'defer', 'digest', 'suppress']),
+  deliverAt: z.optional(z.iso.datetime()),
+  reason: z.enum(['preference', 'digest', 'snoozed', 'quiet_hours']),
+});
 
 export const resolvedUser = z.strictObject({
   userId: z.string(),
   ...resolution(),
   deliver: z.optional(byChannel(z.boolean())),
+  decision: z.optional(byChannel(channelDecision)),
 });
 export type ResolvedUser = z.output<typeof resolvedUser>;
 
@@ -39,6 +52,12 @@ export const resolveConfigResult = z.strictObject({
   documentId: z.string(),
   users: z.record(z.string(), resolvedUser),
   recipients: z.optional(byChannel(z.array(z.string()))),
+  sendNow: z.optional(byChannel(z.array(z.string()))),
+  deferred: z.optional(
+    byChannel(
+      z.array(z.strictObject({ userId: z.string(), action: z.enum(['defer', 'digest']), deliverAt: z.iso.datetime() })),
+    ),
+  ),
 });
 export type ResolveConfigResult = z.output<typeof resolveConfigResult>;
 

@@ -209,6 +209,14 @@ export const resolveConfigDocs: OperationDocs<typeof resolveConfigRoute> = {
     'no `deliver` and no `recipients`. With `category`, every user is resolved for that category. Reads only: at most',
     'ceil(2N/100) batched reads for N users, issued together, and one read of the policy.',
     '',
+    'With an activity each user also gets `decision`: per channel `{action, deliverAt?, reason}` at `at` (default:',
+    "now) by the user's schedule (schedule/set): `suppress` (the preference says no), `send`, `digest` (collected",
+    'for the next digest slot, `deliverAt`), or `defer` (`snoozed` or `quiet_hours`: deliver at `deliverAt`, the',
+    'first instant outside every quiet window). `priority: urgent` sends whatever the preference allows, ignoring',
+    'quiet hours, snooze and digest. `sendNow` lists per channel the users to send to now, `deferred` the others',
+    'that are not suppressed with their `deliverAt`, both in the order of `userIds`; `recipients` keeps its meaning',
+    '(everyone the preference lets through). Keep what is deferred and ask again at its `deliverAt`.',
+    '',
     RESOLUTION,
     '',
     `Limits: \`userIds\` 1 to ${MAX_USER_IDS} entries (duplicates collapsed), \`activity.involvedUserIds\` 0 to`,
@@ -217,12 +225,13 @@ export const resolveConfigDocs: OperationDocs<typeof resolveConfigRoute> = {
   errors: COMMON_ERRORS,
   examples: {
     activity: {
-      summary: 'A comment that mentions bob, on doc-1',
+      summary: "A comment that mentions bob, on doc-1, at 23:30 in Berlin on a Monday (bob's quiet hours)",
       value: {
         organizationId: 'acme',
         documentId: 'doc-1',
         userIds: ['alice', 'bob', 'carol'],
         activity: { involvedUserIds: ['bob'] },
+        at: '2026-11-23T22:30:00Z',
       },
       result: {
         documentId: 'doc-1',
@@ -232,21 +241,42 @@ export const resolveConfigDocs: OperationDocs<typeof resolveConfigRoute> = {
             effective: { inbox: 'MINE', email: 'MINE', slack: 'NONE' },
             source: { inbox: 'organization', email: 'document', slack: 'document' },
             deliver: { inbox: false, email: false, slack: false },
+            decision: {
+              inbox: { action: 'suppress', reason: 'preference' },
+              email: { action: 'suppress', reason: 'preference' },
+              slack: { action: 'suppress', reason: 'preference' },
+            },
           },
           bob: {
             userId: 'bob',
             effective: { inbox: 'ALL', email: 'MINE', slack: 'NONE' },
             source: { inbox: 'default', email: 'document', slack: 'document' },
             deliver: { inbox: true, email: true, slack: false },
+            decision: {
+              inbox: { action: 'send', reason: 'preference' },
+              email: { action: 'defer', deliverAt: '2026-11-24T06:00:00.000Z', reason: 'quiet_hours' },
+              slack: { action: 'suppress', reason: 'preference' },
+            },
           },
           carol: {
             userId: 'carol',
             effective: { inbox: 'ALL', email: 'MINE', slack: 'NONE' },
             source: { inbox: 'default', email: 'default', slack: 'default' },
             deliver: { inbox: true, email: false, slack: false },
+            decision: {
+              inbox: { action: 'send', reason: 'preference' },
+              email: { action: 'suppress', reason: 'preference' },
+              slack: { action: 'suppress', reason: 'preference' },
+            },
           },
         },
         recipients: { inbox: ['bob', 'carol'], email: ['bob'], slack: [] },
+        sendNow: { inbox: ['bob', 'carol'], email: [], slack: [] },
+        deferred: {
+          inbox: [],
+          email: [{ userId: 'bob', action: 'defer', deliverAt: '2026-11-24T06:00:00.000Z' }],
+          slack: [],
+        },
       },
     },
     settingsOnly: {
@@ -275,6 +305,9 @@ export const resolveConfigDocs: OperationDocs<typeof resolveConfigRoute> = {
       'users{}.source': 'Which layer gave each effective channel.',
       'users{}.deliver': 'With an activity: whether each channel delivers it to this user.',
       recipients: 'With an activity: the delivering user ids per channel, in request order.',
+      'users{}.decision': 'With an activity: what each channel does with it at `at`.',
+      sendNow: 'With an activity: per channel, the users to send to now, in request order.',
+      deferred: 'With an activity: per channel, the users to deliver to later, with when and why.',
     },
   },
 };

@@ -1,0 +1,27 @@
+import * as z from 'zod/mini';
+import { identifier } from '#shared/api/identifiers.js';
+import type { Route } from '#shared/platform/route.js';
+import { schedule } from '#shared/schedules/schema.js';
+
+/** POST /v2/notifications/schedule/get */
+export const getScheduleRequest = z.strictObject({
+  organizationId: identifier('organizationId'),
+  userId: identifier('userId'),
+});
+export type GetScheduleRequest = z.infer<typeof getScheduleRequest>;
+
+export const getScheduleResult = z.strictObject({ userId: z.string(), schedule: z.nullable(schedule) });
+export type GetScheduleResult = z.output<typeof getScheduleResult>;
+
+export const GET_SCHEDULE_MESSAGE = 'User schedule retrieved successfully.';
+
+export const getScheduleRoute = {
+  operationId: 'getSchedule',
+  path: '/v2/notifications/schedule/get',
+  request: getScheduleRequest,
+  result: getScheduleResult,
+  message: GET_SCHEDULE_MESSAGE,
+  scope: 'read',
+  // The user's organization-level entry, which holds the schedule: one consistent read.
+  function: { tables: { config: ['BatchGetItem'] } },
+} as const satisfies Route;

@@ -1,0 +1,36 @@
+import * as z from 'zod/mini';
+import { identifier } from '#shared/api/identifiers.js';
+import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
+import { schedule } from '#shared/schedules/schema.js';
+import { userWriteMap } from '../results.js';
+import { userIds } from '../schemas.js';
+
+/** POST /v2/notifications/schedule/set */
+export const setScheduleRequest = z.strictObject({
+  organizationId: identifier('organizationId'),
+  userIds,
+  /** The whole schedule, replacing the stored one; null removes it. */
+  schedule: z.nullable(schedule),
+});
+export type SetScheduleRequest = z.infer<typeof setScheduleRequest>;
+
+export const setScheduleResult = userWriteMap();
+export type SetScheduleResult = z.output<typeof setScheduleResult>;
+
+export const SET_SCHEDULE_MESSAGE = 'User schedule set successfully.';
+
+export const setScheduleRoute = {
+  operationId: 'setSchedule',
+  path: '/v2/notifications/schedule/set',
+  request: setScheduleRequest,
+  result: setScheduleResult,
+  message: SET_SCHEDULE_MESSAGE,
+  scope: 'write',
+  function: {
+    // Up to 1000 users' organization-level entries, like the largest config/set of one document.
+    timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
+    // One conditional update per user (100 in a transaction); a removal that leaves an entry
+    // empty deletes it.
+    tables: { config: ['UpdateItem', 'DeleteItem'] },
+  },
+} as const satisfies Route;

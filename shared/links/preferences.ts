@@ -7,8 +7,10 @@ import {
 } from '#shared/api/channels.js';
 import { countLinkChange } from '#shared/platform/metrics.js';
 import type { PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
+import { linkActor } from '#shared/preferences/change-attribution.js';
 import type { ChannelConfig } from '#shared/preferences/model.js';
-import type { PreferenceStore } from '#shared/preferences/store.js';
+import { setSchedule } from '#shared/preferences/schedules.js';
+import type { PreferenceStore, ScheduleStore } from '#shared/preferences/store.js';
 import { type FormFields, parseForm } from './form.js';
 import type { KeyringSource } from './keyring.js';
 import type { LinkStateReader } from './link-state.js';
@@ -17,6 +19,8 @@ import { openWithState } from './opened.js';
 import { pageModel, type Row } from './page-model.js';
 import { badRequestPage, NOT_FOUND_PAGE } from './pages/fixed-pages.js';
 import { DEFAULT_VALUE, preferencePage } from './pages/preference-page.js';
+import { scheduleSection } from './pages/schedule-section.js';
+import { scheduleChange, scheduleFieldKind } from './schedule-form.js';
 
 /*
  * /p/{token}, the preference page (docs/api.md, The preference page). GET shows it: one read
@@ -24,12 +28,14 @@ import { DEFAULT_VALUE, preferencePage } from './pages/preference-page.js';
  * config/set's or config/reset's code (cause `link`), then answers 303 to the page, which shows
  * the saved state. A form with a field or a value the page does not have is refused whole (400,
  * nothing written); a channel locked meanwhile, or a category gone from the policy, is left as it is.
+ * The schedule part (time zone and quiet hours, schedule-form.ts) is checked whole before any
+ * write, then written through schedule/set's code with the same cause and actor.
  */
 
 export interface PreferencePageDeps {
   keys: KeyringSource;
   reader: LinkStateReader;
-  store: PreferenceStore;
+  store: PreferenceStore & ScheduleStore;
   defaults: FullChannelConfig;
   now?: () => Date;
 }
@@ -57,6 +63,13 @@ const readForm = (fields: FormFields): FormCheck => {
   const cells: Submitted['cells'] = new Map();
   const seen = new Set<string>();
   for (const [name, value] of fields) {
+    // The schedule part's fields: read by schedule-form.ts (its checkbox groups repeat).
+    const kind = scheduleFieldKind(name);
+    if (kind !== undefined) {
+      if (kind === 'single' && seen.has(name)) return { ok: false, reason: PREFERENCE_REASONS.repeated };
+      seen.add(name);
+      continue;
+    }
     const match = CELL_FIELD.exec(name);
     if (!match) return { ok: false, reason: PREFERENCE_REASONS.unknownField };
     if (seen.has(name)) return { ok: false, reason: PREFERENCE_REASONS.repeated };
@@ -103,8 +116,10 @@ export const preferencesPage =
     const { link, state } = opened;
     const model = pageModel(link, state, defaults);
 
+    const stored = state.organization?.schedule;
     if (request.method === 'GET') {
-      return { status: 200, body: preferencePage({ model, saved: request.query.saved === '1' }) };
+      const extra = scheduleSection(stored, at);
+      return { status: 200, body: preferencePage({ model, saved: request.query.saved === '1', extra }) };
     }
 
     const parsed = await parseForm(request.body, request.contentType);
@@ -112,6 +127,8 @@ export const preferencesPage =
     const checked = readForm(parsed.fields);
     if (!checked.ok) return { status: 400, body: badRequestPage(checked.reason) };
     const changes = changesOf([...model.organization, ...model.document], checked.form);
+    const schedule = scheduleChange(parsed.fields, stored, at);
+    if (schedule.kind === 'invalid') return { status: 400, body: badRequestPage(schedule.reason) };
     const write = (row: Row) => ({ link, target: row.target, policy: state.policy, signal: request.signal });
     for (const [row, change] of changes) {
       if (CHANNELS.some((channel) => change.set[channel] !== undefined)) {
@@ -119,7 +136,15 @@ export const preferencesPage =
       }
       if (change.reset.length > 0) await resetFromLink({ store, now: () => at }, write(row), change.reset);
     }
-    if (changes.size > 0) countLinkChange();
+    if (schedule.kind === 'set') {
+      await setSchedule(
+        { store, cause: 'link', now: () => at },
+        { organizationId: link.organizationId, userIds: [link.userId], schedule: schedule.schedule },
+        linkActor(link.keyId),
+        { signal: request.signal },
+      );
+    }
+    if (changes.size > 0 || schedule.kind === 'set') countLinkChange();
     // The page again, from storage: what it shows is what was saved.
     return { status: 303, body: '', location: '?saved=1' };
   };

@@ -18,14 +18,15 @@ a{color:#0842a0}
 fieldset{border:1px solid #747775;border-radius:.5rem;margin:0 0 1rem;padding:.5rem 1rem 1rem;min-width:0}
 legend{font-weight:600;padding:0 .25rem}
 .row{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1rem;margin:.5rem 0 0}
-.row .name{flex:1 1 7rem;font-weight:500}
-.row select,.row .fixed{flex:999 1 15rem;max-width:100%}
+.row>label,.row .name{flex:1 1 7rem;font-weight:500}
+.row select,.row .fixed,.row input{flex:999 1 15rem;max-width:100%}
 select,input,button{font:inherit;font-size:1rem}
 select,input[type=text],input[type=time]{min-height:2.75rem;padding:.25rem .5rem;border:1px solid #5e5e5e;border-radius:.375rem;background:#fff;color:#1b1b1b;box-sizing:border-box}
 input[type=text]{width:100%}
 .choice{display:flex;gap:.5rem;align-items:flex-start;margin:.5rem 0}
 .choice input{width:1.25rem;height:1.25rem;margin:.2rem 0 0;flex:none}
-.days{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+.days{display:flex;flex-wrap:wrap;gap:.25rem 1rem;border:0;padding:0;margin:.5rem 0 0}
+.days legend{padding:0;font-weight:500}
 .days label{display:inline-flex;gap:.35rem;align-items:center;min-height:2.75rem}
 button{font-weight:600;color:#fff;background:#0842a0;border:0;border-radius:.5rem;padding:.75rem 1.5rem;min-height:2.75rem;cursor:pointer}
 :focus-visible{outline:3px solid #1b1b1b;outline-offset:2px}

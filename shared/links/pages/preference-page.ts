@@ -29,7 +29,7 @@ const cellHtml = (row: Row, cell: Cell, nextId: () => string): Html => {
   const shown = cell.value ?? DEFAULT_VALUE;
   const option = (value: string, words: string) =>
     html`<option value="${value}"${value === shown ? html` selected` : ''}>${words}</option>`;
-  return html`<div class="row"><label class="name" for="${id}">${name}</label><select id="${id}" name="${cellField(row, cell.channel)}">${[
+  return html`<div class="row"><label for="${id}">${name}</label><select id="${id}" name="${cellField(row, cell.channel)}">${[
     // "Use the default", with what it gives now: short enough for a phone's select.
     option(DEFAULT_VALUE, `Default: ${VALUE_WORDS[cell.fallback].toLowerCase()}`),
     ...DELIVERY_SETTINGS.map((value) => option(value, VALUE_WORDS[value])),
@@ -47,7 +47,7 @@ ${row.cells.map((cell) => cellHtml(row, cell, nextId))}
 export interface PreferencePageView {
   model: PageModel;
   saved: boolean;
-  /** Extra sections of the form (quiet hours), placed before the save button. */
+  /** More of the form, placed before the save button: the schedule part (schedule-section.ts). */
   extra?: Html;
 }
 
@@ -58,7 +58,8 @@ export const preferencePage = ({ model, saved, extra }: PreferencePageView): str
     'Your notification settings',
     html`${saved ? html`<p class="status" role="status">Your choices are saved.</p>` : ''}
 <p>Choose, for each kind of notification, what reaches you on each channel. Choose “Default” to use the
-default: the setting for everything else, or your organization’s. Each says what it is now.</p>
+default: the setting for everything else, or your organization’s. Each says what it is now. Further down:
+your time zone and quiet hours.</p>
 <form method="post">
 <h2>From this organization</h2>
 ${model.organization.map((row) => rowHtml(row, nextId))}

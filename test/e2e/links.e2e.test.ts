@@ -321,6 +321,134 @@ test('the preference page saves what the person changed, as a link change', asyn
   expect((await get('mo')).config).toEqual({ slack: 'ALL' });
 });
 
+test('the schedule from the preference page: set and recorded as a link change, only what changed, refused whole when invalid', async () => {
+  const links = await createLinks(service, { organizationId: ORG, userIds: ['nia'] });
+  const url = remember(links.nia?.preferencesUrl as string);
+  const post = (fields: [string, string][]) =>
+    openPage(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+  const schedule = async () => {
+    const answer = await service.call('/v2/notifications/schedule/get', { organizationId: ORG, userId: 'nia' });
+    return (answer.body.result?.data as { schedule: unknown } | undefined)?.schedule;
+  };
+  const shown = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+
+  const page = await openPage(url);
+  expect(page.html).toContain('<h2>When notifications arrive</h2>');
+  expect(page.html).toContain('<label for="tz">Time zone</label>');
+  const nights: [string, string][] = [
+    ['q0:day', 'mon'],
+    ['q0:day', 'tue'],
+    ['q0:start', '22:00'],
+    ['q0:end', '07:00'],
+    ['q0:channel', 'email'],
+  ];
+  const saved = await post([
+    ['schedule:timeZone', 'Europe/Berlin'],
+    ['was:schedule:timeZone', shown(page.html, 'was:schedule:timeZone')],
+    ['was:schedule:quietHours', shown(page.html, 'was:schedule:quietHours')],
+    ...nights,
+  ]);
+  expect(saved.status).toBe(303);
+  expect(await schedule()).toEqual({
+    timeZone: 'Europe/Berlin',
+    quietHours: [{ days: ['mon', 'tue'], start: '22:00', end: '07:00', channels: ['email'] }],
+  });
+  const changes = await eventually(
+    () => history('nia'),
+    (found) => found.length >= 1,
+  );
+  expect(changes[0]).toMatchObject({
+    scope: 'schedule',
+    cause: 'link',
+    changedBy: 'link:k1',
+    before: null,
+    after: { timeZone: 'Europe/Berlin' },
+  });
+
+  // The page shows it; the time zone changed elsewhere meanwhile stays when the page is saved as shown.
+  const again = await openPage(url);
+  expect(again.html).toContain('value="Europe/Berlin"');
+  expect(again.html).toContain('<legend>Quiet hours 1</legend>');
+  const form: [string, string][] = [
+    ['schedule:timeZone', 'Europe/Berlin'],
+    ['was:schedule:timeZone', shown(again.html, 'was:schedule:timeZone')],
+    ['was:schedule:quietHours', shown(again.html, 'was:schedule:quietHours')],
+    ...nights,
+  ];
+  await service.call('/v2/notifications/schedule/set', {
+    organizationId: ORG,
+    userIds: ['nia'],
+    schedule: { timeZone: 'Asia/Tokyo', quietHours: [{ days: ['sun'], start: '12:00', end: '13:00' }] },
+  });
+  expect((await post(form)).status).toBe(303);
+  const tokyo = {
+    timeZone: 'Asia/Tokyo',
+    quietHours: [{ days: ['sun'], start: '12:00', end: '13:00', channels: ['email', 'slack'] }],
+  };
+  expect(await schedule()).toEqual(tokyo);
+
+  // A form the page would not send, or a schedule schedule/set refuses: 400, nothing written.
+  for (const fields of [
+    [['schedule:timeZone', 'Mars/Olympus']],
+    [['schedule:timeZone', 'europe/berlin']],
+    [['schedule:timeZone', 'x'.repeat(3000)]],
+    [
+      ['schedule:timeZone', 'UTC'],
+      ['schedule:timeZone', 'UTC'],
+    ],
+    [
+      ['schedule:timeZone', 'UTC'],
+      ['q0:start', '22:00'],
+    ],
+    [
+      ['schedule:timeZone', 'UTC'],
+      ['q0:day', 'mon'],
+      ['q0:start', '22:00'],
+      ['q0:end', '22:00'],
+      ['q0:channel', 'email'],
+    ],
+    [
+      ['schedule:timeZone', 'UTC'],
+      ['q0:day', 'someday'],
+      ['q0:start', '22:00'],
+      ['q0:end', '23:00'],
+    ],
+    [
+      ['schedule:timeZone', 'UTC'],
+      ['q0:day', 'mon'],
+      ['q0:day', 'mon'],
+      ['q0:start', '1:00'],
+      ['q0:end', '2:00'],
+    ],
+    [
+      ['schedule:timeZone', 'UTC'],
+      ['q7:day', 'mon'],
+      ['q7:start', '22:00'],
+      ['q7:end', '23:00'],
+    ],
+    [
+      ['q0:day', 'mon'],
+      ['q0:start', '22:00'],
+      ['q0:end', '23:00'],
+      ['q0:channel', 'email'],
+    ],
+    // A valid schedule beside a channel value that is none: the whole form is refused.
+    [
+      ['schedule:timeZone', 'UTC'],
+      ['org:email', 'SOMETIMES'],
+    ],
+  ] as [string, string][][]) {
+    const refused = await post(fields);
+    expect({ fields, status: refused.status }).toEqual({ fields, status: 400 });
+    expect(refused.html).toContain('Nothing was changed.');
+  }
+  expect(await schedule()).toEqual(tokyo);
+});
+
 test('no log line of the whole flow holds a token (the twin, the functions, the access lines)', async () => {
   // A failure on the service side is logged too: it must not carry the token either.
   expect(tokens.length).toBeGreaterThan(10);

@@ -1,17 +1,39 @@
 import { parseArgs } from 'node:util';
+import { banner } from './banner.js';
 import { resolveDataDir } from './data-dir.js';
 import { PortInUseError, type TwinPorts, type TwinService, twinPorts } from './ports.js';
-import { type LocalRuntime, startLocalRuntime } from './runtime.js';
+import {
+  DEFAULT_MAX_RECEIVE_COUNT,
+  ERASURE_DLQ_NAME,
+  ERASURE_QUEUE_NAME,
+  type LocalRuntime,
+  MIGRATION_DLQ_NAME,
+  MIGRATION_QUEUE_NAME,
+  PUBLISHER_FAILURES_QUEUE_NAME,
+  startLocalRuntime,
+} from './runtime.js';
 
 /**
  * `npm start`: the whole API on this machine, through the same handler modules as Lambda,
  * with an embedded DynamoDB (DynamoDB Local) and an embedded SQS queue feeding the consumer.
  */
+const QUEUES = [
+  [MIGRATION_QUEUE_NAME, `migrations to run, for the migration consumer (dead letters: ${MIGRATION_DLQ_NAME})`],
+  [ERASURE_QUEUE_NAME, `erasures to run, for the erasure consumer (dead letters: ${ERASURE_DLQ_NAME})`],
+  [MIGRATION_DLQ_NAME, `migration messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
+  [ERASURE_DLQ_NAME, `erasure messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
+  [PUBLISHER_FAILURES_QUEUE_NAME, "stream batches the change publisher gave up on (Lambda's on-failure shape)"],
+];
+
 const USAGE = `Usage: npm start [-- --in-memory] [--port N] [--host H] [--data-dir DIR]
 
-Serves the API on http://127.0.0.1:3000 with an embedded DynamoDB (port 3001) and SQS (port
-3002) holding the migration queue. \`npm run dev\` takes the same options and restarts it when
-the code changes.
+Serves the API on http://127.0.0.1:3000 with an embedded DynamoDB (port 3001) and an SQS twin
+(port 3002), and prints a line to paste into another shell (export BASE_URL=... API_KEY=...
+AUTH_TOKEN=... DATA_DIR=...), also written to env.sh in the data directory for \`source\`.
+\`npm run dev\` takes the same options and reloads the functions when their code changes.
+
+Queues of the SQS twin:
+${QUEUES.map(([name, what]) => `  ${(name as string).padEnd(27)}${what}`).join('\n')}
 
 Options (each also has an environment variable):
   --port N          port of the API (PORT, default 3000; 0 picks free ports for all three)
@@ -50,47 +72,6 @@ const portInUse = ({ service, host, port }: PortInUseError): string =>
   (service === 'api' ? ' (the DynamoDB and SQS ports follow it: +1, +2).' : '.');
 
 const truthy = (value: string | undefined) => value !== undefined && /^(1|true|yes)$/i.test(value);
-
-const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-
-const banner = (runtime: LocalRuntime): string => {
-  const auth = `-H 'content-type: application/json' -H ${shellQuote(`x-service-api-key: ${runtime.apiKey}`)} -H ${shellQuote(`x-service-auth-token: ${runtime.token}`)}`;
-  const store = runtime.dataDir ? `${runtime.dataDir} (kept between restarts)` : 'in memory (discarded on exit)';
-  const replaced = runtime.replacedCredential;
-  const credentialNote = {
-    created: 'created',
-    kept: 'from the data directory',
-    // A revocation is an operator's: the old credential stays revoked, this one is new.
-    replaced: `new: the saved one (${replaced?.apiKey}) was ${replaced?.reason}, and stays so`,
-  }[runtime.credential];
-  return [
-    '',
-    `Notification preferences API (local) on ${runtime.baseUrl}`,
-    '',
-    `  data         ${store}`,
-    `  DynamoDB     ${runtime.dynamoEndpoint} (tables ${Object.values(runtime.tables).join(', ')})`,
-    `  SQS          ${runtime.sqsEndpoint}`,
-    `    queue      ${runtime.queueUrl} (dead letters: ${runtime.deadLetterQueueUrl})`,
-    ...(runtime.restoredMessages ? [`               ${runtime.restoredMessages} queued message(s) restored`] : []),
-    `  events       ${runtime.eventsFile ?? 'printed only (in memory)'} (one JSON line each; the history from the tables' streams)`,
-    `    EventBridge ${runtime.eventsEndpoint} (PutEvents, for the change publisher)`,
-    `  credential   ${credentialNote}, granted every organization`,
-    `    x-service-api-key:    ${runtime.apiKey}`,
-    `    x-service-auth-token: ${runtime.token}`,
-    `  API docs     ${runtime.baseUrl}/docs (OpenAPI: ${runtime.baseUrl}/openapi.json)`,
-    '  sample data  npm run seed (in another terminal): an organization to read and migrate',
-    '  inspect      tables and queues with the AWS SDK or CLI at the endpoints above:',
-    '               docs/development.md#inspecting-the-tables-and-the-queue',
-    '',
-    'Try:',
-    `  curl -s ${runtime.baseUrl}/v2/notifications/config/set \\`,
-    `    ${auth} \\`,
-    `    -d '{"data":{"organizationId":"acme","userIds":["alice"],"documentIds":["doc-1"],"config":{"email":"NONE"}}}'`,
-    '',
-    'Ctrl+C stops it.',
-    '',
-  ].join('\n');
-};
 
 const main = async () => {
   const { values } = (() => {

@@ -42,6 +42,7 @@ import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
 import { type LocalSchedule, type ScheduledHandler, startSchedule } from './schedule.js';
 import { type ApiHandler, createApiServer, type LocalFunction } from './server.js';
+import { exportLine, writeShellEnv } from './shell-env.js';
 import { onFailureMessage, type StreamHandler } from './streams/stream-poller.js';
 import { type StreamTwin, startStreamTwin } from './streams/stream-twin.js';
 
@@ -138,6 +139,8 @@ export interface LocalRuntime {
   erasureDeadLetterQueue: LocalQueue;
   /** Where the stream twin describes the batches the change publisher failed for good. */
   publisherFailureQueue: LocalQueue;
+  /** Every queue of the SQS twin, dead-letter queues included, in the order created. */
+  queues: readonly LocalQueue[];
   /** Messages found in the queue snapshot at start. */
   restoredMessages: number;
   /** The HTTP functions by route path: name, and the deployed timeout and memory they run with. */
@@ -151,6 +154,10 @@ export interface LocalRuntime {
   sweeper: LocalSchedule;
   /** Where events are appended, or undefined in memory (printed only). */
   eventsFile: string | undefined;
+  /** `export BASE_URL=… API_KEY=… AUTH_TOKEN=… DATA_DIR=…`: what a shell needs to call this twin. */
+  exportLine: string;
+  /** The same line in the data directory, for `source`; undefined in memory (nothing is written). */
+  shellEnvFile: string | undefined;
   close(): Promise<void>;
 }
 
@@ -425,6 +432,14 @@ const start = async (
     });
     cleanups.push(() => removeRunningServer(dataDir));
   }
+  const shellEnv = {
+    baseUrl,
+    apiKey: credential.apiKey,
+    token: credential.token,
+    dataDir: inMemory ? undefined : dataDir,
+  };
+  // Kept after a stop, like the credential file: the next start rewrites it.
+  if (!inMemory) await writeShellEnv(paths.shellEnv, shellEnv);
 
   let closing: Promise<void> | undefined;
   return {
@@ -444,6 +459,7 @@ const start = async (
     erasureQueue,
     erasureDeadLetterQueue,
     publisherFailureQueue,
+    queues: sqs.queues(),
     restoredMessages,
     functions: new Map([...routes].map(([path, { handler: _handler, ...fn }]) => [path, fn])),
     dynamo,
@@ -452,6 +468,8 @@ const start = async (
     streams,
     sweeper,
     eventsFile: inMemory ? undefined : paths.events,
+    exportLine: exportLine(shellEnv),
+    shellEnvFile: inMemory ? undefined : paths.shellEnv,
     close: () => {
       closing ??= cleanup().finally(() => {
         running = false;

@@ -43,7 +43,9 @@ export const startLocalSqs = async ({
 }: LocalSqsOptions = {}): Promise<LocalSqs> => {
   const queues = new Map<string, LocalQueue>();
   const store = persistFile ? await QueueStore.open(persistFile, log) : undefined;
-  const server: Server = createServer(sqsProtocol((name) => queues.get(name), log));
+  const server: Server = createServer(
+    sqsProtocol({ named: (name) => queues.get(name), all: () => [...queues.values()] }, log),
+  );
 
   try {
     await new Promise<void>((resolve, reject) => {

@@ -45,8 +45,8 @@ export const banner = (runtime: LocalRuntime): string => {
     `    x-service-auth-token: ${runtime.token}`,
     `  API docs     ${runtime.baseUrl}/docs (OpenAPI: ${runtime.baseUrl}/openapi.json)`,
     '  sample data  npm run seed (in another terminal): an organization to read and migrate',
-    '  inspect      tables and queues with the AWS SDK or CLI at the endpoints above:',
-    '               docs/development.md#inspecting-the-tables-and-the-queue',
+    '  inspect      npm run inspect: tables (--org ID for its items), queues and dead letters, events',
+    '               (docs/development.md#inspecting-the-tables-and-the-queue)',
     '',
     runtime.shellEnvFile
       ? `In another terminal, paste this line (or: source ${shellQuote(runtime.shellEnvFile)}):`

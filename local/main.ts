@@ -32,7 +32,7 @@ Serves the API on http://127.0.0.1:3000 with an embedded DynamoDB (port 3001) an
 AUTH_TOKEN=... DATA_DIR=...), also written to env.sh in the data directory for \`source\`.
 \`npm run dev\` takes the same options and reloads the functions when their code changes.
 
-Queues of the SQS twin:
+Queues of the SQS twin (\`npm run inspect -- queues\` shows their depth and dead letters):
 ${QUEUES.map(([name, what]) => `  ${(name as string).padEnd(27)}${what}`).join('\n')}
 
 Options (each also has an environment variable):

@@ -9,6 +9,7 @@ import { CONFIG_KEYS } from '#infra/stage-settings.js';
 import { shellQuote } from '#local/shell-env.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { USAGE as CREDENTIALS_USAGE } from '#tools/credentials/command.js';
+import { USAGE as INSPECT_USAGE } from '#tools/inspect/command.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 /*
@@ -25,8 +26,8 @@ import { type LocalService, startLocalService } from '../support/local-service.j
  * - ```sh aws (needs an AWS account) and ```sh no-run (installs, starts a long-running
  *   process, or changes the checkout) are not run. Every block, run or not, must parse
  *   (`bash -n`), may only use npm scripts that package.json defines, `-c key=` context keys
- *   that infra/stage-settings.ts defines, and options that `npm start` and
- *   `npm run credentials` know.
+ *   that infra/stage-settings.ts defines, and options that `npm start`,
+ *   `npm run credentials` and `npm run inspect` know.
  *
  * Relative links in the same files must point at files inside the repository (and headings,
  * for `#anchor` links).
@@ -127,6 +128,7 @@ const problemsOf = (block: Block): string[] => {
       }
     };
     options(/\bnpm run credentials --\s/, `${CREDENTIALS_USAGE}\n`, 'npm run credentials');
+    options(/\bnpm run inspect --\s/, `${INSPECT_USAGE}\n`, 'npm run inspect');
     options(/\bnpm start --\s/, NPM_START_SOURCE, 'npm start');
   }
   return problems;

@@ -20,7 +20,13 @@ const queueLines = (all: LocalRuntime['queues']): string[] => {
   );
 };
 
-export const banner = (runtime: LocalRuntime): string => {
+/** What a save reloads under --reload (`npm run dev`), and what it does not. */
+const RELOAD_LINES = [
+  '  reload       on save under functions/, shared/, service/: the functions get a fresh process; the',
+  '               stores, queues, streams and server keep running (a save under local/ restarts it all)',
+];
+
+export const banner = (runtime: LocalRuntime, { reload = false }: { reload?: boolean } = {}): string => {
   const store = runtime.dataDir ? `${runtime.dataDir} (kept between restarts)` : 'in memory (discarded on exit)';
   const replaced = runtime.replacedCredential;
   const credentialNote = {
@@ -47,6 +53,7 @@ export const banner = (runtime: LocalRuntime): string => {
     '  sample data  npm run seed (in another terminal): an organization to read and migrate',
     '  inspect      npm run inspect: tables (--org ID for its items), queues and dead letters, events',
     '               (docs/development.md#inspecting-the-tables-and-the-queue)',
+    ...(reload ? RELOAD_LINES : []),
     '',
     runtime.shellEnvFile
       ? `In another terminal, paste this line (or: source ${shellQuote(runtime.shellEnvFile)}):`

@@ -1,7 +1,10 @@
 import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '#service/repository-root.js';
 import { banner } from './banner.js';
 import { resolveDataDir } from './data-dir.js';
 import { PortInUseError, type TwinPorts, type TwinService, twinPorts } from './ports.js';
+import { type FunctionHost, startFunctionHost } from './reload/function-host.js';
+import { CODE_FOLDERS, type CodeWatcher, watchCode } from './reload/watch-code.js';
 import {
   DEFAULT_MAX_RECEIVE_COUNT,
   ERASURE_DLQ_NAME,
@@ -25,7 +28,7 @@ const QUEUES = [
   [PUBLISHER_FAILURES_QUEUE_NAME, "stream batches the change publisher gave up on (Lambda's on-failure shape)"],
 ];
 
-const USAGE = `Usage: npm start [-- --in-memory] [--port N] [--host H] [--data-dir DIR]
+const USAGE = `Usage: npm start [-- --in-memory] [--port N] [--host H] [--data-dir DIR] [--reload]
 
 Serves the API on http://127.0.0.1:3000 with an embedded DynamoDB (port 3001) and an SQS twin
 (port 3002), and prints a line to paste into another shell (export BASE_URL=... API_KEY=...
@@ -42,6 +45,8 @@ Options (each also has an environment variable):
   --host H          interface of the API (LOCAL_HOST, default 127.0.0.1; the others: 127.0.0.1 only)
   --data-dir DIR    where data persists between restarts (DATA_DIR, default .data/ in the repository)
   --in-memory       a throw-away store: nothing read or written on disk (LOCAL_IN_MEMORY=1)
+  --reload          run the functions in a process of their own, replaced by a fresh one when a
+                    file under ${CODE_FOLDERS.join('/, ')}/ changes; the rest keeps running (\`npm run dev\`)
   -h, --help        this text
 
 Environment: LOCAL_API_KEY and LOCAL_AUTH_TOKEN fix the local credential; the functions'
@@ -84,6 +89,7 @@ const main = async () => {
           host: { type: 'string' },
           'data-dir': { type: 'string' },
           'in-memory': { type: 'boolean' },
+          reload: { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
         },
         strict: true,
@@ -112,6 +118,9 @@ const main = async () => {
   const inMemory = values['in-memory'] ?? truthy(process.env.LOCAL_IN_MEMORY);
   const dataDir = resolveDataDir(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : process.env);
 
+  const log = (line: string) => console.log(line);
+  const functions: FunctionHost | undefined = values.reload ? startFunctionHost({ log }) : undefined;
+  let watcher: CodeWatcher | undefined;
   let runtime: LocalRuntime | undefined;
   let stoppingSince: number | undefined;
   const stop = (signal: string) => {
@@ -127,6 +136,7 @@ const main = async () => {
       process.exit(1);
     }
     stoppingSince = performance.now();
+    watcher?.close();
     console.log(`\n${signal}: stopping (the queue finishes the deliveries under way)…`);
     runtime.close().then(
       () => {
@@ -152,7 +162,8 @@ const main = async () => {
       apiKey: process.env.LOCAL_API_KEY,
       token: process.env.LOCAL_AUTH_TOKEN,
       printEvents: true,
-      log: (line) => console.log(line),
+      log,
+      ...(functions ? { functions } : {}),
     });
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
@@ -161,8 +172,26 @@ const main = async () => {
     if (e.code === 'EACCES') fail(`not allowed to listen on ${host}:${port}.`);
     return fail(e.message);
   }
-  console.log(banner(runtime));
+  console.log(banner(runtime, { reload: functions !== undefined }));
+  if (functions) watcher = reloadOnChange(functions, log);
 };
+
+/** --reload: a burst of saves under the functions' folders gives them a fresh process. */
+const reloadOnChange = (functions: FunctionHost, log: (line: string) => void): CodeWatcher =>
+  watchCode({
+    root: REPO_ROOT,
+    log,
+    onChange: (files) => {
+      const shown =
+        files.length > 3 ? `${files.slice(0, 3).join(', ')} and ${files.length - 3} more` : files.join(', ');
+      log(`[dev] ${shown} changed: reloading the functions`);
+      functions.reload().then(
+        ({ pid, ms }) =>
+          log(`[dev] functions reloaded in ${ms} ms (process ${pid}); each loads its code when next invoked`),
+        (error: Error) => log(`[dev] functions not reloaded: ${error.message}`),
+      );
+    },
+  });
 
 process.on('unhandledRejection', (reason) => {
   console.error('Unhandled rejection in the local server:', reason);

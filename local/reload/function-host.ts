@@ -9,7 +9,9 @@ import { contextData, errorFrom, type HostMessage, type ProcessMessage } from '.
  * `npm run dev`'s functions: they run in a child process (function-process.ts), and a code
  * change replaces that process with a fresh one, so the next invocation runs the new code,
  * while the twin around them (DynamoDB Local, the SQS and EventBridge twins, the streams, the
- * API server) keeps running. The old process finishes the invocations it has, then exits.
+ * API server) keeps running. The old process finishes the invocations it has, then exits. The
+ * fresh one is a spare started ahead, which has loaded the installed packages but none of the
+ * project's code.
  */
 
 const PROCESS_ENTRY = fileURLToPath(new URL('./function-process.ts', import.meta.url));
@@ -19,6 +21,12 @@ const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).
 const RETIRED_GRACE_MS = 70_000;
 /** How long the functions get to finish when the twin stops; the queues have already waited for theirs. */
 const CLOSE_GRACE_MS = 5_000;
+/**
+ * A spare process is started this long after a reload (or the start), once the new process has
+ * had the machine to itself for its first invocations; it loads the installed packages ahead
+ * (function-process.ts) and becomes the next reload's process.
+ */
+const SPARE_DELAY_MS = 1_500;
 /** The twin's own credential is none of the functions' business. */
 const NOT_FOR_FUNCTIONS = ['LOCAL_API_KEY', 'LOCAL_AUTH_TOKEN'];
 
@@ -158,12 +166,19 @@ export interface FunctionHost extends FunctionLoader {
 
 export const startFunctionHost = ({ log = () => {} }: { log?: Log } = {}): FunctionHost => {
   let current: FunctionProcess | undefined;
+  /** Started, with no project code loaded: what the next reload makes current. */
+  let spare: FunctionProcess | undefined;
+  let spareTimer: NodeJS.Timeout | undefined;
   const all = new Set<FunctionProcess>();
   let applyRoutes: ((routes: RouteFunction[]) => void) | undefined;
   let closed = false;
 
   const spawn = (): FunctionProcess => {
     const started = new FunctionProcess(log, (gone) => {
+      if (spare === gone) {
+        spare = undefined;
+        return;
+      }
       if (current === gone) current = undefined;
       if (!closed) log(`[dev] the functions' process (pid ${gone.pid}) stopped; the next invocation starts another`);
     });
@@ -171,9 +186,20 @@ export const startFunctionHost = ({ log = () => {} }: { log?: Log } = {}): Funct
     started.exited.then(() => all.delete(started));
     return started;
   };
+  const spareLater = () => {
+    if (spareTimer) clearTimeout(spareTimer);
+    spareTimer = setTimeout(() => {
+      spareTimer = undefined;
+      if (!closed && !spare) spare = spawn();
+    }, SPARE_DELAY_MS);
+    spareTimer.unref();
+  };
   const active = (): FunctionProcess => {
     if (closed) throw new Error('the functions have stopped');
-    if (!current || current.gone) current = spawn();
+    if (!current || current.gone) {
+      current = spawn();
+      spareLater();
+    }
     return current;
   };
 
@@ -193,8 +219,11 @@ export const startFunctionHost = ({ log = () => {} }: { log?: Log } = {}): Funct
     async reload() {
       const started = performance.now();
       const previous = current;
-      current = spawn();
+      // The spare, whose packages are loaded (or loading); a fresh process when there is none.
+      current = spare && !spare.gone ? spare : spawn();
+      spare = undefined;
       previous?.retire(RETIRED_GRACE_MS);
+      spareLater();
       const fresh = current;
       await fresh.ready;
       const ms = Math.round(performance.now() - started);
@@ -209,7 +238,9 @@ export const startFunctionHost = ({ log = () => {} }: { log?: Log } = {}): Funct
     },
     async close() {
       closed = true;
+      if (spareTimer) clearTimeout(spareTimer);
       current = undefined;
+      spare = undefined;
       const processes = [...all];
       for (const process of processes) process.retire(CLOSE_GRACE_MS);
       await Promise.all(processes.map((process) => process.exited));

@@ -1,15 +1,20 @@
+import { fileURLToPath } from 'node:url';
 import { type Handler, importHandler } from '../function-loader.js';
 import { useInvokeStore } from '../invoke-store.js';
 import { contextFrom, errorData, type HostMessage, type ProcessMessage } from './messages.js';
+import { vendorModules } from './vendor-modules.js';
 
 /**
  * The functions' process under `npm run dev` (forked by function-host.ts): it imports each
  * handler on its first invocation, as a Lambda environment does at a cold start, and runs the
- * invocations the twin sends. A code change replaces the whole process, so every module is
- * loaded fresh, with nothing left of the old code.
+ * invocations the twin sends. A code change replaces the whole process, so every module of the
+ * project is loaded fresh, with nothing left of the old code; only installed packages, which a
+ * save does not change, may be loaded ahead.
  */
 
 const send = (message: ProcessMessage) => process.send?.(message);
+/** The repository (local/reload/ is two levels down), found without importing any of its code. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 useInvokeStore();
 const handlers = new Map<string, Promise<Handler>>();
@@ -54,3 +59,14 @@ process.on('disconnect', () => process.exit(0));
 // A function's stray rejection is logged, as Lambda's runtime logs it, and the process carries on.
 process.on('unhandledRejection', (reason) => console.error('Unhandled rejection in a function:', reason));
 send({ type: 'ready' });
+
+// Then the installed packages the functions import, one after the other: ready ahead of the
+// first invocation when this process is a spare, and shared with it otherwise.
+const preload = async () => {
+  for (const specifier of await vendorModules(ROOT)) {
+    await import(specifier).catch(() => {
+      // One this process cannot load is loaded, and reported, by the function that needs it.
+    });
+  }
+};
+void preload();

@@ -28,6 +28,7 @@ export type SetConfigInput = {
     email?: 'ALL' | 'MINE' | 'NONE' | undefined;
     slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
   };
+  category?: string | undefined;
 };
 
 /** `result.data` of setConfig. One entry per distinct user id, keyed by that id. */
@@ -49,6 +50,8 @@ export type GetConfigInput = {
   organizationId: string;
   userId: string;
   documentIds?: string[] | undefined;
+  category?: string | undefined;
+  explain?: boolean | undefined;
 };
 
 /** `result.data` of getConfig. One item per requested document, or one organization-level item. */
@@ -56,13 +59,21 @@ export type GetConfigResult = Array<{
   userId: string;
   documentId: string | null;
   scope: 'document' | 'organization';
-  /** What is stored for the entry; channels never set are absent. */
+  /** What is stored for the entry for all categories; channels never set are absent. */
   config: {
     inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
     email?: 'ALL' | 'MINE' | 'NONE' | undefined;
     slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
   };
-  /** Every channel resolved: document entry, then organization entry, then deployment default. */
+  /** The entry's stored category layers, keyed by category id ({} when none). */
+  categories: {
+    [key: string]: {
+      inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+      email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+      slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
+    };
+  };
+  /** Every channel resolved (for the request's `category` when given), in the order config/get describes. */
   effective: {
     inbox: 'ALL' | 'MINE' | 'NONE';
     email: 'ALL' | 'MINE' | 'NONE';
@@ -70,10 +81,75 @@ export type GetConfigResult = Array<{
   };
   /** Which layer gave each effective channel. */
   source: {
-    inbox: 'document' | 'organization' | 'default';
-    email: 'document' | 'organization' | 'default';
-    slack: 'document' | 'organization' | 'default';
+    inbox:
+      | 'locked'
+      | 'document:category'
+      | 'document'
+      | 'organization:category'
+      | 'organization'
+      | 'policy:category'
+      | 'policy'
+      | 'default';
+    email:
+      | 'locked'
+      | 'document:category'
+      | 'document'
+      | 'organization:category'
+      | 'organization'
+      | 'policy:category'
+      | 'policy'
+      | 'default';
+    slack:
+      | 'locked'
+      | 'document:category'
+      | 'document'
+      | 'organization:category'
+      | 'organization'
+      | 'policy:category'
+      | 'policy'
+      | 'default';
   };
+  /** With `explain`: per channel, every layer that has a value, the winner first, `default` last. */
+  trace?:
+    | {
+        inbox: Array<{
+          source:
+            | 'locked'
+            | 'document:category'
+            | 'document'
+            | 'organization:category'
+            | 'organization'
+            | 'policy:category'
+            | 'policy'
+            | 'default';
+          value: 'ALL' | 'MINE' | 'NONE';
+        }>;
+        email: Array<{
+          source:
+            | 'locked'
+            | 'document:category'
+            | 'document'
+            | 'organization:category'
+            | 'organization'
+            | 'policy:category'
+            | 'policy'
+            | 'default';
+          value: 'ALL' | 'MINE' | 'NONE';
+        }>;
+        slack: Array<{
+          source:
+            | 'locked'
+            | 'document:category'
+            | 'document'
+            | 'organization:category'
+            | 'organization'
+            | 'policy:category'
+            | 'policy'
+            | 'default';
+          value: 'ALL' | 'MINE' | 'NONE';
+        }>;
+      }
+    | undefined;
 }>;
 
 /** `data` of resolveConfig. */
@@ -86,6 +162,7 @@ export type ResolveConfigInput = {
         involvedUserIds?: string[] | undefined;
       }
     | undefined;
+  category?: string | undefined;
 };
 
 /** `result.data` of resolveConfig. */
@@ -95,7 +172,7 @@ export type ResolveConfigResult = {
   users: {
     [key: string]: {
       userId: string;
-      /** Every channel resolved: document entry, then organization entry, then deployment default. */
+      /** Every channel resolved, in the order the description gives. */
       effective: {
         inbox: 'ALL' | 'MINE' | 'NONE';
         email: 'ALL' | 'MINE' | 'NONE';
@@ -103,9 +180,33 @@ export type ResolveConfigResult = {
       };
       /** Which layer gave each effective channel. */
       source: {
-        inbox: 'document' | 'organization' | 'default';
-        email: 'document' | 'organization' | 'default';
-        slack: 'document' | 'organization' | 'default';
+        inbox:
+          | 'locked'
+          | 'document:category'
+          | 'document'
+          | 'organization:category'
+          | 'organization'
+          | 'policy:category'
+          | 'policy'
+          | 'default';
+        email:
+          | 'locked'
+          | 'document:category'
+          | 'document'
+          | 'organization:category'
+          | 'organization'
+          | 'policy:category'
+          | 'policy'
+          | 'default';
+        slack:
+          | 'locked'
+          | 'document:category'
+          | 'document'
+          | 'organization:category'
+          | 'organization'
+          | 'policy:category'
+          | 'policy'
+          | 'default';
       };
       /** With an activity: whether each channel delivers it to this user. */
       deliver?:
@@ -133,6 +234,7 @@ export type ResetConfigInput = {
   userIds: string[];
   documentIds?: string[] | undefined;
   channels?: Array<'inbox' | 'email' | 'slack'> | undefined;
+  category?: string | undefined;
 };
 
 /** `result.data` of resetConfig. One entry per distinct user id, keyed by that id. */
@@ -154,6 +256,7 @@ export type ConfigHistoryInput = {
   organizationId: string;
   userId: string;
   documentId?: string | null | undefined;
+  category?: string | null | undefined;
   limit?: number | undefined;
   cursor?: string | undefined;
 };
@@ -169,19 +272,21 @@ export type ConfigHistoryResult = {
     /** The document, or null for the organization-level entry. */
     documentId: string | null;
     scope: 'document' | 'organization';
+    /** The category layer that changed, or null for the all-categories layer. */
+    category: string | null;
     /** What made the change. */
     cause: 'set' | 'reset' | 'migration' | 'erasure' | 'link';
     /** ISO-8601 UTC time of the change. */
     changedAt: string;
-    /** The api key for set and reset, `migration:<migrationId>` or `erasure:<erasureId>` otherwise. */
+    /** The api key for set and reset, `migration:<migrationId>`, `erasure:<erasureId>` or `link:<keyId>` otherwise. */
     changedBy: string;
-    /** The stored channels before the change; {} when there was no entry. */
+    /** The layer's stored channels before the change; {} when there were none. */
     before: {
       inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
       email?: 'ALL' | 'MINE' | 'NONE' | undefined;
       slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
     };
-    /** The stored channels after the change; {} when there is no entry. */
+    /** The layer's stored channels after the change; {} when there are none. */
     after: {
       inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
       email?: 'ALL' | 'MINE' | 'NONE' | undefined;

@@ -90,6 +90,7 @@ export class ServiceStack extends Stack {
         [ENV.defaultSlack]: config.defaultSlack,
       },
       credentialCache: { [ENV.credentialCacheSeconds]: String(config.credentialCacheSeconds) },
+      policyCache: { [ENV.policyCacheSeconds]: String(config.policyCacheSeconds) },
       migrationMaxReceiveCount: { [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT) },
       historyRetention: { [ENV.historyRetentionDays]: String(config.historyRetentionDays) },
       erasureMaxReceiveCount: { [ENV.erasureMaxReceiveCount]: String(ERASURE_MAX_RECEIVE_COUNT) },

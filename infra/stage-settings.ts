@@ -5,8 +5,10 @@ import { BUILT_IN_DEFAULTS, deliverySetting } from '#shared/api/channels.js';
 import {
   DEFAULT_CREDENTIAL_CACHE_SECONDS,
   DEFAULT_HISTORY_RETENTION_DAYS,
+  DEFAULT_POLICY_CACHE_SECONDS,
   MAX_CREDENTIAL_CACHE_SECONDS,
   MAX_HISTORY_RETENTION_DAYS,
+  MAX_POLICY_CACHE_SECONDS,
 } from '#shared/platform/environment.js';
 
 /**
@@ -59,6 +61,8 @@ const stageSettingsSchema = z.object({
   defaultSlack: z.preprocess(unsetIfEmpty, z._default(deliverySetting, BUILT_IN_DEFAULTS.slack)),
   /** How long a warm function trusts a looked-up credential; bounds how late a revocation bites. */
   credentialCacheSeconds: integer(0, MAX_CREDENTIAL_CACHE_SECONDS, DEFAULT_CREDENTIAL_CACHE_SECONDS),
+  /** How long a warm function keeps an organization's policy; bounds how late a policy change reaches resolve. */
+  policyCacheSeconds: integer(0, MAX_POLICY_CACHE_SECONDS, DEFAULT_POLICY_CACHE_SECONDS),
   /** How long a change stays in the history before DynamoDB expires it (docs/api.md, config/history). */
   historyRetentionDays: integer(1, MAX_HISTORY_RETENTION_DAYS, DEFAULT_HISTORY_RETENTION_DAYS),
   /** API stage throttling: steady requests per second and burst, over all callers. */

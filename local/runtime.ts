@@ -313,6 +313,8 @@ const start = async (
     AWS_ENDPOINT_URL_EVENTBRIDGE: events.endpoint,
     [ENV.eventBusName]: LOCAL_EVENT_BUS_NAME,
     [ENV.dependencyTimeoutMs]: process.env[ENV.dependencyTimeoutMs] || String(LOCAL_DEPENDENCY_TIMEOUT_MS),
+    // A policy set on a laptop applies to the next request, unless a developer asks for the cache.
+    [ENV.policyCacheSeconds]: process.env[ENV.policyCacheSeconds] || '0',
     ...options.env,
   };
   Object.assign(process.env, env);

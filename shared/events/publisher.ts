@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { changeOf } from '#shared/history/from-stream.js';
+import { changesOf } from '#shared/history/from-stream.js';
 import { historyExpiry } from '#shared/history/retention.js';
 import type { HistoryStore } from '#shared/history/store.js';
 import { logger } from '#shared/platform/logger.js';
@@ -31,15 +31,16 @@ export const handleRecord = async (deps: PublisherDeps, record: DynamoDBRecord):
   if (table === deps.tables.config) {
     const policyEvent = policyEventOf(record);
     if (policyEvent) return [policyEvent];
-    const recorded = changeOf(record);
-    if (!recorded) return [];
-    const { change } = recorded;
-    if (change.cause === 'erasure') {
-      await deps.history.deleteEntryHistory(change.organizationId, change.userId, change.documentId);
-    } else {
-      await deps.history.record(recorded, historyExpiry(change.changedAt, deps.retentionDays));
+    const recorded = changesOf(record);
+    for (const one of recorded) {
+      const { change } = one;
+      if (change.cause === 'erasure') {
+        await deps.history.deleteEntryHistory(change.organizationId, change.userId, change.documentId);
+      } else {
+        await deps.history.record(one, historyExpiry(change.changedAt, deps.retentionDays));
+      }
     }
-    return [configChangedEvent(change)];
+    return recorded.map(({ change }) => configChangedEvent(change));
   }
   if (table === deps.tables.migrations) {
     const event = jobEventOf(record);

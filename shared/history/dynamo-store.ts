@@ -28,12 +28,29 @@ const toChange = (item: Item): HistoryChange => ({
   userId: item.userId as string,
   documentId: (item.documentId as string | undefined) ?? null,
   scope: item.scope as HistoryChange['scope'],
+  category: (item.category as string | undefined) ?? null,
   cause: item.cause as HistoryChange['cause'],
   changedAt: item.changedAt as string,
   changedBy: item.changedBy as string,
   before: (item.before as HistoryChange['before']) ?? {},
   after: (item.after as HistoryChange['after']) ?? {},
 });
+
+/** Queries one page may take when a category filter passes over other layers' changes. */
+const MAX_FILTERED_QUERIES = 5;
+
+/** Only one layer's changes: a category's (its id is stored), or the all-categories one (none is). */
+const categoryFilter = (category: string | null | undefined) => {
+  if (category === undefined) return undefined;
+  const names = { '#category': 'category' };
+  if (category === null)
+    return { FilterExpression: 'attribute_not_exists(#category)', ExpressionAttributeNames: names };
+  return {
+    FilterExpression: '#category = :category',
+    ExpressionAttributeNames: names,
+    values: { ':category': category },
+  };
+};
 
 export class DynamoHistoryStore implements HistoryStore {
   constructor(
@@ -42,7 +59,7 @@ export class DynamoHistoryStore implements HistoryStore {
   ) {}
 
   async record({ change, sequenceNumber }: RecordedChange, expiresAt: number): Promise<boolean> {
-    const { documentId, ...rest } = change;
+    const { documentId, category, ...rest } = change;
     return conditional(() =>
       this.client.send(
         new PutCommand({
@@ -51,6 +68,7 @@ export class DynamoHistoryStore implements HistoryStore {
             ...historyKeys(change, change.changedAt, sequenceNumber),
             ...rest,
             ...(documentId === null ? {} : { documentId }),
+            ...(category === null ? {} : { category }),
             [HISTORY_TTL_ATTRIBUTE]: expiresAt,
           },
           // The key comes from the stream record: a redelivery finds its own item there.
@@ -60,18 +78,35 @@ export class DynamoHistoryStore implements HistoryStore {
     );
   }
 
-  async list({ organizationId, userId, documentId, limit, startKey }: HistoryQuery): Promise<HistoryPage> {
-    const output = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        ...this.keyCondition(organizationId, userId, documentId),
-        ScanIndexForward: false,
-        Limit: limit,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    const lastKey = output.LastEvaluatedKey as Record<string, string> | undefined;
-    return { changes: (output.Items ?? []).map(toChange), ...(lastKey ? { lastKey } : {}) };
+  async list({ organizationId, userId, documentId, category, limit, startKey }: HistoryQuery): Promise<HistoryPage> {
+    const changes: HistoryChange[] = [];
+    let lastKey = startKey;
+    // A category filter is applied after DynamoDB's Limit: a page is filled by a few more
+    // Queries, each asking only for what is still missing, so it never holds more than `limit`.
+    const condition = this.keyCondition(organizationId, userId, documentId);
+    const filter = categoryFilter(category);
+    for (let query = 0; query < MAX_FILTERED_QUERIES; query += 1) {
+      const output = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          ...condition,
+          ...(filter
+            ? {
+                FilterExpression: filter.FilterExpression,
+                ExpressionAttributeNames: filter.ExpressionAttributeNames,
+                ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ...filter.values },
+              }
+            : {}),
+          ScanIndexForward: false,
+          Limit: limit - changes.length,
+          ...(lastKey ? { ExclusiveStartKey: lastKey } : {}),
+        }),
+      );
+      changes.push(...(output.Items ?? []).map(toChange));
+      lastKey = output.LastEvaluatedKey as Record<string, string> | undefined;
+      if (!lastKey || changes.length >= limit || category === undefined) break;
+    }
+    return { changes, ...(lastKey ? { lastKey } : {}) };
   }
 
   /** The user's partition, or one entry's changes of the user in the entry index. */

@@ -2,6 +2,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { CHANNELS } from '#shared/api/channels.js';
 import { ATTRIBUTION_ATTRIBUTES, CHANGE_CAUSES, type ChangeCause } from '#shared/preferences/change-attribution.js';
+import { categoryLayersOf } from '#shared/preferences/layers.js';
 import { type ChannelConfig, scopeOf } from '#shared/preferences/model.js';
 import type { HistoryChange } from './results.js';
 
@@ -37,42 +38,60 @@ export interface RecordedChange {
   sequenceNumber: string;
 }
 
+/** Each layer of an item, the all-categories one keyed by null (layers.ts). */
+const layersOf = (item: Item | undefined): Map<string | null, ChannelConfig> => {
+  const layers = new Map<string | null, ChannelConfig>([[null, channelsOf(item)]]);
+  if (item) for (const [category, layer] of Object.entries(categoryLayersOf(item))) layers.set(category, layer.config);
+  return layers;
+};
+
 /**
- * The change a stream record of the config table records, or undefined when it changes no
- * channel value (a delete's stamp, a tombstone's expiry, the delete of an emptied entry, a set
- * that repeats the stored values) or is not a config entry.
+ * The changes a stream record of the config table records, one per layer of the entry whose
+ * values changed (the all-categories layer first, then categories in id order); none when it
+ * changes no channel value (a delete's stamp, a tombstone's expiry, the delete of an emptied
+ * entry, a set that repeats the stored values) or is not a config entry.
  *
  * Who and why come from the item the record leaves (its new image), or for a delete from the
  * item as it was: every write stamps them (change-attribution.ts). An item written before the
  * stamps existed is attributed to a set by its `updatedBy` at its `updatedAt`.
  */
-export const changeOf = (record: DynamoDBRecord): RecordedChange | undefined => {
+export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
   const before = imageOf(record.dynamodb?.OldImage);
   const after = record.eventName === 'REMOVE' ? undefined : imageOf(record.dynamodb?.NewImage);
   const item = after ?? before;
   const sequenceNumber = record.dynamodb?.SequenceNumber;
   if (!item || !sequenceNumber || typeof item.organizationId !== 'string' || typeof item.userId !== 'string') {
-    return undefined;
+    return [];
   }
-  const beforeChannels = channelsOf(before);
-  const afterChannels = channelsOf(after);
-  if (sameChannels(beforeChannels, afterChannels)) return undefined;
-
+  const beforeLayers = layersOf(before);
+  const afterLayers = layersOf(after);
+  const categories = [...new Set([...beforeLayers.keys(), ...afterLayers.keys()])]
+    .filter((category): category is string => category !== null)
+    .sort();
   const stamped = isCause(item[ATTRIBUTION_ATTRIBUTES.cause]);
   const documentId = typeof item.documentId === 'string' ? item.documentId : null;
-  return {
-    sequenceNumber,
-    change: {
-      changeId: record.eventID ?? sequenceNumber,
-      organizationId: item.organizationId,
-      userId: item.userId,
-      documentId,
-      scope: scopeOf(documentId),
-      cause: stamped ? (item[ATTRIBUTION_ATTRIBUTES.cause] as ChangeCause) : 'set',
-      changedAt: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedAt] : item.updatedAt),
-      changedBy: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedBy] : item.updatedBy),
-      before: beforeChannels,
-      after: afterChannels,
-    },
-  };
+  const eventId = record.eventID ?? sequenceNumber;
+  const changes: RecordedChange[] = [];
+  for (const category of [null, ...categories]) {
+    const beforeChannels = beforeLayers.get(category) ?? {};
+    const afterChannels = afterLayers.get(category) ?? {};
+    if (sameChannels(beforeChannels, afterChannels)) continue;
+    changes.push({
+      sequenceNumber,
+      change: {
+        changeId: category === null ? eventId : `${eventId}:${category}`,
+        organizationId: item.organizationId,
+        userId: item.userId,
+        documentId,
+        scope: scopeOf(documentId),
+        category,
+        cause: stamped ? (item[ATTRIBUTION_ATTRIBUTES.cause] as ChangeCause) : 'set',
+        changedAt: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedAt] : item.updatedAt),
+        changedBy: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedBy] : item.updatedBy),
+        before: beforeChannels,
+        after: afterChannels,
+      },
+    });
+  }
+  return changes;
 };

@@ -15,11 +15,11 @@ export const getHistory = async (
   { store }: { store: HistoryStore },
   request: HistoryRequest,
 ): Promise<HistoryResult> => {
-  const { organizationId, userId, documentId, limit = DEFAULT_HISTORY_LIMIT, cursor } = request;
+  const { organizationId, userId, documentId, category, limit = DEFAULT_HISTORY_LIMIT, cursor } = request;
   const scope = { organizationId, userId, documentId };
   const startKey = cursor === undefined ? undefined : decodeCursor(cursor, scope);
   try {
-    const page = await store.list({ ...scope, limit, ...(startKey ? { startKey } : {}) });
+    const page = await store.list({ ...scope, category, limit, ...(startKey ? { startKey } : {}) });
     return { changes: page.changes, ...(page.lastKey ? { nextCursor: encodeCursor(page.lastKey) } : {}) };
   } catch (error) {
     // decodeCursor admits only keys of the shape the service writes; should DynamoDB still refuse

@@ -9,6 +9,8 @@ export const historyChange = z.strictObject({
   userId: z.string(),
   documentId: z.nullable(z.string()),
   scope,
+  /** The category layer that changed, or null for the all-categories layer. */
+  category: z.nullable(z.string()),
   cause: z.enum(CHANGE_CAUSES),
   changedAt: z.iso.datetime(),
   changedBy: z.string(),

@@ -7,12 +7,15 @@ export interface HistoryQuery {
   userId: string;
   /** A document id: that entry only; null: the organization-level entry only; undefined: every entry. */
   documentId?: string | null | undefined;
+  /** A category id: that layer's changes only; null: the all-categories layer's only; undefined: all. */
+  category?: string | null | undefined;
   limit: number;
   /** Where the previous page stopped (a key the store answered as `lastKey`). */
   startKey?: Record<string, string> | undefined;
 }
 
 export interface HistoryPage {
+  /** At most `limit`; fewer when a category filter passed over others (more may follow). */
   changes: HistoryChange[];
   /** Present when more changes may follow. */
   lastKey?: Record<string, string>;

@@ -1,5 +1,6 @@
 import { CHANNELS, type Channel } from '#shared/api/channels.js';
 import { isCounted, type SavedPages } from '#shared/jobs/step.js';
+import { type CategoryLayers, type LayerChannels, layerOf } from '#shared/preferences/layers.js';
 import type { ChannelConfig } from '#shared/preferences/model.js';
 import type { ExpectedVersion, MarkedEntry } from '#shared/preferences/store.js';
 import { isTombstone } from '#shared/preferences/tombstone.js';
@@ -32,34 +33,58 @@ export type MoveDecision =
    */
   | { action: 'write'; entry: MarkedEntry; expectedVersion: ExpectedVersion; countMoved: boolean };
 
-const sameConfig = (entry: MarkedEntry, config: ChannelConfig): boolean =>
-  entry.config.inbox === config.inbox && entry.config.email === config.email && entry.config.slack === config.slack;
+const sameChannels = (a: ChannelConfig, b: ChannelConfig): boolean =>
+  a.inbox === b.inbox && a.email === b.email && a.slack === b.slack;
 
-type Channels = Pick<MarkedEntry, 'config' | 'channelAt'>;
+/** The same values in every layer (the all-categories one and each category's). */
+const sameConfig = (entry: MarkedEntry, moved: Channels): boolean => {
+  if (!sameChannels(entry.config, moved.config)) return false;
+  const categories = new Set([...Object.keys(entry.categories ?? {}), ...Object.keys(moved.categories ?? {})]);
+  return [...categories].every((category) =>
+    sameChannels(layerOf(entry.categories, category)?.config ?? {}, layerOf(moved.categories, category)?.config ?? {}),
+  );
+};
 
-const channelsOf = ({ config, channelAt }: Channels): Channels => (channelAt ? { config, channelAt } : { config });
+type Channels = Pick<MarkedEntry, 'config' | 'channelAt' | 'categories'>;
+
+const channelsOf = ({ config, channelAt, categories }: Channels): Channels => ({
+  config,
+  ...(channelAt ? { channelAt } : {}),
+  ...(categories ? { categories } : {}),
+});
 
 /**
- * The source written again after its move, applied over this migration's copy channel by
- * channel, as the writes would have done had they landed before the move. A channel the source
- * has a value or a write time for is the source's: a time without a value is a channel a reset
- * removed, so it goes at the target too. The others keep the copy's value and time. A channel
- * the copy holds with a newer time than the source's (a late write to a re-created source) stays.
+ * One layer of the source written again after its move, applied over the same layer of this
+ * migration's copy channel by channel, as the writes would have done had they landed before the
+ * move. A channel the source has a value or a write time for is the source's: a time without a
+ * value is a channel a reset removed, so it goes at the target too. The others keep the copy's
+ * value and time. A channel the copy holds with a newer time than the source's (a late write to
+ * a re-created source) stays.
  */
-export const mergeOverCopy = (source: Channels, copy: Channels): Channels => {
+const mergeLayer = (source: LayerChannels | undefined, copy: LayerChannels | undefined): LayerChannels => {
   const config: ChannelConfig = {};
   const channelAt: Partial<Record<Channel, string>> = {};
   for (const channel of CHANNELS) {
-    const sourceAt = source.channelAt?.[channel];
-    const copyAt = copy.channelAt?.[channel];
-    const written = source.config[channel] !== undefined || sourceAt !== undefined;
+    const sourceAt = source?.channelAt?.[channel];
+    const copyAt = copy?.channelAt?.[channel];
+    const written = source?.config[channel] !== undefined || sourceAt !== undefined;
     const from = written && !(sourceAt !== undefined && copyAt !== undefined && copyAt > sourceAt) ? source : copy;
-    const value = from.config[channel];
-    const at = from.channelAt?.[channel];
+    const value = from?.config[channel];
+    const at = from?.channelAt?.[channel];
     if (value !== undefined) config[channel] = value;
     if (at !== undefined) channelAt[channel] = at;
   }
   return Object.keys(channelAt).length > 0 ? { config, channelAt } : { config };
+};
+
+/** mergeLayer for every layer of the source and the copy. */
+export const mergeOverCopy = (source: Channels, copy: Channels): Channels => {
+  const merged = mergeLayer(source, copy);
+  const categories: CategoryLayers = Object.create(null);
+  for (const category of new Set([...Object.keys(source.categories ?? {}), ...Object.keys(copy.categories ?? {})])) {
+    categories[category] = mergeLayer(layerOf(source.categories, category), layerOf(copy.categories, category));
+  }
+  return { ...merged, ...(Object.keys(categories).length > 0 ? { categories } : {}) };
 };
 
 /**
@@ -85,10 +110,10 @@ export const decideMove = (
   }
   // Over this migration's own copy (the source was written or reset again after its move), the
   // source's channels are applied on top. What is left may have no channel: a tombstone.
-  const { config: _config, channelAt: _channelAt, ...rest } = source;
+  const { config: _config, channelAt: _channelAt, categories: _categories, ...rest } = source;
   const moved = ownCopy && target ? mergeOverCopy(source, target) : channelsOf(source);
   // A redelivery finds its own counted copy already there: no write needed.
-  if (counted && ownCopy && target && target.updatedAt === source.updatedAt && sameConfig(target, moved.config)) {
+  if (counted && ownCopy && target && target.updatedAt === source.updatedAt && sameConfig(target, moved)) {
     return { action: 'keep' };
   }
   const version = (target?.version ?? 0) + 1;

@@ -37,6 +37,8 @@ export const ENV = {
   /** The erasure queue's maxReceiveCount: the consumer marks an erasure failed on the last attempt. */
   erasureMaxReceiveCount: 'ERASURE_MAX_RECEIVE_COUNT',
   credentialCacheSeconds: 'CREDENTIAL_CACHE_TTL_SECONDS',
+  /** How long a warm function keeps an organization's policy (config/get, resolve, set's locks). */
+  policyCacheSeconds: 'POLICY_CACHE_SECONDS',
   defaultInbox: 'DEFAULT_INBOX',
   defaultEmail: 'DEFAULT_EMAIL',
   defaultSlack: 'DEFAULT_SLACK',
@@ -123,6 +125,18 @@ export const credentialCacheSeconds = (env: Env = process.env): number =>
     ENV.credentialCacheSeconds,
     wholeNumber(0, MAX_CREDENTIAL_CACHE_SECONDS, DEFAULT_CREDENTIAL_CACHE_SECONDS),
     `a whole number of seconds from 0 to ${MAX_CREDENTIAL_CACHE_SECONDS}`,
+    env,
+  );
+
+export const DEFAULT_POLICY_CACHE_SECONDS = 10;
+export const MAX_POLICY_CACHE_SECONDS = 300;
+
+/** How long a warm function keeps an organization's policy: a policy change reaches every user within it. */
+export const policyCacheSeconds = (env: Env = process.env): number =>
+  parseEnv(
+    ENV.policyCacheSeconds,
+    wholeNumber(0, MAX_POLICY_CACHE_SECONDS, DEFAULT_POLICY_CACHE_SECONDS),
+    `a whole number of seconds from 0 to ${MAX_POLICY_CACHE_SECONDS}`,
     env,
   );
 

@@ -36,7 +36,8 @@ export type FunctionSetting =
   | 'migrationMaxReceiveCount'
   | 'historyRetention'
   | 'erasureMaxReceiveCount'
-  | 'rateLimit';
+  | 'rateLimit'
+  | 'policyCache';
 
 /** Actions on the service's event bus. */
 export type EventBusAction = 'PutEvents';

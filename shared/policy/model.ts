@@ -37,8 +37,12 @@ export interface StoredPolicy {
 export const noPolicy = (organizationId: string): StoredPolicy => ({ organizationId, policy: {}, version: 0 });
 
 /** The rule of `channel` for `category` (or for all categories), if the policy has one. */
-export const ruleOf = (policy: Policy, channel: Channel, category: string | undefined): Rule | undefined =>
-  category === undefined ? policy.channels?.[channel] : policy.categories?.[category]?.channels?.[channel];
+export const ruleOf = (policy: Policy, channel: Channel, category: string | undefined): Rule | undefined => {
+  if (category === undefined) return policy.channels?.[channel];
+  // An own property only: a category id such as `constructor` must not find Object's.
+  const categories = policy.categories;
+  return categories && Object.hasOwn(categories, category) ? categories[category]?.channels?.[channel] : undefined;
+};
 
 /** A locked rule wins over every user choice: the category's lock first, then the all-categories one. */
 export const lockOf = (policy: Policy, channel: Channel, category: string | undefined): Rule | undefined => {

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { CHANNELS, type Channel, type DeliverySetting } from '#shared/api/channels.js';
 import { drainWithBackoff } from '#shared/platform/backoff.js';
-import { conditional, ifConditionHolds } from '#shared/platform/conditional-write.js';
+import { conditional, isConditionFailure } from '#shared/platform/conditional-write.js';
 import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
 import {
   ATTRIBUTION_ATTRIBUTES,
@@ -18,20 +18,31 @@ import {
   type ChangeAttribution,
 } from './change-attribution.js';
 import { documentPartition, entryTableKey, parsePartition, USER_INDEX } from './keys.js';
+import {
+  CATEGORY_SET_ATTRIBUTE,
+  categoryLayerAttributes,
+  categoryLayersOf,
+  channelAttribute,
+  channelTimeAttribute,
+  hasValue,
+  layerOf,
+  MAX_CATEGORY_LAYERS,
+} from './layers.js';
 import { type ChannelConfig, type EntryKey, type StoredEntry, scopeOf } from './model.js';
-import type {
-  CallOptions,
-  ErasureEntryStore,
-  ErasureMarker,
-  ExpectedVersion,
-  MarkedEntry,
-  MigrationEntryStore,
-  PreferenceStore,
-  Unchanged,
-  UnchangedEntry,
-  UserEntryPage,
-  UserLayers,
-  WriteMeta,
+import {
+  type CallOptions,
+  CategoryLayersFull,
+  type ErasureEntryStore,
+  type ErasureMarker,
+  type ExpectedVersion,
+  type MarkedEntry,
+  type MigrationEntryStore,
+  type PreferenceStore,
+  type Unchanged,
+  type UnchangedEntry,
+  type UserEntryPage,
+  type UserLayers,
+  type WriteMeta,
 } from './store.js';
 import { isTombstone, TOMBSTONE_TTL_ATTRIBUTE, tombstoneExpiry } from './tombstone.js';
 
@@ -39,9 +50,6 @@ const BATCH_GET_LIMIT = 100;
 
 type Item = Record<string, unknown>;
 type KeysAndAttributes = { Keys: Item[]; ConsistentRead: boolean };
-
-/** Where a channel's write time is stored: a top-level attribute, so an update can set it alone. */
-export const channelTimeAttribute = (channel: Channel): string => `${channel}At`;
 
 /** Maps a table item back to the domain entry. */
 export const itemToEntry = (item: Item): StoredEntry => {
@@ -54,6 +62,7 @@ export const itemToEntry = (item: Item): StoredEntry => {
     if (typeof at === 'string') channelAt[channel] = at;
   }
   const documentId = (item.documentId as string | undefined) ?? null;
+  const categories = categoryLayersOf(item);
   return {
     organizationId: item.organizationId as string,
     userId: item.userId as string,
@@ -64,6 +73,7 @@ export const itemToEntry = (item: Item): StoredEntry => {
     updatedBy: item.updatedBy as string,
     version: Number(item.version ?? 0),
     ...(Object.keys(channelAt).length > 0 ? { channelAt } : {}),
+    ...(Object.keys(categories).length > 0 ? { categories } : {}),
   };
 };
 
@@ -113,10 +123,12 @@ const channelUpdate = ({ key, changes, meta, entryTime, mustExist }: ChannelWrit
     changedBy: meta.updatedBy,
     changedAt: meta.updatedAt,
   });
+  const { category } = meta;
   const names: Record<string, string> = { '#by': 'updatedBy', '#version': 'version', ...change.names };
   const values: Record<string, unknown> = { ':at': meta.updatedAt, ':by': meta.updatedBy, ':one': 1, ...change.values };
   const sets = ['#by = :by', ...change.sets];
   const removes: string[] = [];
+  const adds = ['#version :one'];
   const conditions: string[] = [];
   if (mustExist) {
     names['#pk'] = 'pk';
@@ -142,36 +154,62 @@ const channelUpdate = ({ key, changes, meta, entryTime, mustExist }: ChannelWrit
     // The entry was changed by a newer write: its time stays (only set if the entry is new).
     sets.push('#at = if_not_exists(#at, :at)');
   }
+  let setsValue = false;
   for (const channel of CHANNELS) {
     const value = changes[channel];
     if (value === undefined) continue;
-    names[`#${channel}`] = channel;
-    names[`#${channel}At`] = channelTimeAttribute(channel);
+    names[`#${channel}`] = channelAttribute(channel, category);
+    names[`#${channel}At`] = channelTimeAttribute(channel, category);
     if (value === null) {
       removes.push(`#${channel}`);
     } else {
       values[`:${channel}`] = value;
       sets.push(`#${channel} = :${channel}`);
+      setsValue = true;
     }
     sets.push(`#${channel}At = :at`);
     conditions.push(`(attribute_not_exists(#${channel}At) OR #${channel}At <= :at)`);
   }
+  if (category !== undefined && setsValue) {
+    // The layer is counted in the entry's set of categories, at most MAX_CATEGORY_LAYERS of them.
+    names['#categories'] = CATEGORY_SET_ATTRIBUTE;
+    Object.assign(values, {
+      ':category': new Set([category]),
+      ':categoryId': category,
+      ':maxLayers': MAX_CATEGORY_LAYERS,
+    });
+    adds.push('#categories :category');
+    conditions.push(
+      '(attribute_not_exists(#categories) OR contains(#categories, :categoryId) OR size(#categories) < :maxLayers)',
+    );
+  }
   return {
-    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD #version :one`,
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD ${adds.join(', ')}`,
     ConditionExpression: conditions.join(' AND '),
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
 };
 
-const hasChannel = (item: Item): boolean => CHANNELS.some((channel) => item[channel] !== undefined);
+/** Whether a refused update's item (as DynamoDB returned it, marshalled) is full of other categories. */
+const isFullWithout = (item: Record<string, { SS?: string[] }> | undefined, category: string): boolean => {
+  const held = item?.[CATEGORY_SET_ATTRIBUTE]?.SS ?? [];
+  return held.length >= MAX_CATEGORY_LAYERS && !held.includes(category);
+};
+
+const hasChannel = (item: Item): boolean => !isTombstone(itemToEntry(item));
 
 /** The entry exists and holds no channel value (a concurrent set gives it one: then it is left alone). */
 const emptyEntryCondition = () => {
-  const names: Record<string, string> = { '#pk': 'pk' };
+  const names: Record<string, string> = { '#pk': 'pk', '#categories': CATEGORY_SET_ATTRIBUTE };
   for (const channel of CHANNELS) names[`#${channel}`] = channel;
   return {
-    ConditionExpression: ['attribute_exists(#pk)', ...CHANNELS.map((c) => `attribute_not_exists(#${c})`)].join(' AND '),
+    // No category layer holds a value either: every set of one adds it to the set of categories.
+    ConditionExpression: [
+      'attribute_exists(#pk)',
+      'attribute_not_exists(#categories)',
+      ...CHANNELS.map((c) => `attribute_not_exists(#${c})`),
+    ].join(' AND '),
     ExpressionAttributeNames: names,
   };
 };
@@ -253,7 +291,9 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
   ): Promise<void> {
     const changes: ChannelChanges = Object.fromEntries(channels.map((channel) => [channel, null]));
     const after = await this.writeChannels(key, changes, meta, true, options);
-    if (!after || hasChannel(after)) return;
+    if (!after) return;
+    if (meta.category !== undefined) await this.dropEmptyLayer(key, after, meta.category, options);
+    if (hasChannel(after)) return;
     // Left with no channel: a document-level entry stays as a tombstone (tombstone.ts), which a
     // migration of its document may need; an organization-level one, never migrated, is deleted.
     // Either only if no concurrent write has given it a channel meanwhile.
@@ -267,6 +307,34 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
         { abortSignal: options.signal },
       ),
     );
+  }
+
+  /**
+   * A category layer left with no value leaves the entry's set of categories (so it no longer
+   * counts against the limit, and an entry with no value anywhere can be told by that set's
+   * absence), unless a concurrent set has given it a value again meanwhile.
+   */
+  private async dropEmptyLayer(key: EntryKey, after: Item, category: string, { signal }: CallOptions): Promise<void> {
+    const layer = layerOf(categoryLayersOf(after), category);
+    const held = after[CATEGORY_SET_ATTRIBUTE];
+    if ((layer && hasValue(layer.config)) || !(held instanceof Set) || !held.has(category)) return;
+    const names: Record<string, string> = { '#categories': CATEGORY_SET_ATTRIBUTE };
+    for (const channel of CHANNELS) names[`#${channel}`] = channelAttribute(channel, category);
+    await conditional(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: entryTableKey(key),
+          UpdateExpression: 'DELETE #categories :category',
+          ConditionExpression: CHANNELS.map((channel) => `attribute_not_exists(#${channel})`).join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':category': new Set([category]) },
+        }),
+        { abortSignal: signal },
+      ),
+    );
+    held.delete(category);
+    if (held.size === 0) delete after[CATEGORY_SET_ATTRIBUTE];
   }
 
   /** Gives an emptied entry its expiry, never an earlier one than it has (a newer reset's). */
@@ -300,19 +368,28 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
     mustExist: boolean,
     { signal }: CallOptions,
   ): Promise<Item | undefined> {
+    const { category } = meta;
+    const addsLayer = category !== undefined && Object.values(changes).some((value) => typeof value === 'string');
     const update = async (write: ChannelWrite): Promise<Item | undefined> => {
-      const output = await ifConditionHolds(() =>
-        this.client.send(
+      try {
+        const output = await this.client.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: entryTableKey(key),
             ...channelUpdate(write),
             ReturnValues: mustExist ? 'ALL_NEW' : 'NONE',
+            ...(addsLayer ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
           }),
           { abortSignal: signal },
-        ),
-      );
-      return output && (output.Attributes ?? {});
+        );
+        return output.Attributes ?? {};
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        // Refused for the entry's count of category layers, not for a newer write: no retry helps.
+        const old = (error as { Item?: Record<string, { SS?: string[] }> }).Item;
+        if (addsLayer && isFullWithout(old, category)) throw new CategoryLayersFull(key);
+        return undefined;
+      }
     };
     const whole = await update({ key, changes, meta, entryTime: true, mustExist });
     if (whole) return whole;
@@ -358,6 +435,7 @@ export class DynamoPreferenceStore implements PreferenceStore, MigrationEntrySto
       ...Object.fromEntries(
         Object.entries(entry.channelAt ?? {}).map(([c, at]) => [channelTimeAttribute(c as Channel), at]),
       ),
+      ...categoryLayerAttributes(entry.categories),
       updatedAt: entry.updatedAt,
       updatedBy: entry.updatedBy,
       version: entry.version,

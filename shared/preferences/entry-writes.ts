@@ -4,10 +4,17 @@ import { distinct } from '#shared/api/identifiers.js';
 import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
 import { logger } from '#shared/platform/logger.js';
 import { countEntriesWritten } from '#shared/platform/metrics.js';
+import { MAX_CATEGORY_LAYERS } from './layers.js';
 import type { EntryKey, Scope } from './model.js';
 import type { UserWriteResult } from './results.js';
-import { SET_BATCH_SIZE } from './store.js';
+import { CategoryLayersFull, SET_BATCH_SIZE } from './store.js';
 import { userMap } from './user-map.js';
+
+/** The per-user message of a user whose entry could not take one more category layer. */
+export const LAYERS_FULL_MESSAGE = `Not saved: an entry of this user already holds ${MAX_CATEGORY_LAYERS} category layers.`;
+
+const layersFullMessage = (full: number, users: number) =>
+  `An entry holds at most ${MAX_CATEGORY_LAYERS} category layers: ${full} of ${users} users have an entry that already holds ${MAX_CATEGORY_LAYERS} others, and the category was not added there. Reset a category of theirs first; their other entries, and the other users', were written.`;
 
 /** Writes in flight at once for one request: fast for 30,000 entries, gentle on the table. */
 export const WRITE_CONCURRENCY = 32;
@@ -58,23 +65,14 @@ export const MAX_ANSWER_BYTES = 5_000_000;
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
-/**
- * The size of the largest answer the request can get, computed without building it: the 503's
- * per-user map (the longer message), with the document ids counted once and added per user.
- */
-export const largestAnswerBytes = (
+/** The size of an error answer whose details is the per-user map, every user failed with `failed`. */
+const perUserAnswerBytes = (
   userIds: readonly string[],
   documentIds: readonly (string | null)[],
-  messages: WriteMessages,
+  error: { status: string; message: string; failed: string },
 ): number => {
   const listed = documentIds.length > 1 ? jsonBytes(documentIds) - jsonBytes([]) : 0;
-  let bytes = jsonBytes({
-    error: {
-      message: `Config ${messages.couldNot} for ${userIds.length} of ${userIds.length} users; the request is safe to retry.`,
-      status: 'UNAVAILABLE',
-      details: {},
-    },
-  });
+  let bytes = jsonBytes({ error: { message: error.message, status: error.status, details: {} } });
   for (const userId of userIds) {
     const entry = {
       success: false,
@@ -82,12 +80,37 @@ export const largestAnswerBytes = (
       documentId: documentIds[0] ?? null,
       ...(documentIds.length > 1 ? { documentIds: [] } : {}),
       scope: documentIds[0] === null ? 'organization' : 'document',
-      message: messages.failed,
+      message: error.failed,
     };
     // `"<userId>":{...},`
     bytes += jsonBytes(userId) + 1 + jsonBytes(entry) + listed + 1;
   }
   return bytes;
+};
+
+/**
+ * The size of the largest answer the request can get, computed without building it: the 503 of
+ * failed writes, or the 400 of entries full of category layers, each with the per-user map (the
+ * document ids counted once and added per user).
+ */
+export const largestAnswerBytes = (
+  userIds: readonly string[],
+  documentIds: readonly (string | null)[],
+  messages: WriteMessages,
+): number => {
+  const users = userIds.length;
+  return Math.max(
+    perUserAnswerBytes(userIds, documentIds, {
+      status: 'UNAVAILABLE',
+      message: `Config ${messages.couldNot} for ${users} of ${users} users; the request is safe to retry.`,
+      failed: messages.failed,
+    }),
+    perUserAnswerBytes(userIds, documentIds, {
+      status: 'INVALID_ARGUMENT',
+      message: layersFullMessage(users, users),
+      failed: LAYERS_FULL_MESSAGE,
+    }),
+  );
 };
 
 const assertAnswerFits = (
@@ -128,6 +151,8 @@ export const writeEntries = async ({
   // A failure that retrying cannot cure (a missing table, denied access) is a fault of the
   // deployment, not an outage: it becomes INTERNAL rather than "503, safe to retry".
   let fault: unknown;
+  // Users with an entry that already holds MAX_CATEGORY_LAYERS other categories: a 400, not a 503.
+  const full = new Set<string>();
 
   const keys = userIds.flatMap((userId) =>
     documentIds.map((documentId): EntryKey => ({ organizationId, userId, documentId })),
@@ -160,6 +185,10 @@ export const writeEntries = async ({
           await write(key);
           written(key);
         } catch (error) {
+          if (error instanceof CategoryLayersFull) {
+            full.add(key.userId);
+            return;
+          }
           // A write cancelled by the deadline is reported as not written, not as a fault.
           if (signal?.aborted) return;
           if (!isTransientDependencyError(error)) fault ??= error;
@@ -192,11 +221,14 @@ export const writeEntries = async ({
           documentId: documentIds[0] ?? null,
           ...(documentIds.length > 1 ? { documentIds: documentIds as string[] } : {}),
           scope,
-          message: success ? messages.done : messages.failed,
+          message: success ? messages.done : full.has(userId) ? LAYERS_FULL_MESSAGE : messages.failed,
         },
       ];
     }),
   );
+  if (full.size > 0) {
+    throw new ApiError('INVALID_ARGUMENT', layersFullMessage(full.size, userIds.length), results);
+  }
   if (failed.size > 0) {
     throw new ApiError(
       'UNAVAILABLE',

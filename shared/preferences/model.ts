@@ -3,6 +3,15 @@ import type { Channel, DeliverySetting } from '#shared/api/channels.js';
 /** A stored config: only the channels that were ever set. */
 export type ChannelConfig = Partial<Record<Channel, DeliverySetting>>;
 
+/** One layer of an entry (layers.ts): its channels and their write times. */
+export interface LayerChannels {
+  config: ChannelConfig;
+  channelAt?: Partial<Record<Channel, string>>;
+}
+
+/** The category layers of an entry, by category id (an object without prototype: ids like `constructor` are plain keys). */
+export type CategoryLayers = Record<string, LayerChannels>;
+
 export type Scope = 'document' | 'organization';
 
 /** Identifies one stored entry: a document-level one, or the organization-level one (documentId null). */
@@ -27,6 +36,8 @@ export interface StoredEntry extends EntryKey {
    * channels never written with a time (entries stored before these times existed).
    */
   channelAt?: Partial<Record<Channel, string>>;
+  /** The entry's category layers (layers.ts), absent when it has none. `config` is the all-categories layer. */
+  categories?: CategoryLayers;
 }
 
 export const scopeOf = (documentId: string | null): Scope => (documentId === null ? 'organization' : 'document');

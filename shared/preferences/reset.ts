@@ -12,7 +12,8 @@ export interface ResetConfigDeps {
 }
 
 /**
- * Removes the named channels (all three by default) from each named entry, so that config/get
+ * Removes the named channels (all three by default) from each named entry's layer (the request's
+ * category's, or the all-categories one), so that config/get
  * answers them from the next layer; an entry left with no channel is gone to readers (a
  * document-level one is kept as a tombstone for migrations: tombstone.ts). Resetting what
  * is not stored succeeds. Same per-user answer, 503 rule and deadline handling as config/set,
@@ -24,7 +25,13 @@ export const resetConfig = async (
   apiKey: string,
   { signal }: WriteOptions = {},
 ): Promise<ResetConfigResult> => {
-  const meta = { updatedAt: now().toISOString(), updatedBy: apiKey, ...(cause ? { cause } : {}) };
+  const { category } = request;
+  const meta = {
+    updatedAt: now().toISOString(),
+    updatedBy: apiKey,
+    ...(cause ? { cause } : {}),
+    ...(category === undefined ? {} : { category }),
+  };
   const channels = request.channels ?? CHANNELS;
   return writeEntries({
     ...request,

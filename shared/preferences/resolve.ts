@@ -1,13 +1,16 @@
 import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
+import { type PolicySource, policyOf } from './locks.js';
+import { resolveChannels } from './resolution.js';
 import type { ResolveConfigRequest, ResolveConfigResult, ResolvedUser } from './routes/resolve-config.js';
-import { resolveEffective } from './service.js';
 import type { PreferenceStore } from './store.js';
 import { userMap } from './user-map.js';
 
 export interface ResolveConfigDeps {
   store: PreferenceStore;
   defaults: FullChannelConfig;
+  /** The organization's policy (shared/policy/reader.ts); without it, no policy applies. */
+  policies?: PolicySource | undefined;
 }
 
 const delivers = (setting: DeliverySetting, involved: boolean): boolean =>
@@ -15,20 +18,23 @@ const delivers = (setting: DeliverySetting, involved: boolean): boolean =>
 
 /**
  * Send time: each user's effective config on one document (resolved exactly as config/get
- * does), and with an activity who receives it on which channel. Reads only: one batched read
- * of every user's document and organization entries.
+ * does: resolution.ts), and with an activity who receives it on which channel. Reads only: one
+ * batched read of every user's document and organization entries, and the policy.
  */
 export const resolveConfig = async (
-  { store, defaults }: ResolveConfigDeps,
+  { store, defaults, policies }: ResolveConfigDeps,
   request: ResolveConfigRequest,
 ): Promise<ResolveConfigResult> => {
-  const { organizationId, documentId, activity } = request;
+  const { organizationId, documentId, activity, category } = request;
   const userIds = distinct(request.userIds);
-  const layers = await store.getUserLayers(organizationId, documentId, userIds);
+  const [layers, policy] = await Promise.all([
+    store.getUserLayers(organizationId, documentId, userIds),
+    policyOf(policies, organizationId),
+  ]);
   const involved = new Set(activity?.involvedUserIds ?? []);
 
   const users: ResolvedUser[] = userIds.map((userId) => {
-    const resolved = resolveEffective(layers.get(userId) ?? {}, defaults);
+    const resolved = resolveChannels({ ...layers.get(userId), policy, category, defaults });
     if (!activity) return { userId, ...resolved };
     const deliver = Object.fromEntries(
       CHANNELS.map((channel) => [channel, delivers(resolved.effective[channel], involved.has(userId))]),

@@ -11,7 +11,18 @@ export const byChannel = <S extends z.core.$ZodType>(schema: S) =>
   z.strictObject(Object.fromEntries(CHANNELS.map((channel) => [channel, schema])) as Record<Channel, S>);
 
 export const scope = z.enum(['document', 'organization']);
-export const configSource = z.enum(['document', 'organization', 'default']);
+/** Where a channel's value comes from, in the order that decides (resolution.ts). */
+export const CONFIG_SOURCES = [
+  'locked',
+  'document:category',
+  'document',
+  'organization:category',
+  'organization',
+  'policy:category',
+  'policy',
+  'default',
+] as const;
+export const configSource = z.enum(CONFIG_SOURCES);
 export type ConfigSource = z.output<typeof configSource>;
 
 /** The per-user entry of config/set and config/reset. */
@@ -34,6 +45,12 @@ export const storedChannelConfig = z.strictObject({
   email: z.optional(deliverySetting),
   slack: z.optional(deliverySetting),
 });
+
+/** The stored category layers of an entry, keyed by category id. */
+export const storedCategories = z.record(z.string(), storedChannelConfig);
+
+/** config/get's `explain`: per channel, every layer that has a value, the winner first. */
+export const trace = byChannel(z.array(z.strictObject({ source: configSource, value: deliverySetting })));
 
 /** Every channel resolved, and the layer that gave each. */
 export const resolution = () => ({ effective: byChannel(deliverySetting), source: byChannel(configSource) });

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { categoryId } from '#shared/api/categories.js';
 import { CHANNELS, deliverySetting } from '#shared/api/channels.js';
 import { identifier, MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
 
@@ -32,3 +33,6 @@ export const userIds = z
     z.minLength(1, { error: 'userIds must have at least 1 entry' }),
     z.maxLength(MAX_USER_IDS, { error: `userIds must have at most ${MAX_USER_IDS} entries` }),
   );
+
+/** The category a request is about (docs/api.md, Categories and policy); omitted: all categories. */
+export const category = z.optional(categoryId('category'));

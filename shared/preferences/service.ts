@@ -1,8 +1,10 @@
-import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from '#shared/api/channels.js';
+import type { FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
 import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
-import type { EntryKey, StoredEntry } from './model.js';
-import type { ConfigSource } from './results.js';
+import { categoryConfigs } from './layers.js';
+import { assertUnlocked, type PolicySource, policyOf } from './locks.js';
+import { type EntryKey, type StoredEntry, scopeOf } from './model.js';
+import { resolveChannels, traceOf } from './resolution.js';
 import type { ConfigView, GetConfigRequest } from './routes/get-config.js';
 import type { SetConfigRequest } from './routes/set-config.js';
 import { entryId, type PreferenceStore } from './store.js';
@@ -16,6 +18,8 @@ export interface SetConfigDeps {
   concurrency?: number;
   /** `link` for a change made from a link in an email (the actor is then `link:<keyId>`). */
   cause?: 'link';
+  /** The organization's policy, for its locks; without it nothing is locked. */
+  policies?: PolicySource | undefined;
 }
 
 /**
@@ -24,12 +28,20 @@ export interface SetConfigDeps {
  * carries the request's start time, so a write that lands late cannot undo a newer one.
  */
 export const setConfig = async (
-  { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY, cause }: SetConfigDeps,
+  { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY, cause, policies }: SetConfigDeps,
   request: SetConfigRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
 ): Promise<Record<string, UserSetResult>> => {
-  const meta = { updatedAt: now().toISOString(), updatedBy: apiKey, ...(cause ? { cause } : {}) };
+  const { category } = request;
+  // A channel the organization locked is refused before anything is written.
+  assertUnlocked(await policyOf(policies, request.organizationId), request.config, category);
+  const meta = {
+    updatedAt: now().toISOString(),
+    updatedBy: apiKey,
+    ...(cause ? { cause } : {}),
+    ...(category === undefined ? {} : { category }),
+  };
   return writeEntries({
     ...request,
     concurrency,
@@ -45,69 +57,50 @@ export const setConfig = async (
   });
 };
 
-/** Resolves each channel: document entry, then organization entry, then deployment default. */
-export const resolveEffective = (
-  layers: { document?: StoredEntry | undefined; organization?: StoredEntry | undefined },
-  defaults: FullChannelConfig,
-): Pick<ConfigView, 'effective' | 'source'> => {
-  const effective = {} as Record<Channel, DeliverySetting>;
-  const source = {} as Record<Channel, ConfigSource>;
-  for (const channel of CHANNELS) {
-    const fromDocument = layers.document?.config[channel];
-    const fromOrganization = layers.organization?.config[channel];
-    if (fromDocument) {
-      effective[channel] = fromDocument;
-      source[channel] = 'document';
-    } else if (fromOrganization) {
-      effective[channel] = fromOrganization;
-      source[channel] = 'organization';
-    } else {
-      effective[channel] = defaults[channel];
-      source[channel] = 'default';
-    }
-  }
-  return { effective, source };
-};
-
 export interface GetConfigDeps {
   store: PreferenceStore;
   defaults: FullChannelConfig;
+  /** The organization's policy (shared/policy/reader.ts); without it, no policy applies. */
+  policies?: PolicySource | undefined;
 }
 
-/** docs/api.md, config/get: one item per requested document, or the organization-level item. One batched read. */
+/**
+ * docs/api.md, config/get: one item per requested document, or the organization-level item, each
+ * resolved as config/resolve resolves it (resolution.ts). One batched read, and the policy.
+ */
 export const getConfig = async (
-  { store, defaults }: GetConfigDeps,
+  { store, defaults, policies }: GetConfigDeps,
   request: GetConfigRequest,
 ): Promise<ConfigView[]> => {
-  const { organizationId, userId } = request;
+  const { organizationId, userId, category, explain } = request;
   const organizationKey: EntryKey = { organizationId, userId, documentId: null };
   const documentKeys: EntryKey[] = (request.documentIds ? distinct(request.documentIds) : []).map((documentId) => ({
     organizationId,
     userId,
     documentId,
   }));
-  const found = new Map((await store.getEntries([...documentKeys, organizationKey])).map((e) => [entryId(e), e]));
+  const [entries, policy] = await Promise.all([
+    store.getEntries([...documentKeys, organizationKey]),
+    policyOf(policies, organizationId),
+  ]);
+  const found = new Map(entries.map((e) => [entryId(e), e]));
   const organization = found.get(entryId(organizationKey));
 
-  if (documentKeys.length === 0) {
-    return [
-      {
-        userId,
-        documentId: null,
-        scope: 'organization',
-        config: organization?.config ?? {},
-        ...resolveEffective({ organization }, defaults),
-      },
-    ];
-  }
-  return documentKeys.map((key) => {
-    const document = found.get(entryId(key));
+  const view = (key: EntryKey, entry: StoredEntry | undefined, document: StoredEntry | undefined): ConfigView => {
+    const input = { document, organization, policy, category, defaults };
     return {
       userId,
       documentId: key.documentId,
-      scope: 'document',
-      config: document?.config ?? {},
-      ...resolveEffective({ document, organization }, defaults),
+      scope: scopeOf(key.documentId),
+      config: entry?.config ?? {},
+      categories: categoryConfigs(entry?.categories),
+      ...resolveChannels(input),
+      ...(explain ? { trace: traceOf(input) } : {}),
     };
+  };
+  if (documentKeys.length === 0) return [view(organizationKey, organization, undefined)];
+  return documentKeys.map((key) => {
+    const document = found.get(entryId(key));
+    return view(key, document, document);
   });
 };

@@ -1,5 +1,6 @@
 import type { Channel } from '#shared/api/channels.js';
 import type { ChangeAttribution } from './change-attribution.js';
+import { MAX_CATEGORY_LAYERS } from './layers.js';
 import type { ChannelConfig, EntryKey, StoredEntry } from './model.js';
 
 export interface WriteMeta {
@@ -14,6 +15,8 @@ export interface WriteMeta {
    * `set` for a write and `reset` for a removal.
    */
   cause?: 'link' | undefined;
+  /** The layer written: a category's (layers.ts), or the all-categories one when absent. */
+  category?: string | undefined;
 }
 
 /** Per call: the request's abort signal (fired at its deadline). */
@@ -33,9 +36,10 @@ export interface UserLayers {
  */
 export interface PreferenceStore {
   /**
-   * Sets the given channels of one entry, creating it (or reviving a tombstone) if needed, and
-   * leaves the other channels as stored. Atomic per entry, so concurrent writes of other
-   * channels are kept.
+   * Sets the given channels of one entry's layer (`meta.category`'s, or the all-categories one),
+   * creating it (or reviving a tombstone) if needed, and leaves the other channels as stored.
+   * Atomic per entry, so concurrent writes of other channels are kept. Throws CategoryLayersFull
+   * when it would add a category layer beyond MAX_CATEGORY_LAYERS.
    */
   setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta, options?: CallOptions): Promise<void>;
 
@@ -52,8 +56,8 @@ export interface PreferenceStore {
   ): Promise<readonly EntryKey[]>;
 
   /**
-   * Removes the given channels of one entry (never creating it), keeping their write times. An
-   * entry left with no channel is deleted at the organization level, and at the document level
+   * Removes the given channels of one entry's layer (never creating it), keeping their write
+   * times. An entry left with no channel in any layer is deleted at the organization level, and at the document level
    * kept as a tombstone (tombstone.ts) that readers never see. Channels stamped newer than
    * `meta.updatedAt` are kept.
    */
@@ -71,6 +75,14 @@ export interface PreferenceStore {
     documentId: string,
     userIds: readonly string[],
   ): Promise<Map<string, UserLayers>>;
+}
+
+/** A set that would give an entry one category layer more than MAX_CATEGORY_LAYERS. */
+export class CategoryLayersFull extends Error {
+  override readonly name = 'CategoryLayersFull';
+  constructor(readonly key: EntryKey) {
+    super(`The entry already holds ${MAX_CATEGORY_LAYERS} category layers`);
+  }
 }
 
 /** DynamoDB's limit of actions in one TransactWriteItems call. */

@@ -1,4 +1,4 @@
-import { CHANNELS } from '#shared/api/channels.js';
+import { type CategoryLayers, hasValue } from './layers.js';
 import type { ChannelConfig } from './model.js';
 
 /*
@@ -19,6 +19,6 @@ export const TOMBSTONE_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 export const tombstoneExpiry = (updatedAt: string): number =>
   Math.floor(Date.parse(updatedAt) / 1000) + TOMBSTONE_LIFETIME_SECONDS;
 
-/** An entry with no channel value: a tombstone (as stored), or the result of merging one. */
-export const isTombstone = (entry: { config: ChannelConfig }): boolean =>
-  CHANNELS.every((channel) => entry.config[channel] === undefined);
+/** An entry with no channel value in any layer: a tombstone (as stored), or the result of merging one. */
+export const isTombstone = (entry: { config: ChannelConfig; categories?: CategoryLayers | undefined }): boolean =>
+  !hasValue(entry.config) && Object.values(entry.categories ?? {}).every((layer) => !hasValue(layer.config));

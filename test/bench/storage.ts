@@ -7,6 +7,7 @@ import { type OperationResult, operationById } from '#tools/openapi/operations.j
 import { CallCounter, type CallSummary } from './counting.js';
 import { documents, ORG, users } from './ids.js';
 import { cpuSecondsSince } from './lambda-cpu.js';
+import { policyResolveSection } from './policy-resolve.js';
 import { progress } from './progress.js';
 import { goal, type Section, section } from './report.js';
 import { fmtMs, fmtNum, fmtRatio, median } from './stats.js';
@@ -70,7 +71,8 @@ export const storageBench = async (): Promise<Section[]> => {
     // The change publisher is a function of its own on AWS: its writes and CPU are not the routes'.
     changePublisher: false,
     handlerTimeoutMs: HANDLER_TIMEOUT_MS,
-    env: { CREDENTIAL_CACHE_TTL_SECONDS: '60', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    // The policy cache off: each get and resolve reads the organization's policy (the worst case).
+    env: { CREDENTIAL_CACHE_TTL_SECONDS: '60', POLICY_CACHE_SECONDS: '0', POWERTOOLS_LOG_LEVEL: 'SILENT' },
   });
   const call = async (path: string, data: unknown) => {
     const response = await fetch(`${service.baseUrl}${path}`, {
@@ -150,6 +152,7 @@ export const storageBench = async (): Promise<Section[]> => {
     await call(RESOLVE, { ...resolveData, userIds: ['solo'] });
     await measure(`resolve ${DISPATCH_USERS} users of one document`, 2 * DISPATCH_USERS, RESOLVE, resolveData);
     const dispatch = await dispatcher(call, counter, resolveData);
+    const policyResolve = await policyResolveSection(call, counter, { userCount: DISPATCH_USERS, rounds: 5 });
 
     // Migrate doc-1 (its 1000 entries) to a new document: the request, then the queue
     // consumer's work until the record says completed. A first request that fails validation
@@ -180,7 +183,7 @@ export const storageBench = async (): Promise<Section[]> => {
       status: 200,
     });
 
-    return [callsSection(cases, warm.entry), dispatchSection(dispatch)];
+    return [callsSection(cases, warm.entry), dispatchSection(dispatch), policyResolve];
   } finally {
     await service.close();
   }
@@ -319,13 +322,14 @@ const callsSection = (cases: Case[], warm: Case): Section => {
     ),
   );
   for (const c of cases.filter((c) => c.name.startsWith('get') || c.name.startsWith('resolve'))) {
-    const needed = Math.ceil(c.entries / 100);
+    // 100 keys per BatchGetItem, and the organization's policy (the cache is off here).
+    const needed = Math.ceil(c.entries / 100) + 1;
     const reads = c.summary.reads - c.summary.credentialReads;
     s.goals.push(
       goal(
         `${c.name}: reads batched`,
         `${reads} read call(s) for ${c.entries} keys`,
-        `${needed} (100 keys per BatchGetItem)`,
+        `${needed} (100 keys per BatchGetItem, and the policy)`,
         reads <= needed,
       ),
     );
@@ -379,7 +383,7 @@ const dispatchSection = (d: Dispatch): Section => {
       '>= 10x',
       speedup >= 10,
     ),
-    goal('resolve: DynamoDB read calls', fmtNum(reads), '<= 20', reads <= 20),
+    goal('resolve: DynamoDB read calls', fmtNum(reads), '<= 21 (and the policy)', reads <= 21),
     goal(
       'resolve answers each user as config/get does (effective and source)',
       `${fmtNum(DISPATCH_USERS - d.differing.length)} of ${fmtNum(DISPATCH_USERS)} the same`,

@@ -155,6 +155,53 @@ describe('set, reset and migration in the history, once each', () => {
       moved: 1,
     });
   }, 60_000);
+
+  test('a category layer is a change of its own, filtered by category; a policy set is announced once per version', async () => {
+    const ok = async (path: string, data: unknown) => {
+      const { status, body } = await service.call(path, data);
+      expect({ path, status, body: status === 200 ? 'ok' : body }).toEqual({ path, status: 200, body: 'ok' });
+    };
+    await ok('/v2/notifications/config/set', { organizationId: 'acme', userIds: ['bea'], config: { inbox: 'MINE' } });
+    await ok('/v2/notifications/config/set', {
+      organizationId: 'acme',
+      userIds: ['bea'],
+      category: 'comment',
+      config: { email: 'NONE' },
+    });
+    await ok('/v2/organizations/policy/set', {
+      organizationId: 'acme',
+      policy: { categories: { comment: { label: 'Comments' } } },
+    });
+    const read = async (data: Record<string, unknown>) =>
+      (await service.call('/v2/notifications/config/history', data)).body.result?.data as { changes: HistoryChange[] };
+    const comment = await eventually(
+      () => read({ organizationId: 'acme', userId: 'bea', category: 'comment' }),
+      (page) => page.changes.length > 0,
+    );
+    expect(comment.changes.map(({ category, cause, before, after }) => ({ category, cause, before, after }))).toEqual([
+      { category: 'comment', cause: 'set', before: {}, after: { email: 'NONE' } },
+    ]);
+    const all = await read({ organizationId: 'acme', userId: 'bea', category: null });
+    expect(all.changes.map((change) => [change.category, change.after])).toEqual([[null, { inbox: 'MINE' }]]);
+
+    const events = await eventually(
+      () => eventLines(join(dataDir, 'events.jsonl')),
+      (lines) => lines.some((line) => line['detail-type'] === 'Notification Policy Changed'),
+    );
+    const policy = events.filter((line) => line['detail-type'] === 'Notification Policy Changed');
+    expect(policy).toHaveLength(1);
+    expect(policy[0]?.detail).toMatchObject({
+      id: 'policy:acme:1',
+      organizationId: 'acme',
+      version: 1,
+      before: {},
+      after: { categories: { comment: { label: 'Comments' } } },
+    });
+    const layerEvent = events.find(
+      (line) => line['detail-type'] === 'Notification Config Changed' && line.detail.category === 'comment',
+    );
+    expect(layerEvent?.detail).toMatchObject({ userId: 'bea', category: 'comment', after: { email: 'NONE' } });
+  }, 60_000);
 });
 
 describe('npm start killed mid-stream', () => {

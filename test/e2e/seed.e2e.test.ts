@@ -23,6 +23,7 @@ const ADA = [
     documentId: 'roadmap-2027',
     scope: 'document',
     config: { inbox: 'NONE', slack: 'ALL' },
+    categories: {},
     effective: { inbox: 'NONE', email: 'NONE', slack: 'ALL' },
     source: { inbox: 'document', email: 'organization', slack: 'document' },
   },
@@ -31,6 +32,7 @@ const ADA = [
     documentId: 'design-system',
     scope: 'document',
     config: {},
+    categories: {},
     effective: { inbox: 'ALL', email: 'NONE', slack: 'MINE' },
     source: { inbox: 'default', email: 'organization', slack: 'organization' },
   },
@@ -56,6 +58,11 @@ test('with no server running, the seed fills the data directory; npm start then 
   service = await startLocalService({ inMemory: false, dataDir });
   const client = createClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, token: service.token });
   expect(await client.getConfig(ADA_REQUEST)).toEqual(ADA);
+  // The policy and ada's comment layer: security is locked on, comments never reach her on slack.
+  const [security] = await client.getConfig({ organizationId: 'northwind', userId: 'ada', category: 'security' });
+  expect(security?.source).toEqual({ inbox: 'locked', email: 'locked', slack: 'organization' });
+  const [comment] = await client.getConfig({ organizationId: 'northwind', userId: 'ada', category: 'comment' });
+  expect([comment?.categories, comment?.effective.slack]).toEqual([{ comment: { slack: 'NONE' } }, 'NONE']);
 }, 120_000);
 
 test('against a running npm start: its printed curl shows the seeded layers, and migrating launch-plan moves its 8 entries', async () => {

@@ -151,26 +151,55 @@ describe('grants match what the code calls', () => {
     }
   });
 
+  /** What reading the organization's policy takes (shared/policy/reader.ts over its store), when the code reads it. */
+  const policyReads = (code: string): string[] =>
+    code.includes('policyOf(')
+      ? actionsOf(
+          adapterActions('shared/policy/dynamo-store.ts', 'DynamoPolicyStore'),
+          calledOn(source('shared/policy/reader.ts'), 'this.store'),
+        )
+      : [];
+  const union = (...lists: string[][]) => [...new Set(lists.flat())].sort();
+
   test('config set and get', () => {
-    const set = calledOn(exported('shared/preferences/service.ts', 'setConfig'), 'store');
-    const get = calledOn(exported('shared/preferences/service.ts', 'getConfig'), 'store');
+    const setCode = exported('shared/preferences/service.ts', 'setConfig');
+    const getCode = exported('shared/preferences/service.ts', 'getConfig');
+    const set = calledOn(setCode, 'store');
+    const get = calledOn(getCode, 'store');
     expect(set.length * get.length).toBeGreaterThan(0);
-    expect(granted('setConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), set));
-    expect(granted('getConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), get));
+    expect(policyReads(setCode)).toEqual(['dynamodb:GetItem']);
+    expect(granted('setConfig', 'ConfigTable')).toEqual(union(actionsOf(preferences(), set), policyReads(setCode)));
+    expect(granted('getConfig', 'ConfigTable')).toEqual(union(actionsOf(preferences(), get), policyReads(getCode)));
   });
 
   test('config resolve reads only, config reset updates and deletes only', () => {
-    const resolve = calledOn(exported('shared/preferences/resolve.ts', 'resolveConfig'), 'store');
-    const reset = calledOn(exported('shared/preferences/reset.ts', 'resetConfig'), 'store');
+    const resolveCode = exported('shared/preferences/resolve.ts', 'resolveConfig');
+    const resetCode = exported('shared/preferences/reset.ts', 'resetConfig');
+    const resolve = calledOn(resolveCode, 'store');
+    const reset = calledOn(resetCode, 'store');
     expect(resolve.length * reset.length).toBeGreaterThan(0);
-    expect(granted('resolveConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), resolve));
-    expect(granted('resolveConfig', 'ConfigTable')).toEqual(['dynamodb:BatchGetItem']);
+    expect(granted('resolveConfig', 'ConfigTable')).toEqual(
+      union(actionsOf(preferences(), resolve), policyReads(resolveCode)),
+    );
+    expect(granted('resolveConfig', 'ConfigTable')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
     expect(granted('resetConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), reset));
     expect(granted('resetConfig', 'ConfigTable')).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
     for (const key of ['resolveConfig', 'resetConfig'] as const) {
       expect(granted(key, 'MigrationsTable')).toEqual([]);
       expect(granted(key, 'MigrationQueue')).toEqual([]);
     }
+  });
+
+  test('policy set updates the policy item only, policy get reads it', () => {
+    const policies = adapterActions('shared/policy/dynamo-store.ts', 'DynamoPolicyStore');
+    const service = source('shared/policy/service.ts');
+    expect(granted('setPolicy', 'ConfigTable')).toEqual(
+      actionsOf(policies, calledOn(exported('shared/policy/service.ts', 'setPolicy'), 'store')),
+    );
+    expect(granted('getPolicy', 'ConfigTable')).toEqual(
+      actionsOf(policies, calledOn(exported('shared/policy/service.ts', 'getPolicy'), 'store')),
+    );
+    expect(service).toContain('store.put(');
   });
 
   test('migrate and migrate status', () => {

@@ -46,6 +46,7 @@ const CONTEXT = {
   throttleRate: '17',
   throttleBurst: 33,
   credentialCacheSeconds: '42',
+  policyCacheSeconds: '7',
   rateLimitPerSecond: '9',
   rateLimitBurst: 27,
   defaultInbox: 'NONE',
@@ -327,10 +328,15 @@ describe('functions', () => {
       [ENV.rateLimitPerSecond]: '9',
       [ENV.rateLimitBurst]: '27',
     };
-    expect(variables('setConfig')).toEqual({ ...http, [ENV.configTable]: tableId('config') });
+    expect(variables('setConfig')).toEqual({
+      ...http,
+      [ENV.configTable]: tableId('config'),
+      [ENV.policyCacheSeconds]: '7',
+    });
     expect(variables('getConfig')).toEqual({
       ...http,
       [ENV.configTable]: tableId('config'),
+      [ENV.policyCacheSeconds]: '7',
       [ENV.defaultInbox]: 'NONE',
       [ENV.defaultEmail]: 'ALL',
       [ENV.defaultSlack]: 'NONE',
@@ -397,14 +403,18 @@ describe('least-privilege IAM', () => {
       [tableId('credentials')]: ['dynamodb:GetItem'],
       [tableId('limits')]: ['dynamodb:UpdateItem'],
     };
-    expect(dataAccess('setConfig')).toEqual({ ...credentials, [tableId('config')]: ['dynamodb:UpdateItem'] });
+    // The policy item is read for its locks (set) and as a layer (get, resolve).
+    expect(dataAccess('setConfig')).toEqual({
+      ...credentials,
+      [tableId('config')]: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    });
     expect(dataAccess('getConfig')).toEqual({
       ...credentials,
-      [tableId('config')]: ['dynamodb:BatchGetItem'],
+      [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'],
     });
     expect(dataAccess('resolveConfig')).toEqual({
       ...credentials,
-      [tableId('config')]: ['dynamodb:BatchGetItem'],
+      [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'],
     });
     expect(dataAccess('resetConfig')).toEqual({
       ...credentials,

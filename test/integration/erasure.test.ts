@@ -85,6 +85,7 @@ const seed = async () => {
           changeId: `c${sequence}`,
           ...entry,
           scope: entry.documentId === null ? 'organization' : 'document',
+          category: null,
           cause: 'set',
           changedAt: meta.updatedAt,
           changedBy: 'ak_1',

@@ -27,6 +27,7 @@ const change = (overrides: Partial<HistoryChange> = {}, sequenceNumber = String(
     userId: 'alice',
     documentId: 'doc-1',
     scope: 'document',
+    category: null,
     cause: 'set',
     changedAt: `2026-01-01T00:00:${String(sequence % 60).padStart(2, '0')}.000Z`,
     changedBy: 'ak_1',
@@ -67,6 +68,43 @@ describe('the history table', () => {
     expect(ids(first.changes)).toEqual(ids([d, c, b].map((x) => x.change)));
     const second = await store.list({ ...query, limit: 3, startKey: first.lastKey });
     expect(ids(second.changes)).toEqual([a.change.changeId]);
+  });
+
+  test('the layers of one stream record each have their own item; a category filter pages through the others', async () => {
+    // One record (one sequence number) changing three layers, then changes of other layers.
+    const record = (category: string | null, at: string, sequenceNumber: string) =>
+      change(
+        { changedAt: at, category, changeId: `${sequenceNumber}${category ? `:${category}` : ''}` },
+        sequenceNumber,
+      );
+    const together = [
+      record(null, '2026-01-01T00:00:01.000Z', '500'),
+      record('comment', '2026-01-01T00:00:01.000Z', '500'),
+      record('share', '2026-01-01T00:00:01.000Z', '500'),
+    ];
+    const later = Array.from({ length: 6 }, (_, i) =>
+      record(i % 3 === 0 ? 'comment' : null, `2026-01-01T00:00:0${i + 2}.000Z`, String(600 + i)),
+    );
+    for (const item of [...together, ...later]) expect(await store.record(item, 2_000_000_000)).toBe(true);
+    const query = { organizationId: 'acme', userId: 'alice', limit: 10 };
+    expect((await store.list(query)).changes).toHaveLength(9);
+
+    const comment = await store.list({ ...query, documentId: 'doc-1', category: 'comment', limit: 2 });
+    expect(comment.changes.map((c) => [c.changeId, c.category])).toEqual([
+      ['603:comment', 'comment'],
+      ['600:comment', 'comment'],
+    ]);
+    const rest = await store.list({
+      ...query,
+      documentId: 'doc-1',
+      category: 'comment',
+      limit: 2,
+      startKey: comment.lastKey,
+    });
+    expect(rest.changes.map((c) => c.changeId)).toEqual(['500:comment']);
+    const all = await store.list({ ...query, category: null });
+    expect(all.changes.map((c) => c.changeId)).toEqual(['605', '604', '602', '601', '500']);
+    expect(all.changes.every((c) => c.category === null)).toBe(true);
   });
 
   test("deletes one entry's changes of the user, or all the user's changes in the organization", async () => {

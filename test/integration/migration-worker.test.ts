@@ -36,6 +36,31 @@ const summary = (migrationId: string) => summaryOf(h, migrationId);
 const contents = (documentId: string) => contentsOf(h, documentId);
 
 describe('moving entries', () => {
+  test('category layers move with their entry, each with its values and write times; an entry holding only them moves too', async () => {
+    const meta = (category?: string) => ({ updatedAt: at(5), updatedBy: 'ak_1', ...(category ? { category } : {}) });
+    const key = (i: number) => ({ organizationId: ORG, userId: user(i), documentId: SRC });
+    await h.store.setChannels(key(0), { inbox: 'NONE' }, meta());
+    await h.store.setChannels(key(0), { email: 'ALL' }, meta('comment'));
+    await h.store.setChannels(key(0), { slack: 'MINE' }, meta('constructor'));
+    await h.store.setChannels(key(1), { email: 'NONE' }, meta('share'));
+    const id = await h.start(ORG, SRC, DST);
+    expect(await h.deliver(id)).toBe('completed');
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 2, skipped: 0 });
+    const moved = await h.store.getEntries([0, 1].map((i) => ({ ...key(i), documentId: DST })));
+    expect(moved.map((e) => [e.userId, e.config, e.categories])).toEqual([
+      [
+        user(0),
+        { inbox: 'NONE' },
+        {
+          comment: { config: { email: 'ALL' }, channelAt: { email: at(5) } },
+          constructor: { config: { slack: 'MINE' }, channelAt: { slack: at(5) } },
+        },
+      ],
+      [user(1), {}, { share: { config: { email: 'NONE' }, channelAt: { email: at(5) } } }],
+    ]);
+    expect(await h.documentEntries(ORG, SRC)).toEqual([]);
+  });
+
   test('moves every document entry, keeps organization entries and other organizations, releases the locks', async () => {
     await h.seed([
       ...sourceEntries(3),

@@ -34,6 +34,7 @@ const seed = async () => {
           userId: USER,
           documentId,
           scope: documentId ? 'document' : 'organization',
+          category: null,
           cause: 'set',
           changedAt,
           changedBy: 'ak_1',

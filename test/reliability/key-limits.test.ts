@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
+import { MAX_CATEGORY_LENGTH } from '#shared/api/categories.js';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { MAX_IDENTIFIER_LENGTH } from '#shared/api/identifiers.js';
 import { Authenticator } from '#shared/auth/authenticator.js';
@@ -11,7 +12,8 @@ import { historyKeys } from '#shared/history/keys.js';
 import { getJobView } from '#shared/jobs/view.js';
 import { lockKey, migrationKey } from '#shared/migration/keys.js';
 import { migrationJob } from '#shared/migration/kind.js';
-import { documentPartition, escapeKeyPart, organizationPartition } from '#shared/preferences/keys.js';
+import { policyKey } from '#shared/policy/keys.js';
+import { documentPartition, entryTableKey, escapeKeyPart, organizationPartition } from '#shared/preferences/keys.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { harness } from '../integration/migration-fixtures.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
@@ -40,6 +42,8 @@ const WORST_ESCAPED = worst.percent; // 3 bytes per code unit once escaped
 const WORST_RAW = worst.replacement; // 3 bytes per code unit as it is
 /** A history item's worst case: the longest identifiers, time and stream sequence number. */
 const worstEntry = { organizationId: WORST_ESCAPED, userId: WORST_ESCAPED, documentId: WORST_ESCAPED };
+/** With the longest category id (ASCII only: 64 bytes). */
+const worstCategoryEntry = { ...worstEntry, category: 'c'.repeat(MAX_CATEGORY_LENGTH) };
 const LATEST_TIME = '+275760-09-13T00:00:00.000Z'; // the longest ISO time JavaScript writes
 const LONGEST_SEQUENCE = '9'.repeat(40); // stream sequence numbers have at most 40 digits
 /** A second worst-case identifier, different from `id`. */
@@ -86,6 +90,9 @@ describe('the worst case in bytes', () => {
       historySk: bytes(historyKeys(worstEntry, LATEST_TIME, LONGEST_SEQUENCE).sk),
       historyEntryPk: bytes(historyKeys(worstEntry, LATEST_TIME, LONGEST_SEQUENCE).entryPk),
       historyEntrySk: bytes(historyKeys(worstEntry, LATEST_TIME, LONGEST_SEQUENCE).entrySk),
+      categoryHistorySk: bytes(historyKeys(worstCategoryEntry, LATEST_TIME, LONGEST_SEQUENCE).sk),
+      categoryHistoryEntrySk: bytes(historyKeys(worstCategoryEntry, LATEST_TIME, LONGEST_SEQUENCE).entrySk),
+      policyPk: bytes(policyKey(WORST_ESCAPED).pk),
     };
     expect(sizes).toEqual({
       documentEntryPk: 4 + 768 + 1 + 768, // DOC#<org>#<doc>
@@ -98,11 +105,34 @@ describe('the worst case in bytes', () => {
       historySk: 27 + 1 + 40, // <changedAt>#<sequence number, 40 digits>
       historyEntryPk: 4 + 768 + 1 + 768, // the entry's config partition key
       historyEntrySk: 768 + 1 + 27 + 1 + 40, // <user>#<changedAt>#<sequence number>
+      categoryHistorySk: 27 + 1 + 40 + 1 + 64, // ...#<category id, 64 ASCII characters>
+      categoryHistoryEntrySk: 768 + 1 + 27 + 1 + 40 + 1 + 64,
+      policyPk: 7 + 768, // POLICY#<org>
     });
     for (const [key, size] of Object.entries(sizes)) {
       // The history table's index keys (entryPk, entrySk) have the same limits as table keys.
       expect([key, size <= (key.endsWith('Sk') ? SORT_KEY_LIMIT : PARTITION_KEY_LIMIT)]).toEqual([key, true]);
     }
+  });
+});
+
+describe('no two kinds of item share a key in the config table', () => {
+  test('an entry of any organization, document and user never has the key of a policy', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.option(fc.string({ unit: 'binary' })),
+        fc.string({ unit: 'binary' }),
+        fc.string({ unit: 'binary' }),
+        (org, doc, user, policyOrg) => {
+          const entry = entryTableKey({ organizationId: org, documentId: doc, userId: user });
+          const policy = policyKey(policyOrg);
+          expect(entry.pk === policy.pk && entry.sk === policy.sk).toBe(false);
+          expect(entry.pk.startsWith('POLICY#')).toBe(false);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -187,16 +217,23 @@ describe('the service writes and reads every key with the longest identifiers', 
         changeId: 'c1',
         ...entry,
         scope: 'document' as const,
+        category: null,
         cause: 'set' as const,
         changedAt: LATEST_TIME,
         changedBy: 'ak_test',
         before: {},
         after: { inbox: 'NONE' as const },
       };
+      // The same record's change of the longest category's layer: a key of its own.
+      const layer = { ...change, changeId: 'c1:category', category: worstCategoryEntry.category };
       expect(await store.record({ change, sequenceNumber: LONGEST_SEQUENCE }, 2_000_000_000)).toBe(true);
+      expect(await store.record({ change: layer, sequenceNumber: LONGEST_SEQUENCE }, 2_000_000_000)).toBe(true);
       const byUser = await store.list({ organizationId: id, userId: id, limit: 10 });
       const byEntry = await store.list({ ...entry, limit: 10 });
-      expect([byUser.changes, byEntry.changes]).toEqual([[change], [change]]);
+      expect([byUser.changes, byEntry.changes]).toEqual([
+        [layer, change],
+        [layer, change],
+      ]);
     },
   );
 

@@ -102,9 +102,19 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
       userIds: ['u1', 'u2'],
       documentIds: ['d1'],
       config: { inbox: 'ALL', email: 'NONE' },
+      category: 'comment',
     },
     required: ['organizationId', 'userIds', 'config'],
     extraMutations: [
+      (d) => {
+        d.category = 'Comment';
+      },
+      (d) => {
+        d.category = '__proto__';
+      },
+      (d) => {
+        d.category = 'c'.repeat(65);
+      },
       (d) => {
         d.config = {};
       },
@@ -122,9 +132,22 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
   {
     name: 'getConfig',
     path: '/v2/notifications/config/get',
-    valid: { organizationId: 'org-1', userId: 'u1', documentIds: ['d1'] },
+    valid: { organizationId: 'org-1', userId: 'u1', documentIds: ['d1'], category: 'mention', explain: true },
     required: ['organizationId', 'userId'],
+    accepted: { explain: [true] },
     extraMutations: [
+      (d) => {
+        d.category = 'Comment';
+      },
+      (d) => {
+        d.category = '__proto__';
+      },
+      (d) => {
+        d.category = 'c'.repeat(65);
+      },
+      (d) => {
+        d.explain = 'yes';
+      },
       (d) => {
         d.userId = ['u1'];
       },
@@ -134,9 +157,18 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
     name: 'resolveConfig',
     path: '/v2/notifications/config/resolve',
     // activity stays out of `valid`: {}, which breaks every other field, is a valid activity.
-    valid: { organizationId: 'org-1', documentId: 'd1', userIds: ['u1', 'u2'] },
+    valid: { organizationId: 'org-1', documentId: 'd1', userIds: ['u1', 'u2'], category: 'share' },
     required: ['organizationId', 'documentId', 'userIds'],
     extraMutations: [
+      (d) => {
+        d.category = 'Comment';
+      },
+      (d) => {
+        d.category = '__proto__';
+      },
+      (d) => {
+        d.category = 'c'.repeat(65);
+      },
       (d) => {
         d.activity = [];
       },
@@ -154,9 +186,18 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
   {
     name: 'resetConfig',
     path: '/v2/notifications/config/reset',
-    valid: { organizationId: 'org-1', userIds: ['u1'], documentIds: ['d1'], channels: ['inbox'] },
+    valid: { organizationId: 'org-1', userIds: ['u1'], documentIds: ['d1'], channels: ['inbox'], category: 'x.y' },
     required: ['organizationId', 'userIds'],
     extraMutations: [
+      (d) => {
+        d.category = 'Comment';
+      },
+      (d) => {
+        d.category = '__proto__';
+      },
+      (d) => {
+        d.category = 'c'.repeat(65);
+      },
       (d) => {
         d.channels = [];
       },
@@ -177,6 +218,12 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
     extraMutations: [
       (d) => {
         d.documentId = '';
+      },
+      (d) => {
+        d.category = 'Comment';
+      },
+      (d) => {
+        d.category = 7;
       },
       (d) => {
         d.documentId = ['d1'];

@@ -4,9 +4,10 @@ import { ApiError } from '#shared/api/errors.js';
 import { MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { logger } from '#shared/platform/logger.js';
 import { largestAnswerBytes, MAX_ANSWER_BYTES } from '#shared/preferences/entry-writes.js';
+import type { EntryKey } from '#shared/preferences/model.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { setConfig } from '#shared/preferences/service.js';
-import type { PreferenceStore } from '#shared/preferences/store.js';
+import { CategoryLayersFull, type PreferenceStore } from '#shared/preferences/store.js';
 
 // Lambda cannot return more than 6 MB: a set or reset whose per-user answer would pass 5 MB is
 // refused before any write (it used to commit every write, then answer a bare 500 that a
@@ -14,15 +15,20 @@ import type { PreferenceStore } from '#shared/preferences/store.js';
 
 logger.setLogLevel('SILENT');
 
-/** A store whose every write fails as DynamoDB does when unavailable: the answer is the largest one, the 503. */
-const recording = (fail: boolean) => {
+/**
+ * A store whose every write fails: as DynamoDB does when unavailable (the 503), or because the
+ * entry is full of category layers (the 400); the two largest answers.
+ */
+const recording = (fail: boolean | 'full') => {
   const calls: string[] = [];
-  const unavailable = () =>
-    Object.assign(new Error('Service unavailable'), { name: 'ServiceUnavailable', $fault: 'server' });
+  const unavailable = (key?: EntryKey) =>
+    fail === 'full' && key
+      ? new CategoryLayersFull(key)
+      : Object.assign(new Error('Service unavailable'), { name: 'ServiceUnavailable', $fault: 'server' });
   const store = {
-    setChannels: async () => {
+    setChannels: async (key: EntryKey) => {
       calls.push('set');
-      if (fail) throw unavailable();
+      if (fail) throw unavailable(key);
     },
     setChannelsBatch: async (keys: unknown[]) => {
       calls.push('batch');
@@ -51,21 +57,25 @@ describe.each([
   ['several documents, with quotes and accents', ids(5, 200, 'u"é'), ids(4, 256, 'd')],
   ['the organization level', ids(2, 10, '__proto__'), undefined],
 ] as const)('%s', (_name, userIds, documentIds) => {
-  test('the computed size is the real 503 answer, to the byte (one trailing comma aside)', async () => {
-    const { store } = recording(true);
-    const error = await setConfig(
-      { store },
-      {
-        organizationId: 'acme',
-        userIds: [...userIds],
-        ...(documentIds ? { documentIds: [...documentIds] } : {}),
-        config: { email: 'NONE' },
-      },
-      'ak_1',
-    ).catch((e) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 'UNAVAILABLE' });
-    const real = Buffer.byteLength(JSON.stringify(errorBody(error.status, error.message, error.details)), 'utf8');
+  test('the computed size is the larger of the real 503 and 400 answers, to the byte (one trailing comma aside)', async () => {
+    const answer = async (fail: true | 'full', status: string) => {
+      const { store } = recording(fail);
+      const error = await setConfig(
+        { store },
+        {
+          organizationId: 'acme',
+          userIds: [...userIds],
+          ...(documentIds ? { documentIds: [...documentIds] } : {}),
+          config: { email: 'NONE' },
+          category: 'comment',
+        },
+        'ak_1',
+      ).catch((e) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status });
+      return Buffer.byteLength(JSON.stringify(errorBody(error.status, error.message, error.details)), 'utf8');
+    };
+    const real = Math.max(await answer(true, 'UNAVAILABLE'), await answer('full', 'INVALID_ARGUMENT'));
     const computed = largestAnswerBytes(userIds, documentIds ?? [null], SET_MESSAGES);
     expect(computed - real).toBeGreaterThanOrEqual(0);
     expect(computed - real).toBeLessThanOrEqual(1);

@@ -89,11 +89,12 @@ describe('authentication', () => {
     expect(ddb).not.toHaveReceivedCommand(BatchGetCommand);
   });
 
-  test('a warm function reads the credential once, then serves it from its cache', async () => {
+  test("a warm function reads the credential and the organization's policy once, then serves them from its caches", async () => {
     await call();
     await call();
     await call();
-    expect(ddb).toHaveReceivedCommandTimes(GetCommand, 1);
+    const reads = ddb.commandCalls(GetCommand).map((c) => c.args[0].input.Key?.pk ?? 'credential');
+    expect(reads.sort()).toEqual(['POLICY#org-1', 'credential']);
     expect(ddb).toHaveReceivedCommandTimes(BatchGetCommand, 3);
   });
 

@@ -29,6 +29,7 @@ const item = (documentId: string | null): ConfigItem => ({
   documentId,
   scope: documentId === null ? 'organization' : 'document',
   config: { email: 'NONE' },
+  categories: {},
   effective: { inbox: 'ALL', email: 'NONE', slack: 'NONE' },
   source: { inbox: 'default', email: documentId === null ? 'organization' : 'document', slack: 'default' },
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { changeOf } from '#shared/history/from-stream.js';
+import { changesOf } from '#shared/history/from-stream.js';
 import { entryItem, streamRecord } from '../support/stream-records.js';
 
 const CONFIG = 'config';
@@ -7,21 +7,24 @@ const CONFIG = 'config';
 describe('the change a stream record of the config table records', () => {
   test('a set that creates an entry: before {}, after its channels, who and why from the item', () => {
     const record = streamRecord(CONFIG, 'INSERT', { new: entryItem({ inbox: 'NONE' }) }, '42');
-    expect(changeOf(record)).toEqual({
-      sequenceNumber: '42',
-      change: {
-        changeId: 'event-42',
-        organizationId: 'acme',
-        userId: 'alice',
-        documentId: 'doc-1',
-        scope: 'document',
-        cause: 'set',
-        changedAt: '2026-01-01T00:00:00.000Z',
-        changedBy: 'ak_1',
-        before: {},
-        after: { inbox: 'NONE' },
+    expect(changesOf(record)).toEqual([
+      {
+        sequenceNumber: '42',
+        change: {
+          changeId: 'event-42',
+          organizationId: 'acme',
+          userId: 'alice',
+          documentId: 'doc-1',
+          scope: 'document',
+          category: null,
+          cause: 'set',
+          changedAt: '2026-01-01T00:00:00.000Z',
+          changedBy: 'ak_1',
+          before: {},
+          after: { inbox: 'NONE' },
+        },
       },
-    });
+    ]);
   });
 
   test('a reset that empties an entry into a tombstone: after {}', () => {
@@ -29,7 +32,7 @@ describe('the change a stream record of the config table records', () => {
       old: entryItem({ inbox: 'NONE', email: 'ALL' }),
       new: entryItem({ changeCause: 'reset', changedBy: 'ak_2', changedAt: '2026-01-02T00:00:00.000Z' }),
     });
-    expect(changeOf(record)?.change).toMatchObject({
+    expect(changesOf(record)[0]?.change).toMatchObject({
       cause: 'reset',
       changedBy: 'ak_2',
       changedAt: '2026-01-02T00:00:00.000Z',
@@ -43,14 +46,14 @@ describe('the change a stream record of the config table records', () => {
       old: entryItem({ tombstoneExpiresAt: 1_800_000_000 }),
       new: entryItem({ slack: 'MINE' }),
     });
-    expect(changeOf(record)?.change).toMatchObject({ before: {}, after: { slack: 'MINE' } });
+    expect(changesOf(record)[0]?.change).toMatchObject({ before: {}, after: { slack: 'MINE' } });
   });
 
   test('an organization-level entry: documentId null, scope organization', () => {
     const record = streamRecord(CONFIG, 'INSERT', {
       new: entryItem({ pk: 'ORG#acme', documentId: undefined, scope: 'organization', email: 'MINE' }),
     });
-    expect(changeOf(record)?.change).toMatchObject({ documentId: null, scope: 'organization' });
+    expect(changesOf(record)[0]?.change).toMatchObject({ documentId: null, scope: 'organization' });
   });
 
   test("a migration's delete of a source: the stamp on the deleted item names the migration", () => {
@@ -62,7 +65,7 @@ describe('the change a stream record of the config table records', () => {
         changedAt: '2026-01-03T00:00:00.000Z',
       }),
     });
-    expect(changeOf(record)?.change).toMatchObject({
+    expect(changesOf(record)[0]?.change).toMatchObject({
       cause: 'migration',
       changedBy: 'migration:m1',
       before: { inbox: 'ALL' },
@@ -74,32 +77,32 @@ describe('the change a stream record of the config table records', () => {
     const stamp = { changeCause: 'migration', changedBy: 'migration:m1', changedAt: '2026-01-03T00:00:00.000Z' };
     // A delete's stamp.
     expect(
-      changeOf(
+      changesOf(
         streamRecord(CONFIG, 'MODIFY', {
           old: entryItem({ inbox: 'ALL' }),
           new: entryItem({ inbox: 'ALL', ...stamp }),
         }),
       ),
-    ).toBeUndefined();
+    ).toEqual([]);
     // The same value set again.
     expect(
-      changeOf(
+      changesOf(
         streamRecord(CONFIG, 'MODIFY', {
           old: entryItem({ inbox: 'ALL' }),
           new: entryItem({ inbox: 'ALL', version: 2, updatedAt: '2026-01-05T00:00:00.000Z' }),
         }),
       ),
-    ).toBeUndefined();
+    ).toEqual([]);
     // A tombstone's expiry, or a tombstone given its expiry time.
-    expect(changeOf(streamRecord(CONFIG, 'REMOVE', { old: entryItem({ tombstoneExpiresAt: 1 }) }))).toBeUndefined();
+    expect(changesOf(streamRecord(CONFIG, 'REMOVE', { old: entryItem({ tombstoneExpiresAt: 1 }) }))).toEqual([]);
     expect(
-      changeOf(streamRecord(CONFIG, 'MODIFY', { old: entryItem(), new: entryItem({ tombstoneExpiresAt: 1 }) })),
-    ).toBeUndefined();
+      changesOf(streamRecord(CONFIG, 'MODIFY', { old: entryItem(), new: entryItem({ tombstoneExpiresAt: 1 }) })),
+    ).toEqual([]);
   });
 
   test('an item written before attribution existed counts as a set by its updatedBy at its updatedAt', () => {
     const { changeCause: _c, changedBy: _b, changedAt: _a, ...legacy } = entryItem({ email: 'NONE' });
-    expect(changeOf(streamRecord(CONFIG, 'INSERT', { new: legacy }))?.change).toMatchObject({
+    expect(changesOf(streamRecord(CONFIG, 'INSERT', { new: legacy }))[0]?.change).toMatchObject({
       cause: 'set',
       changedBy: 'ak_1',
       changedAt: '2026-01-01T00:00:00.000Z',
@@ -107,6 +110,66 @@ describe('the change a stream record of the config table records', () => {
   });
 
   test('an item that is no config entry records nothing', () => {
-    expect(changeOf(streamRecord(CONFIG, 'INSERT', { new: { pk: 'x', sk: 'y', inbox: 'ALL' } }))).toBeUndefined();
+    expect(changesOf(streamRecord(CONFIG, 'INSERT', { new: { pk: 'x', sk: 'y', inbox: 'ALL' } }))).toEqual([]);
+  });
+
+  test('one change per layer that changed: the all-categories layer first, then categories in id order', () => {
+    const record = streamRecord(
+      CONFIG,
+      'MODIFY',
+      {
+        old: entryItem({
+          inbox: 'ALL',
+          'c:mention:email': 'ALL',
+          'c:share:slack': 'MINE',
+          categoryIds: new Set(['mention', 'share']),
+        }),
+        new: entryItem({
+          inbox: 'NONE',
+          'c:comment:email': 'NONE',
+          'c:mention:email': 'ALL',
+          'c:share:slack': 'MINE',
+          'c:share:slackAt': '2026-01-01T00:00:00.000Z',
+          categoryIds: new Set(['comment', 'mention', 'share']),
+        }),
+      },
+      '77',
+    );
+    const changes = changesOf(record).map(({ change, sequenceNumber }) => ({ sequenceNumber, ...change }));
+    expect(
+      changes.map(({ changeId, category, before, after, sequenceNumber }) => ({
+        changeId,
+        category,
+        before,
+        after,
+        sequenceNumber,
+      })),
+    ).toEqual([
+      {
+        changeId: 'event-77',
+        category: null,
+        before: { inbox: 'ALL' },
+        after: { inbox: 'NONE' },
+        sequenceNumber: '77',
+      },
+      { changeId: 'event-77:comment', category: 'comment', before: {}, after: { email: 'NONE' }, sequenceNumber: '77' },
+    ]);
+  });
+
+  test('deleting an entry with category layers: a change for each layer that held a value', () => {
+    const record = streamRecord(CONFIG, 'REMOVE', {
+      old: entryItem({
+        'c:security:inbox': 'NONE',
+        'c:constructor:email': 'MINE',
+        changeCause: 'erasure',
+        changedBy: 'erasure:e1',
+      }),
+    });
+    expect(changesOf(record).map(({ change }) => [change.category, change.cause, change.before, change.after])).toEqual(
+      [
+        ['constructor', 'erasure', { email: 'MINE' }, {}],
+        ['security', 'erasure', { inbox: 'NONE' }, {}],
+      ],
+    );
   });
 });

@@ -72,6 +72,7 @@ describe('POST /v2/notifications/config/history', () => {
             userId: 'alice',
             documentId: 'doc-1',
             scope: 'document',
+            category: null,
             cause: 'set',
             changedAt: '2026-01-01T00:00:00.000Z',
             changedBy: 'ak_1',

@@ -11,6 +11,7 @@ const view = {
   documentId: null,
   scope: 'organization',
   config: {},
+  categories: {},
   effective: { inbox: 'ALL', email: 'MINE', slack: 'NONE' },
   source: { inbox: 'default', email: 'default', slack: 'default' },
 };
@@ -88,7 +89,7 @@ describe('validateAgainstOpenApi', () => {
   test('assertMatchesOpenApi names the route, the schema and every problem', () => {
     expect(() => assertMatchesOpenApi(SET, 200, setOk)).not.toThrow();
     expect(() => assertMatchesOpenApi(SET, 400, error('NOT_FOUND'))).toThrow(
-      /Response 400 of \/v2\/notifications\/config\/set does not match the OpenAPI document \(InvalidArgumentError\):\n {2}error\.status/,
+      /Response 400 of \/v2\/notifications\/config\/set does not match the OpenAPI document \(InvalidArgumentOrFailedPreconditionError\):\n {2}error\.status/,
     );
   });
 });

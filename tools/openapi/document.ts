@@ -191,9 +191,11 @@ const COMPONENT_FIELDS: Record<string, FieldDocs> = {
     documentIds: 'Every document, when several were named.',
   },
   ConfigView: {
-    config: 'What is stored for the entry; channels never set are absent.',
-    effective: 'Every channel resolved: document entry, then organization entry, then deployment default.',
+    config: 'What is stored for the entry for all categories; channels never set are absent.',
+    categories: "The entry's stored category layers, keyed by category id ({} when none).",
+    effective: "Every channel resolved (for the request's `category` when given), in the order config/get describes.",
     source: 'Which layer gave each effective channel.',
+    trace: 'With `explain`: per channel, every layer that has a value, the winner first, `default` last.',
   },
 };
 

@@ -11,7 +11,8 @@ import { DOCUMENTS, ORGANIZATION_ID, type SeedSummary, seedOrganization } from '
 export const USAGE = `Usage: npm run seed [-- --data-dir DIR] [--url URL --api-key KEY --token TOKEN]
 
 Writes the organization "${ORGANIZATION_ID}" (20 users, ${DOCUMENTS.length} documents, organization- and
-document-level settings) into the local twin, then prints what it wrote and curl commands to try.
+document-level settings, a policy of three categories with locks) into the local twin, then prints
+what it wrote and curl commands to try.
 
 Where it writes:
   - the server given by --url, with --api-key and --token (a local address only);
@@ -134,6 +135,13 @@ const report = (summary: SeedSummary, target: Target, layers: string[]): string 
       organizationId: summary.organizationId,
       userId: 'ada',
       documentIds: ['roadmap-2027', 'design-system'],
+    }),
+    `  # ada for security alerts, every layer shown: email and inbox come from the policy's lock`,
+    ...curl('/v2/notifications/config/get', {
+      organizationId: summary.organizationId,
+      userId: 'ada',
+      category: 'security',
+      explain: true,
     }),
     ...curl('/v2/organizations/documents/migrate', {
       organizationId: summary.organizationId,

@@ -1,10 +1,12 @@
-import type { ServiceClient, SetConfigInput } from '#client/index.js';
+import type { ServiceClient, SetConfigInput, SetPolicyInput } from '#client/index.js';
 
 /**
  * A realistic organization for the local twin: 20 people in three teams, four documents,
  * organization-level defaults for two teams and document-level settings on every document, so
  * that config/get shows all three layers (document, organization, deployment default) and a
- * migration has entries to move. Fixed data: seeding twice gives the same state.
+ * migration has entries to move; a policy of three categories, security mail and inbox locked
+ * on, and a category layer, so that a get with a category shows the policy's layers. Fixed data:
+ * seeding twice gives the same state (the policy one version later).
  */
 export const ORGANIZATION_ID = 'northwind';
 
@@ -74,7 +76,25 @@ export const LAYERS: Layer[] = [
     label: 'incident-review and launch-plan: priya only when involved on slack',
     request: { userIds: ['priya'], documentIds: ['incident-review', 'launch-plan'], config: { slack: 'MINE' } },
   },
+  {
+    label: 'comments: ada never on slack (category comment, organization-wide)',
+    request: { userIds: ['ada'], category: 'comment', config: { slack: 'NONE' } },
+  },
 ];
+
+/** The organization's policy: three categories for people to choose from, security locked on. */
+export const POLICY: SetPolicyInput['policy'] = {
+  categories: {
+    comment: { label: 'Comments', description: 'Replies and comments on documents you follow.' },
+    mention: { label: 'Mentions', channels: { email: { value: 'ALL' } } },
+    security: {
+      label: 'Security alerts',
+      description: 'Sign-ins and permission changes. Always delivered by email and in the inbox.',
+      channels: { email: { value: 'ALL', locked: true }, inbox: { value: 'ALL', locked: true } },
+    },
+  },
+};
+export const POLICY_LABEL = 'policy: comment, mention (email ALL), security (email and inbox locked on)';
 
 export interface SeedSummary {
   organizationId: string;
@@ -89,6 +109,7 @@ export interface SeedSummary {
 export const seedOrganization = async (client: ServiceClient): Promise<SeedSummary> => {
   const organization = new Set<string>();
   const documents: Record<string, Set<string>> = Object.fromEntries(DOCUMENTS.map((id) => [id, new Set<string>()]));
+  await client.setPolicy({ organizationId: ORGANIZATION_ID, policy: POLICY });
   for (const { request } of LAYERS) {
     await client.setConfig({ organizationId: ORGANIZATION_ID, ...request });
     for (const userId of request.userIds) {
@@ -104,6 +125,6 @@ export const seedOrganization = async (client: ServiceClient): Promise<SeedSumma
       organization: organization.size,
       documents: Object.fromEntries(Object.entries(documents).map(([id, users]) => [id, users.size])),
     },
-    layers: LAYERS.map((layer) => layer.label),
+    layers: [POLICY_LABEL, ...LAYERS.map((layer) => layer.label)],
   };
 };

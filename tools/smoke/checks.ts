@@ -170,6 +170,26 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
     expectEqual('recipients', result.recipients, recipients);
   });
 
+  await check(
+    'config/set and get: a category layer over the organization-level entry',
+    ['setConfig', 'getConfig'],
+    async () => {
+      expectWritten(
+        await client.setConfig({
+          organizationId: org,
+          userIds: [u1],
+          category: 'smoke-category',
+          config: { email: 'NONE' },
+        }),
+        [u1],
+      );
+      const [item] = await client.getConfig({ organizationId: org, userId: u1, category: 'smoke-category' });
+      expectEqual('categories', item?.categories, { 'smoke-category': { email: 'NONE' } });
+      expectEqual('source.email', item?.source.email, 'organization:category');
+      expectEqual('config (all categories)', item?.config, { inbox: 'NONE' });
+    },
+  );
+
   await check('config/reset: one channel of one entry, then read back', ['resetConfig', 'getConfig'], async () => {
     const result = await client.resetConfig({
       organizationId: org,
@@ -276,6 +296,7 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
   }
 
   await check('clean-up: the run’s entries reset', ['resetConfig'], async () => {
+    expectWritten(await client.resetConfig({ organizationId: org, userIds: [u1], category: 'smoke-category' }), [u1]);
     expectWritten(await client.resetConfig({ organizationId: org, userIds: [u1] }), [u1]);
     expectWritten(await client.resetConfig({ organizationId: org, userIds: [u1, u2], documentIds: [docA, docB] }), [
       u1,

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { categoryId } from '#shared/api/categories.js';
 import { identifier } from '#shared/api/identifiers.js';
 import type { Route } from '#shared/platform/route.js';
 import { ENTRY_INDEX } from '../keys.js';
@@ -15,6 +16,8 @@ export const historyRequest = z.strictObject({
   userId: identifier('userId'),
   /** A document id: that entry; null: the organization-level entry; omitted: every entry of the user. */
   documentId: z.optional(z.nullable(identifier('documentId'))),
+  /** A category id: that layer's changes; null: the all-categories layer's; omitted: every layer's. */
+  category: z.optional(z.nullable(categoryId('category'))),
   limit: z.optional(
     z
       .int({ error: `limit must be a whole number from 1 to ${MAX_HISTORY_LIMIT}` })

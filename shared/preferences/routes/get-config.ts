@@ -1,14 +1,16 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
 import type { Route } from '#shared/platform/route.js';
-import { resolution, scope, storedChannelConfig } from '../results.js';
-import { documentIds } from '../schemas.js';
+import { resolution, scope, storedCategories, storedChannelConfig, trace } from '../results.js';
+import { category, documentIds } from '../schemas.js';
 
 /** POST /v2/notifications/config/get */
 export const getConfigRequest = z.strictObject({
   organizationId: identifier('organizationId'),
   userId: identifier('userId'),
   documentIds: z.optional(documentIds),
+  category,
+  explain: z.optional(z.boolean({ error: 'explain must be true or false' })),
 });
 export type GetConfigRequest = z.infer<typeof getConfigRequest>;
 
@@ -18,7 +20,9 @@ export const configView = z.strictObject({
   documentId: z.nullable(z.string()),
   scope,
   config: storedChannelConfig,
+  categories: storedCategories,
   ...resolution(),
+  trace: z.optional(trace),
 });
 export type ConfigView = z.output<typeof configView>;
 
@@ -34,5 +38,6 @@ export const getConfigRoute = {
   result: getConfigResult,
   message: GET_CONFIG_MESSAGE,
   scope: 'read',
-  function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults'] },
+  // The entries in one batched read; the organization's policy (cached for policyCacheSeconds).
+  function: { tables: { config: ['BatchGetItem', 'GetItem'] }, settings: ['deliveryDefaults', 'policyCache'] },
 } as const satisfies Route;

@@ -3,7 +3,7 @@ import { CHANNELS, type Channel } from '#shared/api/channels.js';
 import { identifier } from '#shared/api/identifiers.js';
 import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { userWriteMap } from '../results.js';
-import { documentIds, userIds } from '../schemas.js';
+import { category, documentIds, userIds } from '../schemas.js';
 
 const ONE_OF_CHANNELS = `one of ${CHANNELS.join(', ')}`;
 
@@ -24,6 +24,7 @@ export const resetConfigRequest = z.strictObject({
   userIds,
   documentIds: z.optional(documentIds),
   channels: z.optional(channels),
+  category,
 });
 export type ResetConfigRequest = z.infer<typeof resetConfigRequest>;
 

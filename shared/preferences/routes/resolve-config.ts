@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { identifier, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import type { Route } from '#shared/platform/route.js';
 import { byChannel, resolution } from '../results.js';
-import { userIds } from '../schemas.js';
+import { category, userIds } from '../schemas.js';
 
 /** What a notification is about: the users it directly involves (mentioned, replied to). */
 export const activity = z.strictObject(
@@ -24,6 +24,7 @@ export const resolveConfigRequest = z.strictObject({
   documentId: identifier('documentId'),
   userIds,
   activity: z.optional(activity),
+  category,
 });
 export type ResolveConfigRequest = z.infer<typeof resolveConfigRequest>;
 
@@ -50,6 +51,7 @@ export const resolveConfigRoute = {
   result: resolveConfigResult,
   message: RESOLVE_CONFIG_MESSAGE,
   scope: 'resolve',
-  // Reads only: every user's document and organization entries, 100 keys per batched read.
-  function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults'] },
+  // Reads only: every user's document and organization entries, 100 keys per batched read, and
+  // the organization's policy (cached for policyCacheSeconds).
+  function: { tables: { config: ['BatchGetItem', 'GetItem'] }, settings: ['deliveryDefaults', 'policyCache'] },
 } as const satisfies Route;

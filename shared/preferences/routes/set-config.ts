@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
 import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { userWriteMap } from '../results.js';
-import { channelConfig, documentIds, userIds } from '../schemas.js';
+import { category, channelConfig, documentIds, userIds } from '../schemas.js';
 
 /** POST /v2/notifications/config/set */
 export const setConfigRequest = z.strictObject({
@@ -10,6 +10,7 @@ export const setConfigRequest = z.strictObject({
   userIds,
   documentIds: z.optional(documentIds),
   config: channelConfig,
+  category,
 });
 export type SetConfigRequest = z.infer<typeof setConfigRequest>;
 
@@ -28,7 +29,9 @@ export const setConfigRoute = {
   function: {
     // The largest set (1000 users x 30 documents) is 30,000 writes: all the time the HTTP API allows.
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
-    // A partial update per entry, so concurrent writes of different channels both take effect.
-    tables: { config: ['UpdateItem'] },
+    // A partial update per entry, so concurrent writes of different channels both take effect;
+    // the organization's policy read for its locks.
+    tables: { config: ['UpdateItem', 'GetItem'] },
+    settings: ['policyCache'],
   },
 } as const satisfies Route;

@@ -1,9 +1,42 @@
 import { MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
+import { MAX_CATEGORY_LAYERS } from '#shared/preferences/layers.js';
 import type { getConfigRoute } from '#shared/preferences/routes/get-config.js';
 import type { resetConfigRoute } from '#shared/preferences/routes/reset-config.js';
 import type { resolveConfigRoute } from '#shared/preferences/routes/resolve-config.js';
 import type { setConfigRoute } from '#shared/preferences/routes/set-config.js';
-import { BODY_RULE, COMMON_ERRORS, IDENTIFIER_RULE, type OperationDocs, WRITE_ERRORS } from './common.js';
+import {
+  BODY_RULE,
+  COMMON_ERRORS,
+  IDENTIFIER_RULE,
+  type OperationDocs,
+  WRITE_ERRORS,
+  withInvalidArgument,
+} from './common.js';
+
+const CATEGORY_RULE =
+  'A category id is 1 to 64 characters of a-z, 0-9, `.`, `_` and `-`, starting with a letter or a digit.';
+
+/** How every channel is resolved (docs/api.md, Categories and policy), said once for get and resolve. */
+const RESOLUTION = [
+  'Each channel is resolved from the first layer that has a value: a locked rule of the organization policy',
+  '(`locked`); the document entry for the category (`document:category`), then for all categories (`document`); the',
+  'organization-level entry for the category (`organization:category`), then for all categories (`organization`);',
+  "the policy's rule for the category (`policy:category`), then for all categories (`policy`); the deployment",
+  'default (`default`). Without `category` the category layers are skipped; without a policy, the policy layers.',
+  "The policy may be read from a cache of a few seconds (the deployment's policyCacheSeconds, 10 unless configured).",
+].join('\n');
+
+/** A set refused for a lock, or for one category layer too many. */
+const SET_ERRORS = [
+  ...withInvalidArgument(
+    `Also a set that would give an entry a category layer beyond ${MAX_CATEGORY_LAYERS}: \`details\` is then the per-user map (the refused users with \`success: false\`; the other entries were written).`,
+    WRITE_ERRORS,
+  ),
+  {
+    status: 'FAILED_PRECONDITION' as const,
+    when: "`config` names a channel the organization's policy locks (for the category, or for all categories); `details.lockedChannels` names them. Nothing is written.",
+  },
+];
 
 export const setConfigDocs: OperationDocs<typeof setConfigRoute> = {
   tag: 'Notification config',
@@ -13,14 +46,16 @@ export const setConfigDocs: OperationDocs<typeof setConfigRoute> = {
     'Sets the delivery setting of one or more channels (inbox, email, slack: ALL, MINE or NONE) for each user, on each',
     "named document, or on the organization-level entry (the users' default for every document of the organization)",
     'when `documentIds` is omitted. A channel left out keeps its stored value; concurrent requests setting different',
-    'channels of one entry both take effect; repeating a request gives the same state (safe to retry).',
+    'channels of one entry both take effect; repeating a request gives the same state (safe to retry). With',
+    "`category`, the entry's layer for that category is set instead of its all-categories layer. A channel the",
+    "organization's policy locks (for the category, or for every category) is refused.",
     '',
     `Limits: \`userIds\` 1 to ${MAX_USER_IDS} entries, \`documentIds\` 1 to ${MAX_DOCUMENT_IDS} entries when present`,
     '(duplicates collapsed, first occurrence kept), `config` sets at least one channel and nothing else. The answer',
     'lists every document id for every user: a request whose answer would pass 5 MB of UTF-8 is refused before any write.',
-    `${IDENTIFIER_RULE} ${BODY_RULE}`,
+    `An entry holds at most ${MAX_CATEGORY_LAYERS} category layers. ${CATEGORY_RULE} ${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),
-  errors: WRITE_ERRORS,
+  errors: SET_ERRORS,
   examples: {
     oneDocument: {
       summary: 'Two users, one document',
@@ -56,6 +91,13 @@ export const setConfigDocs: OperationDocs<typeof setConfigRoute> = {
         alice: { success: true, userId: 'alice', documentId: null, scope: 'organization', message: 'Config set.' },
       },
     },
+    category: {
+      summary: 'No email about comments, for every document (the category layer of the organization-level entry)',
+      value: { organizationId: 'acme', userIds: ['alice'], category: 'comment', config: { email: 'NONE' } },
+      result: {
+        alice: { success: true, userId: 'alice', documentId: null, scope: 'organization', message: 'Config set.' },
+      },
+    },
   },
   invalidExample: {
     summary: 'Unknown channel value and an empty user list',
@@ -74,11 +116,14 @@ export const getConfigDocs: OperationDocs<typeof getConfigRoute> = {
   summary: "Read a user's stored and effective notification config",
   description: [
     'Answers one item per requested document, or the organization-level item when `documentIds` is omitted.',
-    '`config` is what is stored for that entry (channels never set are absent); `effective` resolves every channel',
-    'from the document entry, then the organization entry, then the deployment defaults (inbox ALL, email MINE,',
-    'slack NONE unless configured); `source` says which layer gave each channel.',
+    '`config` is what is stored for that entry for all categories (channels never set are absent), `categories` its',
+    'stored category layers keyed by category id; `effective` resolves every channel (for `category` when given)',
+    'and `source` says which layer gave each. With `explain: true`, `trace` lists per channel every layer that has a',
+    'value, in order: the first is the winner, the last is always `default`.',
     '',
-    `Limits: \`documentIds\` 1 to ${MAX_DOCUMENT_IDS} entries when present (duplicates collapsed).`,
+    RESOLUTION,
+    '',
+    `Limits: \`documentIds\` 1 to ${MAX_DOCUMENT_IDS} entries when present (duplicates collapsed). ${CATEGORY_RULE}`,
     `${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),
   errors: COMMON_ERRORS,
@@ -92,6 +137,7 @@ export const getConfigDocs: OperationDocs<typeof getConfigRoute> = {
           documentId: 'doc-1',
           scope: 'document',
           config: { email: 'MINE', slack: 'NONE' },
+          categories: {},
           effective: { inbox: 'MINE', email: 'MINE', slack: 'NONE' },
           source: { inbox: 'organization', email: 'document', slack: 'document' },
         },
@@ -106,8 +152,35 @@ export const getConfigDocs: OperationDocs<typeof getConfigRoute> = {
           documentId: null,
           scope: 'organization',
           config: { inbox: 'MINE' },
+          categories: { comment: { email: 'NONE' } },
           effective: { inbox: 'MINE', email: 'MINE', slack: 'NONE' },
           source: { inbox: 'organization', email: 'default', slack: 'default' },
+        },
+      ],
+    },
+    explain: {
+      summary: 'For comments, every layer that has a value shown',
+      value: { organizationId: 'acme', userId: 'alice', category: 'comment', explain: true },
+      result: [
+        {
+          userId: 'alice',
+          documentId: null,
+          scope: 'organization',
+          config: { inbox: 'MINE' },
+          categories: { comment: { email: 'NONE' } },
+          effective: { inbox: 'MINE', email: 'NONE', slack: 'NONE' },
+          source: { inbox: 'organization', email: 'organization:category', slack: 'default' },
+          trace: {
+            inbox: [
+              { source: 'organization', value: 'MINE' },
+              { source: 'default', value: 'ALL' },
+            ],
+            email: [
+              { source: 'organization:category', value: 'NONE' },
+              { source: 'default', value: 'MINE' },
+            ],
+            slack: [{ source: 'default', value: 'NONE' }],
+          },
         },
       ],
     },
@@ -133,10 +206,13 @@ export const resolveConfigDocs: OperationDocs<typeof resolveConfigRoute> = {
     'config/get answers for that user and document. With an `activity`, each user also gets `deliver` (ALL: true;',
     'MINE: true when the user is in `activity.involvedUserIds`, e.g. mentioned or replied to; NONE: false) and',
     '`recipients` lists the delivering user ids per channel, in the order of `userIds`. Without an activity there is',
-    'no `deliver` and no `recipients`. Reads only: at most ceil(2N/100) batched reads for N users, issued together.',
+    'no `deliver` and no `recipients`. With `category`, every user is resolved for that category. Reads only: at most',
+    'ceil(2N/100) batched reads for N users, issued together, and one read of the policy.',
+    '',
+    RESOLUTION,
     '',
     `Limits: \`userIds\` 1 to ${MAX_USER_IDS} entries (duplicates collapsed), \`activity.involvedUserIds\` 0 to`,
-    `${MAX_USER_IDS} entries. ${IDENTIFIER_RULE} ${BODY_RULE}`,
+    `${MAX_USER_IDS} entries. ${CATEGORY_RULE} ${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),
   errors: COMMON_ERRORS,
   examples: {
@@ -195,7 +271,7 @@ export const resolveConfigDocs: OperationDocs<typeof resolveConfigRoute> = {
   fields: {
     result: {
       users: 'One entry per distinct requested user, keyed by user id.',
-      'users{}.effective': 'Every channel resolved: document entry, then organization entry, then deployment default.',
+      'users{}.effective': 'Every channel resolved, in the order the description gives.',
       'users{}.source': 'Which layer gave each effective channel.',
       'users{}.deliver': 'With an activity: whether each channel delivers it to this user.',
       recipients: 'With an activity: the delivering user ids per channel, in request order.',
@@ -212,12 +288,14 @@ export const resetConfigDocs: OperationDocs<typeof resetConfigRoute> = {
     'on each named document, or from the organization-level entry when `documentIds` is omitted; an entry left',
     'with no channel is gone for every read. config/get then answers those channels from the next layer (organization, then',
     'the deployment default). Resetting what is not stored succeeds (safe to retry). Same per-user answer and',
-    'partial-failure rule as config/set; a reset of a document under migration follows the rule for writes.',
+    'partial-failure rule as config/set; a reset of a document under migration follows the rule for writes. With',
+    "`category`, the entry's layer for that category is reset instead of its all-categories layer. A reset is",
+    "allowed for a channel the organization's policy locks.",
     '',
     `Limits: \`userIds\` 1 to ${MAX_USER_IDS} entries, \`documentIds\` 1 to ${MAX_DOCUMENT_IDS} entries when present`,
     '(duplicates collapsed), `channels` a non-empty list of distinct channel names when present. A request whose answer',
     "would pass 5 MB of UTF-8 (every user's entry lists every document id) is refused before any write.",
-    `${IDENTIFIER_RULE} ${BODY_RULE}`,
+    `${CATEGORY_RULE} ${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),
   errors: WRITE_ERRORS,
   examples: {

@@ -19,6 +19,8 @@ export const dataPaths = (dataDir: string) => ({
   streams: join(dataDir, 'streams.json'),
   /** Every event the service published, one JSON line each. */
   events: join(dataDir, 'events.jsonl'),
+  /** The banner's `export` line, for `source` (local/shell-env.ts). */
+  shellEnv: join(dataDir, 'env.sh'),
 });
 
 export const resolveDataDir = (env: NodeJS.ProcessEnv = process.env): string =>

@@ -21,6 +21,8 @@ export const dataPaths = (dataDir: string) => ({
   events: join(dataDir, 'events.jsonl'),
   /** The keys of the links in emails, served by the Secrets Manager stand-in (local/secrets/). */
   linkKeys: join(dataDir, 'link-keys.json'),
+  /** The banner's `export` line, for `source` (local/shell-env.ts). */
+  shellEnv: join(dataDir, 'env.sh'),
 });
 
 export const resolveDataDir = (env: NodeJS.ProcessEnv = process.env): string =>

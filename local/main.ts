@@ -1,17 +1,42 @@
 import { parseArgs } from 'node:util';
+import { REPO_ROOT } from '#service/repository-root.js';
+import { banner } from './banner.js';
 import { resolveDataDir } from './data-dir.js';
 import { PortInUseError, type TwinPorts, type TwinService, twinPorts } from './ports.js';
-import { type LocalRuntime, startLocalRuntime } from './runtime.js';
+import { type FunctionHost, startFunctionHost } from './reload/function-host.js';
+import { CODE_FOLDERS, type CodeWatcher, watchCode } from './reload/watch-code.js';
+import {
+  DEFAULT_MAX_RECEIVE_COUNT,
+  ERASURE_DLQ_NAME,
+  ERASURE_QUEUE_NAME,
+  type LocalRuntime,
+  MIGRATION_DLQ_NAME,
+  MIGRATION_QUEUE_NAME,
+  PUBLISHER_FAILURES_QUEUE_NAME,
+  startLocalRuntime,
+} from './runtime.js';
 
 /**
  * `npm start`: the whole API on this machine, through the same handler modules as Lambda,
  * with an embedded DynamoDB (DynamoDB Local) and an embedded SQS queue feeding the consumer.
  */
-const USAGE = `Usage: npm start [-- --in-memory] [--port N] [--host H] [--data-dir DIR]
+const QUEUES = [
+  [MIGRATION_QUEUE_NAME, `migrations to run, for the migration consumer (dead letters: ${MIGRATION_DLQ_NAME})`],
+  [ERASURE_QUEUE_NAME, `erasures to run, for the erasure consumer (dead letters: ${ERASURE_DLQ_NAME})`],
+  [MIGRATION_DLQ_NAME, `migration messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
+  [ERASURE_DLQ_NAME, `erasure messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
+  [PUBLISHER_FAILURES_QUEUE_NAME, "stream batches the change publisher gave up on (Lambda's on-failure shape)"],
+];
 
-Serves the API on http://127.0.0.1:3000 with an embedded DynamoDB (port 3001) and SQS (port
-3002) holding the migration queue. \`npm run dev\` takes the same options and restarts it when
-the code changes.
+const USAGE = `Usage: npm start [-- --in-memory] [--port N] [--host H] [--data-dir DIR] [--reload]
+
+Serves the API on http://127.0.0.1:3000 with an embedded DynamoDB (port 3001) and an SQS twin
+(port 3002), and prints a line to paste into another shell (export BASE_URL=... API_KEY=...
+AUTH_TOKEN=... DATA_DIR=...), also written to env.sh in the data directory for \`source\`.
+\`npm run dev\` takes the same options and reloads the functions when their code changes.
+
+Queues of the SQS twin (\`npm run inspect -- queues\` shows their depth and dead letters):
+${QUEUES.map(([name, what]) => `  ${(name as string).padEnd(27)}${what}`).join('\n')}
 
 Options (each also has an environment variable):
   --port N          port of the API (PORT, default 3000; 0 picks free ports for all three)
@@ -20,6 +45,8 @@ Options (each also has an environment variable):
   --host H          interface of the API (LOCAL_HOST, default 127.0.0.1; the others: 127.0.0.1 only)
   --data-dir DIR    where data persists between restarts (DATA_DIR, default .data/ in the repository)
   --in-memory       a throw-away store: nothing read or written on disk (LOCAL_IN_MEMORY=1)
+  --reload          run the functions in a process of their own, replaced by a fresh one when a
+                    file under ${CODE_FOLDERS.join('/, ')}/ changes; the rest keeps running (\`npm run dev\`)
   -h, --help        this text
 
 Environment: LOCAL_API_KEY and LOCAL_AUTH_TOKEN fix the local credential; the functions'
@@ -51,47 +78,6 @@ const portInUse = ({ service, host, port }: PortInUseError): string =>
 
 const truthy = (value: string | undefined) => value !== undefined && /^(1|true|yes)$/i.test(value);
 
-const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-
-const banner = (runtime: LocalRuntime): string => {
-  const auth = `-H 'content-type: application/json' -H ${shellQuote(`x-service-api-key: ${runtime.apiKey}`)} -H ${shellQuote(`x-service-auth-token: ${runtime.token}`)}`;
-  const store = runtime.dataDir ? `${runtime.dataDir} (kept between restarts)` : 'in memory (discarded on exit)';
-  const replaced = runtime.replacedCredential;
-  const credentialNote = {
-    created: 'created',
-    kept: 'from the data directory',
-    // A revocation is an operator's: the old credential stays revoked, this one is new.
-    replaced: `new: the saved one (${replaced?.apiKey}) was ${replaced?.reason}, and stays so`,
-  }[runtime.credential];
-  return [
-    '',
-    `Notification preferences API (local) on ${runtime.baseUrl}`,
-    '',
-    `  data         ${store}`,
-    `  DynamoDB     ${runtime.dynamoEndpoint} (tables ${Object.values(runtime.tables).join(', ')})`,
-    `  SQS          ${runtime.sqsEndpoint}`,
-    `    queue      ${runtime.queueUrl} (dead letters: ${runtime.deadLetterQueueUrl})`,
-    ...(runtime.restoredMessages ? [`               ${runtime.restoredMessages} queued message(s) restored`] : []),
-    `  events       ${runtime.eventsFile ?? 'printed only (in memory)'} (one JSON line each; the history from the tables' streams)`,
-    `    EventBridge ${runtime.eventsEndpoint} (PutEvents, for the change publisher)`,
-    `  credential   ${credentialNote}, granted every organization`,
-    `    x-service-api-key:    ${runtime.apiKey}`,
-    `    x-service-auth-token: ${runtime.token}`,
-    `  API docs     ${runtime.baseUrl}/docs (OpenAPI: ${runtime.baseUrl}/openapi.json)`,
-    '  sample data  npm run seed (in another terminal): an organization to read and migrate',
-    '  inspect      tables and queues with the AWS SDK or CLI at the endpoints above:',
-    '               docs/development.md#inspecting-the-tables-and-the-queue',
-    '',
-    'Try:',
-    `  curl -s ${runtime.baseUrl}/v2/notifications/config/set \\`,
-    `    ${auth} \\`,
-    `    -d '{"data":{"organizationId":"acme","userIds":["alice"],"documentIds":["doc-1"],"config":{"email":"NONE"}}}'`,
-    '',
-    'Ctrl+C stops it.',
-    '',
-  ].join('\n');
-};
-
 const main = async () => {
   const { values } = (() => {
     try {
@@ -103,6 +89,7 @@ const main = async () => {
           host: { type: 'string' },
           'data-dir': { type: 'string' },
           'in-memory': { type: 'boolean' },
+          reload: { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
         },
         strict: true,
@@ -131,6 +118,9 @@ const main = async () => {
   const inMemory = values['in-memory'] ?? truthy(process.env.LOCAL_IN_MEMORY);
   const dataDir = resolveDataDir(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : process.env);
 
+  const log = (line: string) => console.log(line);
+  const functions: FunctionHost | undefined = values.reload ? startFunctionHost({ log }) : undefined;
+  let watcher: CodeWatcher | undefined;
   let runtime: LocalRuntime | undefined;
   let stoppingSince: number | undefined;
   const stop = (signal: string) => {
@@ -146,6 +136,7 @@ const main = async () => {
       process.exit(1);
     }
     stoppingSince = performance.now();
+    watcher?.close();
     console.log(`\n${signal}: stopping (the queue finishes the deliveries under way)…`);
     runtime.close().then(
       () => {
@@ -171,7 +162,8 @@ const main = async () => {
       apiKey: process.env.LOCAL_API_KEY,
       token: process.env.LOCAL_AUTH_TOKEN,
       printEvents: true,
-      log: (line) => console.log(line),
+      log,
+      ...(functions ? { functions } : {}),
     });
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
@@ -180,8 +172,26 @@ const main = async () => {
     if (e.code === 'EACCES') fail(`not allowed to listen on ${host}:${port}.`);
     return fail(e.message);
   }
-  console.log(banner(runtime));
+  console.log(banner(runtime, { reload: functions !== undefined }));
+  if (functions) watcher = reloadOnChange(functions, log);
 };
+
+/** --reload: a burst of saves under the functions' folders gives them a fresh process. */
+const reloadOnChange = (functions: FunctionHost, log: (line: string) => void): CodeWatcher =>
+  watchCode({
+    root: REPO_ROOT,
+    log,
+    onChange: (files) => {
+      const shown =
+        files.length > 3 ? `${files.slice(0, 3).join(', ')} and ${files.length - 3} more` : files.join(', ');
+      log(`[dev] ${shown} changed: reloading the functions`);
+      functions.reload().then(
+        ({ pid, ms }) =>
+          log(`[dev] functions reloaded in ${ms} ms (process ${pid}); each loads its code when next invoked`),
+        (error: Error) => log(`[dev] functions not reloaded: ${error.message}`),
+      );
+    },
+  });
 
 process.on('unhandledRejection', (reason) => {
   console.error('Unhandled rejection in the local server:', reason);

@@ -1,7 +1,5 @@
-import { basename } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import {
   CHANGE_PUBLISHER_BATCH_SIZE,
   CHANGE_PUBLISHER_BISECT_ON_ERROR,
@@ -17,7 +15,7 @@ import {
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
 } from '#service/functions.js';
-import { functionSpecOf, PUBLIC_ROUTES, publicFunctionSpecOf, ROUTES } from '#service/routes.js';
+import { PUBLIC_ROUTES, publicFunctionSpecOf } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
 import { apiPages } from './api-pages.js';
@@ -34,15 +32,18 @@ import {
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
 import { type DynamoCommitBarrier, startDynamoCommitBarrier } from './dynamo-commit-barrier.js';
 import { type LocalEventBridge, startLocalEventBridge } from './events/local-event-bridge.js';
+import { type FunctionLoader, IN_PROCESS, type RouteFunction } from './function-loader.js';
 import { perInvocation, useInvokeStore } from './invoke-store.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
 import { assertPortFree, namingPort } from './ports.js';
 import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
+import { routeFunctions } from './route-functions.js';
 import { type LocalSchedule, type ScheduledHandler, startSchedule } from './schedule.js';
 import { type LocalSecretsManager, startLocalSecretsManager } from './secrets/local-secrets-manager.js';
 import { type ApiHandler, createApiServer, type LocalFunction, type PrefixRoute } from './server.js';
+import { exportLine, writeShellEnv } from './shell-env.js';
 import { onFailureMessage, type StreamHandler } from './streams/stream-poller.js';
 import { type StreamTwin, startStreamTwin } from './streams/stream-twin.js';
 
@@ -115,6 +116,11 @@ export interface LocalRuntimeOptions {
   log?: (line: string) => void;
   /** Told every AWS call a function makes (local/call-recorder.ts), for the test of the stack's grants. */
   recordAwsCalls?: (call: AwsCall) => void;
+  /**
+   * Where the functions run: imported into this process (the default), or in a process that a
+   * code change replaces (`npm run dev`, local/reload/). The loader is closed with the runtime.
+   */
+  functions?: FunctionLoader;
 }
 
 export interface LocalRuntime {
@@ -143,6 +149,8 @@ export interface LocalRuntime {
   erasureDeadLetterQueue: LocalQueue;
   /** Where the stream twin describes the batches the change publisher failed for good. */
   publisherFailureQueue: LocalQueue;
+  /** Every queue of the SQS twin, dead-letter queues included, in the order created. */
+  queues: readonly LocalQueue[];
   /** Messages found in the queue snapshot at start. */
   restoredMessages: number;
   /** The HTTP functions by route path: name, and the deployed timeout and memory they run with. */
@@ -156,6 +164,10 @@ export interface LocalRuntime {
   sweeper: LocalSchedule;
   /** Where events are appended, or undefined in memory (printed only). */
   eventsFile: string | undefined;
+  /** `export BASE_URL=… API_KEY=… AUTH_TOKEN=… DATA_DIR=…`: what a shell needs to call this twin. */
+  exportLine: string;
+  /** The same line in the data directory, for `source`; undefined in memory (nothing is written). */
+  shellEnvFile: string | undefined;
   close(): Promise<void>;
 }
 
@@ -164,18 +176,6 @@ export interface LocalRuntime {
 // clients keep reaching it.
 let firstPorts: { dynamo: number; barrier: number; sqs: number; events: number; secrets: number } | undefined;
 let running = false;
-
-/** `functions/set-config.ts` -> `#functions/set-config.js` (resolves under tsx and Jest alike). */
-const specifierOf = (entry: string) => `#functions/${basename(entry, '.ts')}.js`;
-
-type Handler = (event: never, context: Context) => Promise<unknown>;
-
-/** A function's handler, loaded as Lambda loads it and invoked as Lambda invokes it (local/invoke-store.ts). */
-const loadHandler = async <T extends Handler>(entry: string): Promise<T> => {
-  const module = (await import(specifierOf(entry))) as { handler?: T };
-  if (typeof module.handler !== 'function') throw new Error(`${entry} does not export a handler function`);
-  return perInvocation(module.handler) as T;
-};
 
 const portOf = (endpoint: string) => Number(new URL(endpoint).port);
 
@@ -203,12 +203,18 @@ const start = async (
     dataDir: givenDataDir,
     queue: queueOptions = {},
     log = () => {},
+    functions = IN_PROCESS,
     ...options
   }: LocalRuntimeOptions,
   cleanups: (() => Promise<void>)[],
   cleanup: () => Promise<void>,
 ): Promise<LocalRuntime> => {
   if (!inMemory && !givenDataDir) throw new Error('A persistent local runtime needs a data directory.');
+  if (options.recordAwsCalls && functions !== IN_PROCESS) {
+    throw new Error('recordAwsCalls sees the AWS calls of functions that run in this process only.');
+  }
+  // Closed last: the queues, streams and API stop first, and may still invoke functions meanwhile.
+  if (functions.close) cleanups.push(() => functions.close?.() ?? Promise.resolve());
   const dataDir = givenDataDir ?? '';
   const paths = dataPaths(dataDir);
   if (!inMemory) {
@@ -352,16 +358,32 @@ const start = async (
     token: options.token,
   });
 
-  const localFunction = async (name: string, spec: FunctionSpec): Promise<LocalFunction> => ({
+  const localFunction = async (
+    name: string,
+    spec: Pick<FunctionSpec, 'entry' | 'timeoutSeconds' | 'memoryMb'>,
+  ): Promise<LocalFunction> => ({
     name: `${FUNCTION_PREFIX}-${name}`,
-    handler: await loadHandler<ApiHandler>(spec.entry),
+    handler: await functions.load<ApiHandler>(spec.entry),
     timeoutMs: timeoutSecondsOf(spec) * 1000,
     memoryMb: memoryOf(spec),
   });
-  const routes = new Map<string, LocalFunction>();
-  for (const route of ROUTES) {
-    routes.set(route.path, await localFunction(route.operationId, functionSpecOf(route)));
-  }
+  const routeMap = async (list: RouteFunction[]) => {
+    const map = new Map<string, LocalFunction>();
+    for (const route of list) map.set(route.path, await localFunction(route.operationId, route));
+    return map;
+  };
+  const routes = await routeMap(routeFunctions());
+  // A loader that reloads the code tells the routes it found there: an added or moved route
+  // answers without a restart. The server reads this map on every request.
+  functions.onRoutes?.((list) => {
+    routeMap(list).then(
+      (fresh) => {
+        routes.clear();
+        for (const [path, fn] of fresh) routes.set(path, fn);
+      },
+      (error: Error) => log(`[dev] routes not updated: ${error.message}`),
+    );
+  });
   // The pages of the links in emails: every path under their prefix, as `ANY /u/{proxy+}` on AWS.
   const prefixRoutes: PrefixRoute[] = [];
   for (const route of PUBLIC_ROUTES) {
@@ -370,9 +392,9 @@ const start = async (
   const fallback = await localFunction('NotFound', NOT_FOUND_FUNCTION);
   const consumer = options.consumer
     ? perInvocation(options.consumer)
-    : await loadHandler<QueueConsumer>(MIGRATION_CONSUMER_FUNCTION.entry);
+    : await functions.load<QueueConsumer>(MIGRATION_CONSUMER_FUNCTION.entry);
   erasureQueue.attach({
-    handler: await loadHandler<QueueConsumer>(ERASURE_CONSUMER_FUNCTION.entry),
+    handler: await functions.load<QueueConsumer>(ERASURE_CONSUMER_FUNCTION.entry),
     functionName: `${FUNCTION_PREFIX}-ErasureConsumer`,
     batchSize: 1,
     concurrency: queueOptions.concurrency ?? 2,
@@ -397,7 +419,7 @@ const start = async (
         region: LOCAL_REGION,
         credentials: embedded.credentials,
         tables: (CHANGE_PUBLISHER_FUNCTION.streams as readonly (keyof typeof TABLES)[]).map((name) => tables[name]),
-        handler: await loadHandler<StreamHandler>(CHANGE_PUBLISHER_FUNCTION.entry),
+        handler: await functions.load<StreamHandler>(CHANGE_PUBLISHER_FUNCTION.entry),
         functionName: `${FUNCTION_PREFIX}-ChangePublisher`,
         timeoutMs: timeoutSecondsOf(CHANGE_PUBLISHER_FUNCTION) * 1000,
         memoryMb: memoryOf(CHANGE_PUBLISHER_FUNCTION),
@@ -418,7 +440,7 @@ const start = async (
   // The sweeper of stuck migrations, on a timer as on the deployed schedule rule.
   const sweepSeconds = Number(process.env[SWEEP_INTERVAL_ENV]);
   const sweeper = startSchedule({
-    handler: await loadHandler<ScheduledHandler>(MIGRATION_SWEEPER_FUNCTION.entry),
+    handler: await functions.load<ScheduledHandler>(MIGRATION_SWEEPER_FUNCTION.entry),
     functionName: `${FUNCTION_PREFIX}-MigrationSweeper`,
     timeoutMs: timeoutSecondsOf(MIGRATION_SWEEPER_FUNCTION) * 1000,
     memoryMb: memoryOf(MIGRATION_SWEEPER_FUNCTION),
@@ -450,6 +472,14 @@ const start = async (
     });
     cleanups.push(() => removeRunningServer(dataDir));
   }
+  const shellEnv = {
+    baseUrl,
+    apiKey: credential.apiKey,
+    token: credential.token,
+    dataDir: inMemory ? undefined : dataDir,
+  };
+  // Kept after a stop, like the credential file: the next start rewrites it.
+  if (!inMemory) await writeShellEnv(paths.shellEnv, shellEnv);
 
   let closing: Promise<void> | undefined;
   return {
@@ -471,6 +501,7 @@ const start = async (
     erasureQueue,
     erasureDeadLetterQueue,
     publisherFailureQueue,
+    queues: sqs.queues(),
     restoredMessages,
     functions: new Map([...routes].map(([path, { handler: _handler, ...fn }]) => [path, fn])),
     dynamo,
@@ -479,6 +510,8 @@ const start = async (
     streams,
     sweeper,
     eventsFile: inMemory ? undefined : paths.events,
+    exportLine: exportLine(shellEnv),
+    shellEnvFile: inMemory ? undefined : paths.shellEnv,
     close: () => {
       closing ??= cleanup().finally(() => {
         running = false;

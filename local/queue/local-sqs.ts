@@ -25,6 +25,8 @@ export interface LocalSqs {
   endpoint: string;
   createQueue(name: string, options?: QueueOptions): LocalQueue;
   queue(name: string): LocalQueue | undefined;
+  /** Every queue, in the order created. */
+  queues(): LocalQueue[];
   /** Loads the saved messages into the queues created so far; returns how many. */
   restore(): Promise<number>;
   /** Stops the deliveries, writes what is pending and closes the endpoint. */
@@ -41,7 +43,9 @@ export const startLocalSqs = async ({
 }: LocalSqsOptions = {}): Promise<LocalSqs> => {
   const queues = new Map<string, LocalQueue>();
   const store = persistFile ? await QueueStore.open(persistFile, log) : undefined;
-  const server: Server = createServer(sqsProtocol((name) => queues.get(name), log));
+  const server: Server = createServer(
+    sqsProtocol({ named: (name) => queues.get(name), all: () => [...queues.values()] }, log),
+  );
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -67,6 +71,7 @@ export const startLocalSqs = async ({
       return queue;
     },
     queue: (name) => queues.get(name),
+    queues: () => [...queues.values()],
     async restore() {
       if (!store) return 0;
       let count = 0;

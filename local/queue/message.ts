@@ -20,9 +20,10 @@ export interface QueuedMessage {
   receiveCount: number;
   /** Epoch ms from which the message may be delivered (delay, or visibility after a failure). */
   visibleAt: number;
-  /** Set in the dead-letter queue: why the last delivery failed and when it moved. */
+  /** Set in the dead-letter queue: why the last delivery failed, when it moved, and from where. */
   deadLetterReason?: string;
   deadLetteredAt?: number;
+  deadLetterSourceArn?: string;
 }
 
 export interface NewMessage {
@@ -40,7 +41,7 @@ const lengthPrefixed = (data: Buffer): Buffer => {
 };
 
 /** SQS's MD5 of message attributes: names sorted, each field length-prefixed, transport byte. */
-const md5OfMessageAttributes = (attributes: Record<string, WireMessageAttribute>): string | undefined => {
+export const md5OfMessageAttributes = (attributes: Record<string, WireMessageAttribute>): string | undefined => {
   const names = Object.keys(attributes).sort();
   if (names.length === 0) return undefined;
   const parts: Buffer[] = [];

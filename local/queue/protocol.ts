@@ -1,15 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { QueuedMessage, WireMessageAttribute } from './message.js';
-import type { LocalQueue, LogLine } from './queue.js';
+import { md5OfMessageAttributes, type QueuedMessage, type WireMessageAttribute } from './message.js';
+import { type LocalQueue, type LogLine, type ReceivedMessage, SENDER_ID } from './queue.js';
+import { InvalidReceiptHandle } from './receipt-handle.js';
 
 /**
  * The SQS endpoint as the SDK v3 SQSClient speaks to it: AWS JSON 1.0 over HTTP
- * (`x-amz-target: AmazonSQS.<Operation>`). Only what the service and its tests call:
- * SendMessage (the service), and SendMessageBatch, GetQueueUrl and GetQueueAttributes (tests).
+ * (`x-amz-target: AmazonSQS.<Operation>`). What the service, its tests and its tools call:
+ * SendMessage (the service), SendMessageBatch, GetQueueUrl, ListQueues and GetQueueAttributes,
+ * and ReceiveMessage and DeleteMessage (`npm run inspect` reads dead letters with a receive of
+ * visibility 0, which leaves them in place).
  */
 
 const MAX_MESSAGE_BYTES = 262_144;
+/** SQS's defaults and limits for ReceiveMessage and ListQueues. */
+const DEFAULT_VISIBILITY_SECONDS = 30;
+const MAX_VISIBILITY_SECONDS = 43_200;
+const MAX_RECEIVE_MESSAGES = 10;
+const MAX_WAIT_SECONDS = 20;
+const MAX_LIST_RESULTS = 1_000;
+const LONG_POLL_STEP_MS = 50;
 const MAX_DELAY_SECONDS = 900;
 const MAX_BATCH_ENTRIES = 10;
 const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
@@ -38,6 +48,76 @@ const QUERY_CODES: Record<string, string> = {
   BatchEntryIdsNotDistinct: 'AWS.SimpleQueueService.BatchEntryIdsNotDistinct',
   InvalidBatchEntryId: 'AWS.SimpleQueueService.InvalidBatchEntryId',
   UnsupportedOperation: 'AWS.SimpleQueueService.UnsupportedOperation',
+};
+
+/** An optional integer parameter within [min, max], or SQS's InvalidParameterValue naming it. */
+const integerParameter = (input: Record<string, unknown>, name: string, min: number, max: number, fallback: number) => {
+  const value = input[name] ?? fallback;
+  if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
+    throw new SqsError(
+      'InvalidParameterValue',
+      `Value ${JSON.stringify(input[name])} for parameter ${name} is invalid. Reason: Must be between ${min} and ${max}, if provided.`,
+    );
+  }
+  return value as number;
+};
+
+/** An optional list of names, or InvalidParameterValue naming the parameter. */
+const stringList = (input: Record<string, unknown>, name: string): string[] => {
+  const value = input[name] ?? [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw new SqsError('InvalidParameterValue', `${name} must be a list of strings.`);
+  }
+  return value;
+};
+
+/** The system attributes ReceiveMessage returns when asked (MessageSystemAttributeNames, or the older AttributeNames). */
+const systemAttributes = (message: ReceivedMessage, asked: string[]): Record<string, string> | undefined => {
+  if (asked.length === 0) return undefined;
+  const all: Record<string, string> = {
+    SenderId: SENDER_ID,
+    SentTimestamp: String(message.sentTimestamp),
+    ApproximateReceiveCount: String(message.receiveCount),
+    ApproximateFirstReceiveTimestamp: String(message.firstReceiveTimestamp ?? message.sentTimestamp),
+    ...(message.deadLetterSourceArn ? { DeadLetterQueueSourceArn: message.deadLetterSourceArn } : {}),
+  };
+  const names = asked.includes('All') ? Object.keys(all) : asked.filter((name) => name in all);
+  return Object.fromEntries(names.map((name) => [name, all[name] as string]));
+};
+
+/** The message attributes asked for: `All` or `.*`, a name, or a prefix ending in `.*`. */
+const messageAttributes = (message: ReceivedMessage, asked: string[]) => {
+  const wanted = (name: string) =>
+    asked.some((pattern) =>
+      pattern === 'All' || pattern === '.*'
+        ? true
+        : pattern.endsWith('.*')
+          ? name.startsWith(pattern.slice(0, -1))
+          : name === pattern,
+    );
+  const picked = Object.fromEntries(Object.entries(message.messageAttributes).filter(([name]) => wanted(name)));
+  return Object.keys(picked).length ? picked : undefined;
+};
+
+/** What ReceiveMessage was asked to return besides the body. */
+const askedFor = (input: Record<string, unknown>) => ({
+  system: [...stringList(input, 'AttributeNames'), ...stringList(input, 'MessageSystemAttributeNames')],
+  user: stringList(input, 'MessageAttributeNames'),
+});
+
+const received = (message: ReceivedMessage, asked: ReturnType<typeof askedFor>) => {
+  const attributes = systemAttributes(message, asked.system);
+  const userAttributes = messageAttributes(message, asked.user);
+  return {
+    MessageId: message.messageId,
+    ReceiptHandle: message.receiptHandle,
+    MD5OfBody: message.md5OfBody,
+    Body: message.body,
+    ...(attributes ? { Attributes: attributes } : {}),
+    ...(userAttributes
+      ? { MessageAttributes: userAttributes, MD5OfMessageAttributes: md5OfMessageAttributes(userAttributes) }
+      : {}),
+  };
 };
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -90,10 +170,17 @@ const sent = (message: QueuedMessage) => ({
 
 type Operation = (input: Record<string, unknown>) => Promise<unknown>;
 
-/** The endpoint's request listener over the queues that `queues` finds by name. */
-export const sqsProtocol = (queues: (name: string) => LocalQueue | undefined, log: LogLine): RequestListener => {
+export interface QueueDirectory {
+  /** The queue of that name, if any. */
+  named(name: string): LocalQueue | undefined;
+  /** Every queue. */
+  all(): LocalQueue[];
+}
+
+/** The endpoint's request listener over the queues of `queues`. */
+export const sqsProtocol = (queues: QueueDirectory, log: LogLine): RequestListener => {
   const queueNamed = (name: string | undefined): LocalQueue => {
-    const queue = name ? queues(name) : undefined;
+    const queue = name ? queues.named(name) : undefined;
     if (!queue) throw new SqsError('QueueDoesNotExist', 'The specified queue does not exist.');
     return queue;
   };
@@ -113,6 +200,65 @@ export const sqsProtocol = (queues: (name: string) => LocalQueue | undefined, lo
   // again; the copy already queued makes that a duplicate, which at-least-once delivery allows.
   const operations: Record<string, Operation> = {
     GetQueueUrl: async (input) => ({ QueueUrl: queueNamed(String(input.QueueName ?? '')).url }),
+    ListQueues: async (input) => {
+      const prefix = input.QueueNamePrefix ?? '';
+      if (typeof prefix !== 'string') throw new SqsError('InvalidParameterValue', 'QueueNamePrefix must be a string.');
+      const names = queues
+        .all()
+        .filter((queue) => queue.name.startsWith(prefix))
+        .sort((a, b) => a.name.localeCompare(b.name));
+      const pageSize =
+        input.MaxResults === undefined ? undefined : integerParameter(input, 'MaxResults', 1, MAX_LIST_RESULTS, 1);
+      // A page token is the position of the next queue; SQS's own tokens are opaque too.
+      const token = input.NextToken;
+      const start =
+        token === undefined
+          ? 0
+          : typeof token === 'string' && /^[0-9a-z]{1,8}$/.test(token)
+            ? Number.parseInt(token, 36)
+            : -1;
+      if (start < 0 || start > names.length) {
+        throw new SqsError('InvalidParameterValue', 'Invalid NextToken value.');
+      }
+      const page = names.slice(start, pageSize === undefined ? undefined : start + pageSize);
+      const next = start + page.length;
+      return {
+        ...(page.length ? { QueueUrls: page.map((queue) => queue.url) } : {}),
+        ...(pageSize !== undefined && next < names.length ? { NextToken: next.toString(36) } : {}),
+      };
+    },
+    ReceiveMessage: async (input) => {
+      const queue = queueByUrl(input.QueueUrl);
+      const max = integerParameter(input, 'MaxNumberOfMessages', 1, MAX_RECEIVE_MESSAGES, 1);
+      const visibility = integerParameter(
+        input,
+        'VisibilityTimeout',
+        0,
+        MAX_VISIBILITY_SECONDS,
+        DEFAULT_VISIBILITY_SECONDS,
+      );
+      const waitSeconds = integerParameter(input, 'WaitTimeSeconds', 0, MAX_WAIT_SECONDS, 0);
+      const asked = askedFor(input);
+      // Long polling: answered as soon as a message is there, or empty when the wait is over.
+      const deadline = Date.now() + waitSeconds * 1000;
+      let messages = queue.receive(max, visibility * 1000);
+      while (messages.length === 0 && Date.now() < deadline && !queue.isClosed) {
+        await new Promise((resolve) => setTimeout(resolve, LONG_POLL_STEP_MS));
+        messages = queue.receive(max, visibility * 1000);
+      }
+      // A receive counts before the caller sees it, as the consumers' deliveries do.
+      await queue.persisted();
+      return messages.length ? { Messages: messages.map((message) => received(message, asked)) } : {};
+    },
+    DeleteMessage: async (input) => {
+      const queue = queueByUrl(input.QueueUrl);
+      if (typeof input.ReceiptHandle !== 'string' || !input.ReceiptHandle) {
+        throw new SqsError('MissingParameter', 'The request must contain the parameter ReceiptHandle.');
+      }
+      queue.deleteReceived(input.ReceiptHandle);
+      await queue.persisted();
+      return {};
+    },
     SendMessage: async (input) => {
       const queue = queueByUrl(input.QueueUrl);
       const message = queue.send(messageInput(input));
@@ -157,6 +303,7 @@ export const sqsProtocol = (queues: (name: string) => LocalQueue | undefined, lo
         ApproximateNumberOfMessages: String(visible),
         ApproximateNumberOfMessagesNotVisible: String(inFlight),
         ApproximateNumberOfMessagesDelayed: String(delayed),
+        VisibilityTimeout: String(DEFAULT_VISIBILITY_SECONDS),
         ...(queue.deadLetter
           ? {
               RedrivePolicy: JSON.stringify({
@@ -191,7 +338,12 @@ export const sqsProtocol = (queues: (name: string) => LocalQueue | undefined, lo
 
   return (request, response) => {
     handle(request, response).catch((error) => {
-      const e = error instanceof SqsError ? error : new SqsError('InternalFailure', errorMessage(error), 500);
+      const e =
+        error instanceof SqsError
+          ? error
+          : error instanceof InvalidReceiptHandle
+            ? new SqsError('ReceiptHandleIsInvalid', error.message)
+            : new SqsError('InternalFailure', errorMessage(error), 500);
       if (e.httpStatus >= 500) log(`[sqs] ${errorMessage(error)}`);
       reply(response, e.httpStatus, { __type: `com.amazonaws.sqs#${e.code}`, message: e.message }, e.queryCode);
     });

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { LOCAL_ACCOUNT_ID, lambdaContext } from '../lambda-context.js';
 import { type NewMessage, newMessage, type QueuedMessage, recordAttributes } from './message.js';
+import { messageIdOf, newReceiptHandle } from './receipt-handle.js';
 
 /**
  * One queue of the SQS twin, and Lambda's SQS event source mapping in front of its consumer:
@@ -10,7 +10,7 @@ import { type NewMessage, newMessage, type QueuedMessage, recordAttributes } fro
  * maxReceiveCount times that fails again moves to the dead-letter queue.
  */
 
-const SENDER_ID = 'AIDALOCALSQSTWIN';
+export const SENDER_ID = 'AIDALOCALSQSTWIN';
 
 /** Lambda reads whatever the handler returns; a partial batch response is `SQSBatchResponse`. */
 export type QueueConsumer = (event: SQSEvent, context: Context) => Promise<unknown>;
@@ -33,6 +33,11 @@ export interface QueueOptions {
   deadLetter?: { queue: LocalQueue; maxReceiveCount: number };
   /** How long a failed message stays invisible before it is delivered again. */
   retryDelayMs?: number;
+}
+
+/** A message as ReceiveMessage hands it out: the handle that deletes it. */
+export interface ReceivedMessage extends QueuedMessage {
+  receiptHandle: string;
 }
 
 export interface QueueCounts {
@@ -92,6 +97,11 @@ export class LocalQueue {
     return `arn:aws:sqs:${this.region}:${LOCAL_ACCOUNT_ID}:${this.name}`;
   }
 
+  /** Closed: delivers nothing more (a long-polling receive stops waiting). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   get deadLetter(): QueueOptions['deadLetter'] {
     return this.options.deadLetter;
   }
@@ -113,6 +123,42 @@ export class LocalQueue {
   /** A copy of every message in the queue (for the dead-letter queue: what failed and why). */
   list(): QueuedMessage[] {
     return this.messages.map(saved);
+  }
+
+  /**
+   * SQS's ReceiveMessage: up to `max` visible messages, in the order sent, each counted as a
+   * receive and given a new receipt handle, then hidden for `visibilityMs` (0 leaves them
+   * visible: read, not taken). As in SQS, a message already received maxReceiveCount times
+   * goes to the dead-letter queue instead of coming back.
+   */
+  receive(max: number, visibilityMs: number): ReceivedMessage[] {
+    const now = Date.now();
+    this.redriveExhausted(now);
+    const taken = this.messages.filter((m) => !m.inFlight && m.visibleAt <= now).slice(0, max);
+    for (const m of taken) {
+      m.receiveCount += 1;
+      m.firstReceiveTimestamp ??= now;
+      m.receiptHandle = newReceiptHandle(m.messageId);
+      m.visibleAt = now + visibilityMs;
+      this.journal.put(saved(m));
+    }
+    // Wakes the consumer, if any, when the messages become visible again.
+    this.changed();
+    return taken.map((m) => ({ ...saved(m), receiptHandle: m.receiptHandle as string }));
+  }
+
+  /**
+   * SQS's DeleteMessage. Only the latest receive's handle deletes; an older one, or one of a
+   * message already gone, changes nothing and is no error, as in SQS. Throws on a handle this
+   * twin never made.
+   */
+  deleteReceived(receiptHandle: string): boolean {
+    const messageId = messageIdOf(receiptHandle);
+    const message = this.messages.find((m) => m.messageId === messageId);
+    if (!message || message.receiptHandle !== receiptHandle) return false;
+    this.remove(message);
+    this.changed();
+    return true;
   }
 
   counts(now = Date.now()): QueueCounts {
@@ -174,9 +220,27 @@ export class LocalQueue {
     this.kick();
   }
 
+  /** Whether the message is still here: a DeleteMessage may take one while its delivery runs. */
+  private holds(message: StoredMessage): boolean {
+    return this.messages.includes(message);
+  }
+
   private remove(message: StoredMessage): void {
-    this.messages.splice(this.messages.indexOf(message), 1);
+    const index = this.messages.indexOf(message);
+    if (index === -1) return;
+    this.messages.splice(index, 1);
     this.journal.remove(message.messageId);
+  }
+
+  /** Messages that reached maxReceiveCount through ReceiveMessage without being deleted. */
+  private redriveExhausted(now: number): void {
+    const deadLetter = this.options.deadLetter;
+    if (!deadLetter) return;
+    for (const m of this.messages.filter((m) => !m.inFlight && m.visibleAt <= now)) {
+      if (m.receiveCount >= deadLetter.maxReceiveCount) {
+        this.moveToDeadLetter(m, 'received by ReceiveMessage and never deleted');
+      }
+    }
   }
 
   /** Delivery starts on the next turn, so that the entries of one SendMessageBatch travel together. */
@@ -193,6 +257,7 @@ export class LocalQueue {
     if (this.closed || !this.consumer) return;
     const { batchSize, concurrency } = this.consumer;
     const now = Date.now();
+    this.redriveExhausted(now);
     while (this.active.size < concurrency) {
       const batch = this.messages.filter((m) => !m.inFlight && m.visibleAt <= now).slice(0, batchSize);
       if (batch.length === 0) break;
@@ -218,7 +283,7 @@ export class LocalQueue {
       m.inFlight = true;
       m.receiveCount += 1;
       m.firstReceiveTimestamp ??= received;
-      m.receiptHandle = randomBytes(48).toString('base64');
+      m.receiptHandle = newReceiptHandle(m.messageId);
       this.journal.put(saved(m));
     }
     // As in SQS, a receive counts before the consumer sees it: a run cut short by a crash
@@ -244,7 +309,7 @@ export class LocalQueue {
       reason = errorMessage(error);
     }
     const ms = Date.now() - started;
-    for (const m of batch) {
+    for (const m of batch.filter((m) => this.holds(m))) {
       if (failed.has(m.messageId)) this.failed(m, reason);
       else this.remove(m);
     }
@@ -290,21 +355,27 @@ export class LocalQueue {
     delete message.receiptHandle;
     const deadLetter = this.options.deadLetter;
     if (deadLetter && message.receiveCount >= deadLetter.maxReceiveCount) {
-      // Into the dead-letter queue first, then out of this one: a crash in between leaves a
-      // copy in both, never in neither.
-      deadLetter.queue.receiveDeadLetter(message, reason);
-      this.remove(message);
-      this.log(
-        `[sqs] ${this.name}: message ${message.messageId} failed ${message.receiveCount} time(s); moved to ` +
-          `${deadLetter.queue.name}. Last error: ${reason}`,
-      );
+      this.moveToDeadLetter(message, reason);
       return;
     }
     message.visibleAt = Date.now() + this.retryDelayMs;
     this.journal.put(saved(message));
   }
 
-  private receiveDeadLetter(message: StoredMessage, reason: string): void {
+  private moveToDeadLetter(message: StoredMessage, reason: string): void {
+    const deadLetter = this.options.deadLetter;
+    if (!deadLetter) return;
+    // Into the dead-letter queue first, then out of this one: a crash in between leaves a
+    // copy in both, never in neither.
+    deadLetter.queue.receiveDeadLetter(message, reason, this.arn);
+    this.remove(message);
+    this.log(
+      `[sqs] ${this.name}: message ${message.messageId} moved to ${deadLetter.queue.name} after ` +
+        `${message.receiveCount} receive(s). Last error: ${reason}`,
+    );
+  }
+
+  private receiveDeadLetter(message: StoredMessage, reason: string, sourceArn: string): void {
     // As in SQS, the message keeps its id, body, attributes and receive count.
     const moved: StoredMessage = {
       ...saved(message),
@@ -312,6 +383,7 @@ export class LocalQueue {
       visibleAt: Date.now(),
       deadLetterReason: reason,
       deadLetteredAt: Date.now(),
+      deadLetterSourceArn: sourceArn,
     };
     this.messages.push(moved);
     this.journal.put(saved(moved));

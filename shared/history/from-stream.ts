@@ -80,6 +80,7 @@ export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
     changedAt: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedAt] : item.updatedAt),
     changedBy: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedBy] : item.updatedBy),
   };
+  const erased = attribution.cause === 'erasure';
   const changes: RecordedChange[] = [];
   for (const category of [null, ...categories]) {
     const beforeChannels = beforeLayers.get(category) ?? {};
@@ -93,7 +94,8 @@ export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
         documentId,
         scope: scopeOf(documentId),
         category,
-        before: beforeChannels,
+        // An erasure publishes no erased value again (docs/api.md, users/erase).
+        before: erased ? null : beforeChannels,
         after: afterChannels,
       },
     });
@@ -109,7 +111,7 @@ export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
         documentId: null,
         scope: 'schedule',
         category: null,
-        before: beforeSchedule,
+        before: erased ? null : beforeSchedule,
         after: afterSchedule,
       },
     });

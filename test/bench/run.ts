@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logger } from '#shared/platform/logger.js';
 import { bundleBench } from './bundles.js';
+import { devReloadBench } from './dev-reload.js';
 import { largestBench } from './largest.js';
 import { migrationBench } from './migration.js';
 import { rejectedBench } from './rejected.js';
@@ -13,11 +14,11 @@ import { throughputBench } from './throughput.js';
 
 /**
  * The benchmark suite (`npm run bench`; `-- --full` for the full migration sizes and longer
- * throughput runs; `-- --only=storage,rejected,largest,throughput,migration,bundles` to run
- * some sections; `storage` includes the dispatcher case). Other options: --connections=1,8,32
+ * throughput runs; `-- --only=storage,rejected,largest,throughput,migration,dev-reload,bundles` to
+ * run some sections; `storage` includes the dispatcher case). Other options: --connections=1,8,32
  * --seconds=2 --rounds=5 (throughput), --sample=3000 (entries per way of writing, largest),
- * --sizes=1000,5000 (migration), --runs=20 (cold starts), --invocations=2000 (refused
- * requests, per case). Not a Jest suite: it reports
+ * --sizes=1000,5000 (migration), --saves=5 (dev-reload), --runs=20 (cold starts),
+ * --invocations=2000 (refused requests, per case). Not a Jest suite: it reports
  * figures and scored goals (met or missed), it does not fail on them. Long steps print a
  * progress line on stderr every 5 s.
  */
@@ -75,6 +76,12 @@ const main = async () => {
   await run('migration', () =>
     migrationBench({
       sizes: (option('sizes') ?? (full ? '1000,10000,50000' : quick ? '200' : '1000,5000')).split(',').map(Number),
+    }),
+  );
+  await run('dev-reload', () =>
+    devReloadBench({
+      saves: Number(option('saves') ?? (full ? 10 : quick ? 2 : 5)),
+      baselineSaves: full ? 3 : quick ? 1 : 2,
     }),
   );
   // Last: synthesizing the CDK app leaves this process much bigger, which would distort the

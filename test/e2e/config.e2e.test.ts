@@ -89,6 +89,7 @@ describe('config/set and config/get over HTTP', () => {
       documentId: 'doc-1',
       scope: 'document',
       config: { email: 'MINE', slack: 'NONE' },
+      categories: {},
       effective: { inbox: 'ALL', email: 'MINE', slack: 'NONE' },
       source: { inbox: 'default', email: 'document', slack: 'document' },
     });
@@ -131,6 +132,7 @@ describe('config/set and config/get over HTTP', () => {
         documentId: null,
         scope: 'organization',
         config: { inbox: 'MINE' },
+        categories: {},
         effective: { inbox: 'MINE', email: 'MINE', slack: 'NONE' },
         source: { inbox: 'organization', email: 'default', slack: 'default' },
       },

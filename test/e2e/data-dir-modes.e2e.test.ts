@@ -60,6 +60,7 @@ const EXPECTED_FILES = [
   'dynamodb/dynamodb-local.pid',
   'dynamodb/shared-local-instance.db',
   'endpoint.json',
+  'env.sh',
   'events.jsonl',
   'local-credential.json',
   'queues.json',

@@ -1,13 +1,15 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CONFIG_KEYS } from '#infra/stage-settings.js';
+import { shellQuote } from '#local/shell-env.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { USAGE as CREDENTIALS_USAGE } from '#tools/credentials/command.js';
+import { USAGE as INSPECT_USAGE } from '#tools/inspect/command.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 /*
@@ -15,16 +17,17 @@ import { type LocalService, startLocalService } from '../support/local-service.j
  * from the service. Conventions (also stated in the docs):
  *
  * - A fence ```sh (or ```bash) is run with `bash -euo pipefail`, and again with zsh (the default
- *   shell of many laptops) in the same strict mode, against a local service, with
- *   BASE_URL, API_KEY and AUTH_TOKEN set as `npm start` prints them, DATA_DIR set to the
- *   service's scratch data directory and the repository as working directory. It must exit 0.
+ *   shell of many laptops) in the same strict mode, against a local service on a scratch data
+ *   directory, after sourcing the env.sh that service wrote there: BASE_URL, API_KEY,
+ *   AUTH_TOKEN and DATA_DIR come from that file alone, as they do for a developer who pastes
+ *   the banner's line. The repository is the working directory. It must exit 0.
  * - `# => text` lines show expected output: consecutive ones are joined, and the block's
  *   stdout must contain that text, whitespace ignored.
  * - ```sh aws (needs an AWS account) and ```sh no-run (installs, starts a long-running
  *   process, or changes the checkout) are not run. Every block, run or not, must parse
  *   (`bash -n`), may only use npm scripts that package.json defines, `-c key=` context keys
- *   that infra/stage-settings.ts defines, and options that `npm start` and
- *   `npm run credentials` know.
+ *   that infra/stage-settings.ts defines, and options that `npm start`,
+ *   `npm run credentials` and `npm run inspect` know.
  *
  * Relative links in the same files must point at files inside the repository (and headings,
  * for `#anchor` links).
@@ -39,6 +42,11 @@ const DOC_FILES = [
 ];
 
 const TAGS = ['', 'aws', 'no-run'] as const;
+
+/** What the banner's line (and env.sh) sets: all the examples may rely on. */
+const SHELL_ENV_NAMES = ['BASE_URL', 'API_KEY', 'AUTH_TOKEN', 'DATA_DIR'] as const;
+/** The variables a terminal has before anything is pasted (JAVA_HOME where Java is found through it). */
+const TERMINAL_ENV = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'JAVA_HOME'];
 
 interface Block {
   file: string;
@@ -120,6 +128,7 @@ const problemsOf = (block: Block): string[] => {
       }
     };
     options(/\bnpm run credentials --\s/, `${CREDENTIALS_USAGE}\n`, 'npm run credentials');
+    options(/\bnpm run inspect --\s/, `${INSPECT_USAGE}\n`, 'npm run inspect');
     options(/\bnpm start --\s/, NPM_START_SOURCE, 'npm start');
   }
   return problems;
@@ -190,11 +199,20 @@ describe('links', () => {
 describe('examples run against the local service', () => {
   let service: LocalService;
   let dataDir: string;
+  let shellEnvFile: string;
 
   beforeAll(async () => {
     // On disk, so that `npm run credentials` examples find the running service through DATA_DIR.
     dataDir = await mkdtemp(join(tmpdir(), 'docs-examples-'));
     service = await startLocalService({ inMemory: false, dataDir });
+    shellEnvFile = service.shellEnvFile as string;
+  });
+
+  test("the service's env.sh holds the banner's line, with the four variables", async () => {
+    expect(shellEnvFile).toBe(join(dataDir, 'env.sh'));
+    const text = await readFile(shellEnvFile, 'utf8');
+    expect(text).toContain(`${service.exportLine}\n`);
+    for (const name of SHELL_ENV_NAMES) expect(service.exportLine).toContain(` ${name}=`);
   });
   afterAll(async () => {
     await service?.close();
@@ -214,15 +232,11 @@ describe('examples run against the local service', () => {
   )(
     '%s',
     async (_name, block, shell, args) => {
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        BASE_URL: service.baseUrl,
-        API_KEY: service.apiKey,
-        AUTH_TOKEN: service.token,
-        DATA_DIR: dataDir,
-      };
-      for (const name of ['LOCAL_API_KEY', 'LOCAL_AUTH_TOKEN', 'NODE_OPTIONS']) delete env[name];
-      const result = await run(shell, [...args, block.code], {
+      // What a fresh terminal has, then the file: an example that needs anything else fails (`-u`).
+      const env = Object.fromEntries(
+        TERMINAL_ENV.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]])),
+      );
+      const result = await run(shell, [...args, `source ${shellQuote(shellEnvFile)}\n${block.code}`], {
         cwd: REPO_ROOT,
         env,
         timeout: 60_000,

@@ -112,9 +112,16 @@ test("an erasure deletes the user's entries and history in the organization, and
   expect(events.filter((e) => e['detail-type'] === 'User Erased').map((e) => e.detail)).toEqual([
     { id: `erasure:${erasureId}:completed`, organizationId: 'acme', userId: 'mallory', erasureId, erased: 3 },
   ]);
-  expect(
-    events.filter((e) => e['detail-type'] === 'Notification Config Changed' && e.detail.cause === 'erasure'),
-  ).toHaveLength(3);
+  const erasedChanges = events.filter(
+    (e) => e['detail-type'] === 'Notification Config Changed' && e.detail.cause === 'erasure',
+  );
+  expect(erasedChanges).toHaveLength(3);
+  // No erased value is published again.
+  expect(erasedChanges.map((e) => [e.detail.before, e.detail.after])).toEqual([
+    [null, {}],
+    [null, {}],
+    [null, {}],
+  ]);
 
   // A write after the erasure is kept, like any new write.
   await ok('/v2/notifications/config/set', {

@@ -1,11 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, expect, test } from '@jest/globals';
 import { REPO_ROOT } from '#service/repository-root.js';
 
 // `npm start` as a developer runs it (tsx, its own process): what it prints works as printed,
 // and a signal stops it cleanly.
 let child: ChildProcess | undefined;
+const run = promisify(execFile);
 
 afterAll(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
@@ -14,11 +16,14 @@ afterAll(() => {
 const exited = (process: ChildProcess) =>
   new Promise<number | null>((resolve) => process.once('exit', (code) => resolve(code)));
 
-test('prints the URL, credential and a curl that works; SIGINT stops it with exit code 0', async () => {
+/** A fixed credential full of what shells treat specially: the printed line must still set it as it is. */
+const FIXED = { LOCAL_API_KEY: `ak_it's!$(x)\`y\`"z"`, LOCAL_AUTH_TOKEN: "st_~!!;'#" };
+
+test('prints the URL, credential, a line to paste and a curl that work as printed in bash and zsh; SIGINT stops it with exit code 0', async () => {
   const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
   const started = spawn(tsx, ['local/main.ts', '--in-memory', '--port', '0'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', LOCAL_API_KEY: '', LOCAL_AUTH_TOKEN: '' },
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', ...FIXED },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child = started;
@@ -35,23 +40,24 @@ test('prints the URL, credential and a curl that works; SIGINT stops it with exi
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const baseUrl = output.match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1] as string;
-  const apiKey = output.match(/x-service-api-key: +(ak_\S+)/)?.[1] as string;
-  const token = output.match(/x-service-auth-token: +(st_\S+)/)?.[1] as string;
+  expect(output).toContain(`x-service-api-key:    ${FIXED.LOCAL_API_KEY}\n`);
   expect(output).toContain('in memory (discarded on exit)');
+  expect(output).toContain('paste this line (in memory: no DATA_DIR, and no file to source)');
 
-  // The printed curl example, sent as printed.
-  const curlBody = output.match(/-d '(.*)'/)?.[1] as string;
-  const headers = { 'content-type': 'application/json', 'x-service-api-key': apiKey, 'x-service-auth-token': token };
-  const set = await fetch(`${baseUrl}/v2/notifications/config/set`, { method: 'POST', headers, body: curlBody });
-  expect(set.status).toBe(200);
-  const get = await fetch(`${baseUrl}/v2/notifications/config/get`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ data: { organizationId: 'acme', userId: 'alice', documentIds: ['doc-1'] } }),
-  });
-  expect(((await get.json()) as { result: { data: { config: unknown }[] } }).result.data[0]?.config).toEqual({
-    email: 'NONE',
-  });
+  // The line to paste and the curl example, run as printed, in bash and in zsh.
+  const lines = output.split('\n');
+  const pasted = (lines[lines.findIndex((line) => line.includes('paste this line')) + 1] ?? '').trim();
+  expect(pasted).toMatch(new RegExp(`^export BASE_URL=${baseUrl} API_KEY=.+ AUTH_TOKEN=.+$`));
+  const tryAt = lines.indexOf('then try:');
+  const curl = lines.slice(tryAt + 1, lines.indexOf('', tryAt)).join('\n');
+  const shell = (name: string, script: string) =>
+    run(name, ['-euo', 'pipefail', '-c', `${pasted}\n${script}`], { env: { PATH: process.env.PATH } });
+  expect((await shell('bash', curl)).stdout).toContain('"status":"success"');
+  const get = `curl -s "$BASE_URL/v2/notifications/config/get" -H 'content-type: application/json' \\
+    -H "x-service-api-key: $API_KEY" -H "x-service-auth-token: $AUTH_TOKEN" \\
+    -d '{"data":{"organizationId":"acme","userId":"alice","documentIds":["doc-1"]}}'`;
+  const read = JSON.parse((await shell('zsh', get)).stdout) as { result: { data: { config: unknown }[] } };
+  expect(read.result.data[0]?.config).toEqual({ email: 'NONE' });
   // The change, published through the EventBridge twin: one printed line.
   const eventDeadline = Date.now() + 20_000;
   while (!/^event {2}Notification Config Changed {2}\S+$/m.test(output) && Date.now() < eventDeadline) {

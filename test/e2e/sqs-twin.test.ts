@@ -3,9 +3,14 @@ import { appendFile, copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  DeleteMessageCommand,
   GetQueueAttributesCommand,
   GetQueueUrlCommand,
+  ListQueuesCommand,
+  paginateListQueues,
   QueueDoesNotExist,
+  ReceiptHandleIsInvalid,
+  ReceiveMessageCommand,
   SendMessageBatchCommand,
   SendMessageCommand,
   SQSClient,
@@ -190,6 +195,156 @@ describe('the SQS API over the SDK', () => {
     await expect(
       client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'x', DelaySeconds: 901 })),
     ).rejects.toThrow(/DelaySeconds/);
+  });
+});
+
+describe('listing and reading queues, as `npm run inspect` does', () => {
+  test('ListQueues: every queue, by name prefix, in pages', async () => {
+    const { client } = await setUp();
+    sqs?.createQueue('other');
+    const urls = (await client.send(new ListQueuesCommand({}))).QueueUrls;
+    expect(urls).toEqual(['other', 'work', 'work-dlq'].map((name) => `${sqs?.endpoint}/000000000000/${name}`));
+    expect((await client.send(new ListQueuesCommand({ QueueNamePrefix: 'work' }))).QueueUrls).toEqual([
+      `${sqs?.endpoint}/000000000000/work`,
+      `${sqs?.endpoint}/000000000000/work-dlq`,
+    ]);
+    expect((await client.send(new ListQueuesCommand({ QueueNamePrefix: 'none' }))).QueueUrls ?? []).toEqual([]);
+    const pages: string[][] = [];
+    for await (const page of paginateListQueues({ client }, { MaxResults: 2 })) pages.push(page.QueueUrls ?? []);
+    expect(pages.map((page) => page.length)).toEqual([2, 1]);
+    await expect(client.send(new ListQueuesCommand({ MaxResults: 0 }))).rejects.toThrow(/MaxResults/);
+    await expect(client.send(new ListQueuesCommand({ MaxResults: 1, NextToken: 'zzzz' }))).rejects.toThrow(/NextToken/);
+  });
+
+  test('ReceiveMessage with VisibilityTimeout 0 reads dead letters without taking them', async () => {
+    const { client, queue, dlq } = await setUp({
+      maxReceiveCount: 1,
+      consumer: recording(async () => {
+        throw new Error('always fails');
+      }),
+    });
+    const { MessageId } = await client.send(
+      new SendMessageCommand({
+        QueueUrl: queue.url,
+        MessageBody: '{"migrationId":"m-1"}',
+        MessageAttributes: { kind: { DataType: 'String', StringValue: 'start' } },
+      }),
+    );
+    await queue.whenIdle();
+    const read = () =>
+      client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: dlq.url,
+          MaxNumberOfMessages: 10,
+          VisibilityTimeout: 0,
+          MessageSystemAttributeNames: ['All'],
+          MessageAttributeNames: ['All'],
+        }),
+      );
+    const first = await read();
+    expect(first.Messages).toEqual([
+      expect.objectContaining({
+        MessageId,
+        Body: '{"migrationId":"m-1"}',
+        MD5OfBody: createHash('md5').update('{"migrationId":"m-1"}').digest('hex'),
+        ReceiptHandle: expect.any(String),
+        MessageAttributes: { kind: { DataType: 'String', StringValue: 'start' } },
+        Attributes: expect.objectContaining({
+          ApproximateReceiveCount: '2',
+          DeadLetterQueueSourceArn: 'arn:aws:sqs:local:000000000000:work',
+          SentTimestamp: expect.stringMatching(/^\d{13}$/),
+        }),
+      }),
+    ]);
+    // Still there: a second read sees it again, and the queue's depth has not moved.
+    expect((await read()).Messages?.map((m) => m.MessageId)).toEqual([MessageId]);
+    expect(await attributes(client, dlq)).toMatchObject({
+      ApproximateNumberOfMessages: '1',
+      ApproximateNumberOfMessagesNotVisible: '0',
+    });
+    expect(dlq.list().map((m) => m.messageId)).toEqual([MessageId]);
+  });
+
+  test('ReceiveMessage hides for its visibility timeout; DeleteMessage takes only the latest handle', async () => {
+    const { client, queue } = await setUp();
+    await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'one' }));
+    const got = await client.send(new ReceiveMessageCommand({ QueueUrl: queue.url, VisibilityTimeout: 1 }));
+    const [message] = got.Messages ?? [];
+    expect(message?.Body).toBe('one');
+    expect(message?.Attributes).toBeUndefined();
+    expect(await attributes(client, queue)).toMatchObject({
+      ApproximateNumberOfMessages: '0',
+      ApproximateNumberOfMessagesNotVisible: '1',
+    });
+    expect((await client.send(new ReceiveMessageCommand({ QueueUrl: queue.url }))).Messages ?? []).toEqual([]);
+    // Long polling answers once the message is visible again, with a new handle.
+    const again = await client.send(
+      new ReceiveMessageCommand({ QueueUrl: queue.url, WaitTimeSeconds: 5, MessageSystemAttributeNames: ['All'] }),
+    );
+    const [second] = again.Messages ?? [];
+    expect(second?.Attributes?.ApproximateReceiveCount).toBe('2');
+    expect(second?.ReceiptHandle).not.toBe(message?.ReceiptHandle);
+    // An older receive's handle is accepted and deletes nothing, as in SQS.
+    await client.send(new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: message?.ReceiptHandle }));
+    expect(queue.list()).toHaveLength(1);
+    await client.send(new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: second?.ReceiptHandle }));
+    expect(queue.list()).toHaveLength(0);
+    await client.send(new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: second?.ReceiptHandle }));
+    await expect(
+      client.send(new DeleteMessageCommand({ QueueUrl: queue.url, ReceiptHandle: 'not a handle' })),
+    ).rejects.toBeInstanceOf(ReceiptHandleIsInvalid);
+  });
+
+  test('ReceiveMessage checks its parameters; a message received maxReceiveCount times moves to the dead letters', async () => {
+    const { client, queue, dlq } = await setUp({ maxReceiveCount: 2 });
+    for (const [name, value] of [
+      ['MaxNumberOfMessages', 11],
+      ['MaxNumberOfMessages', 0],
+      ['VisibilityTimeout', -1],
+      ['WaitTimeSeconds', 21],
+    ] as const) {
+      await expect(client.send(new ReceiveMessageCommand({ QueueUrl: queue.url, [name]: value }))).rejects.toThrow(
+        new RegExp(`${name} is invalid`),
+      );
+    }
+    await expect(
+      client.send(new ReceiveMessageCommand({ QueueUrl: `${sqs?.endpoint}/000000000000/nope` })),
+    ).rejects.toBeInstanceOf(QueueDoesNotExist);
+    const { MessageId } = await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'x' }));
+    for (let i = 0; i < 2; i++) {
+      const got = await client.send(new ReceiveMessageCommand({ QueueUrl: queue.url, VisibilityTimeout: 0 }));
+      expect(got.Messages?.map((m) => m.MessageId)).toEqual([MessageId]);
+    }
+    // The third receive finds it at its limit, never deleted: it goes to the dead letters.
+    expect((await client.send(new ReceiveMessageCommand({ QueueUrl: queue.url }))).Messages ?? []).toEqual([]);
+    expect(dlq.list()).toEqual([expect.objectContaining({ messageId: MessageId, receiveCount: 2 })]);
+  });
+
+  test('hostile requests get an SQS error, never a crash', async () => {
+    const { queue } = await setUp();
+    const endpoint = sqs?.endpoint as string;
+    const post = (target: string, body: string) =>
+      fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `AmazonSQS.${target}` },
+        body,
+      });
+    for (const [target, body] of [
+      ['ReceiveMessage', 'null'],
+      ['ReceiveMessage', '{"QueueUrl":42}'],
+      ['ReceiveMessage', `{"QueueUrl":"${queue.url}","MaxNumberOfMessages":"10"}`],
+      ['ReceiveMessage', `{"QueueUrl":"${queue.url}","MessageAttributeNames":[null,{}],"AttributeNames":"All"}`],
+      ['DeleteMessage', `{"QueueUrl":"${queue.url}","ReceiptHandle":{"a":1}}`],
+      ['DeleteMessage', `{"QueueUrl":"${queue.url}","ReceiptHandle":"${'A'.repeat(5000)}.x"}`],
+      ['ListQueues', '{"QueueNamePrefix":{},"MaxResults":"5"}'],
+      ['ListQueues', '{"NextToken":["1"]}'],
+    ]) {
+      const response = await post(target as string, body as string);
+      expect([response.status, target]).toEqual([400, target]);
+      expect(((await response.json()) as { __type: string }).__type).toMatch(/^com\.amazonaws\.sqs#/);
+    }
+    // Still serving.
+    expect((await post('ListQueues', '{}')).status).toBe(200);
   });
 });
 

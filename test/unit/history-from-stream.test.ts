@@ -156,7 +156,7 @@ describe('the change a stream record of the config table records', () => {
     ]);
   });
 
-  test('deleting an entry with category layers: a change for each layer that held a value', () => {
+  test('an erasure deleting an entry with category layers: a change per layer that held a value, no erased value published', () => {
     const record = streamRecord(CONFIG, 'REMOVE', {
       old: entryItem({
         'c:security:inbox': 'NONE',
@@ -167,8 +167,9 @@ describe('the change a stream record of the config table records', () => {
     });
     expect(changesOf(record).map(({ change }) => [change.category, change.cause, change.before, change.after])).toEqual(
       [
-        ['constructor', 'erasure', { email: 'MINE' }, {}],
-        ['security', 'erasure', { inbox: 'NONE' }, {}],
+        // An erasure publishes no erased value again: before is null.
+        ['constructor', 'erasure', null, {}],
+        ['security', 'erasure', null, {}],
       ],
     );
   });
@@ -222,9 +223,9 @@ describe('the change a stream record of the config table records', () => {
         }),
       }),
     );
-    expect(erased.map(({ change }) => [change.scope, change.cause, change.after])).toEqual([
-      ['organization', 'erasure', {}],
-      ['schedule', 'erasure', null],
+    expect(erased.map(({ change }) => [change.scope, change.cause, change.before, change.after])).toEqual([
+      ['organization', 'erasure', null, {}],
+      ['schedule', 'erasure', null, null],
     ]);
   });
 });

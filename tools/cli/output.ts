@@ -25,7 +25,9 @@ export const table = (rows: string[][]): string => {
 /** One line for an AWS or network failure against `target`; `missing` names what a ResourceNotFound means. */
 export const describeError = (error: unknown, target: string, missing: string): string => {
   const e = error as { name?: string; message?: string; code?: string };
-  if (e.code && ['ENOTFOUND', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN'].includes(e.code)) {
+  // An error from another realm (a test's VM context) reaches the SDK's retry as a plain wrapper: only its message names it.
+  const code = e.code ?? /\b(ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN)\b/.exec(e.message ?? '')?.[1];
+  if (code && ['ENOTFOUND', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EAI_AGAIN'].includes(code)) {
     return `could not reach ${target}: ${e.message}`;
   }
   if (e.name === 'ResourceNotFoundException') return `${missing} was not found (${target})`;
@@ -36,3 +38,14 @@ export const describeError = (error: unknown, target: string, missing: string): 
   if (e.name === 'AccessDeniedException') return `access denied by AWS: ${e.message}`;
   return `${e.name ?? 'Error'}: ${e.message ?? String(error)}`;
 };
+
+/**
+ * Text from the stores (identifiers, message bodies) made safe for a terminal: control
+ * characters (C0, DEL, C1) and the invisible ones that reorder or break lines become `\uXXXX`,
+ * so a hostile user id can neither steer the terminal nor disguise what is printed.
+ */
+export const printable = (text: string): string =>
+  text.replace(
+    /[\p{Cc}\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu,
+    (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
+  );

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { OpenApiDocument } from '#tools/openapi/document.js';
-import { escapeHtml, withBreakPoints } from './docs-page/html.js';
+import { escapeHtml, nameWithBreakPoints, withBreakPoints } from './docs-page/html.js';
 import { markdown } from './docs-page/markdown.js';
 import { navigation, type PageOperation } from './docs-page/navigation.js';
 import { dataView, examplesView, jsonBlock, schemaAnchor, schemaView } from './docs-page/schema-view.js';
@@ -86,7 +86,7 @@ ${operations.map((operation) => operationView(doc, operation)).join('\n')}
 ${responses
   .map(([name, response]) => {
     const content = response.content?.['application/json'] ?? {};
-    return `<div id="response-${escapeHtml(name)}" data-name="${escapeHtml(name)}" data-kind="response"><h3>${escapeHtml(name)}</h3>${markdown(response.description)}${content.schema ? schemaView(doc, content.schema) : ''}${examplesView(content.examples, content.example)}</div>`;
+    return `<div id="response-${escapeHtml(name)}" data-name="${escapeHtml(name)}" data-kind="response"><h3>${nameWithBreakPoints(name)}</h3>${markdown(response.description)}${content.schema ? schemaView(doc, content.schema) : ''}${examplesView(content.examples, content.example)}</div>`;
   })
   .join('\n')}
 </section>
@@ -95,7 +95,7 @@ ${responses
 ${schemas
   .map(
     ([name, schema]) =>
-      `<div id="${escapeHtml(schemaAnchor(name))}" data-name="${escapeHtml(name)}" data-kind="schema"><h3>${escapeHtml(name)}</h3>${schemaView(doc, schema)}<details><summary>JSON Schema</summary>${jsonBlock(schema)}</details></div>`,
+      `<div id="${escapeHtml(schemaAnchor(name))}" data-name="${escapeHtml(name)}" data-kind="schema"><h3>${nameWithBreakPoints(name)}</h3>${schemaView(doc, schema)}<details><summary>JSON Schema</summary>${jsonBlock(schema)}</details></div>`,
   )
   .join('\n')}
 </section>

@@ -15,3 +15,14 @@ export const withBreakPoints = (text: string): string =>
     .split(/(?<=[/,:])|(?=\.)/)
     .map(escapeHtml)
     .join('<wbr>');
+
+/**
+ * A schema's or response's name (PascalCase, up to about 40 letters) with a break opportunity
+ * before each inner capital: on a phone `InvalidArgumentOrFailedPreconditionError` wraps between
+ * its words instead of widening the page.
+ */
+export const nameWithBreakPoints = (name: string): string =>
+  name
+    .split(/(?<=[a-z0-9])(?=[A-Z])/)
+    .map(escapeHtml)
+    .join('<wbr>');

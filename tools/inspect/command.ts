@@ -1,0 +1,166 @@
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { dataPaths, readRunningServer, resolveDataDir } from '#local/data-dir.js';
+import { LOCAL_REGION } from '#local/lambda-context.js';
+import { LOCAL_CREDENTIALS } from '../cli/local-store.js';
+import { type CliIo, describeError, printable, UsageError } from '../cli/output.js';
+import { inspectEvents } from './events.js';
+import { inspectQueues, MAX_SHOWN_MESSAGES } from './queues.js';
+import { inspectTables } from './tables.js';
+
+/**
+ * `npm run inspect`: what the running local twin holds, read through its own endpoints with the
+ * AWS SDK (and its events file): tables, queues with their dead letters, recent events. It reads
+ * only; a dead letter stays where it is.
+ */
+export const USAGE = `Usage: npm run inspect [-- [tables] [queues] [events] [options]]
+
+Shows what the local twin (\`npm start\`) holds; every part without a subcommand.
+  tables    each table's item count and organizations; with --org, that organization's items
+            (preferences and policy, history, jobs and their locks, the credentials granted it)
+  queues    every queue's depth (waiting, in flight, delayed), and the messages of the
+            dead-letter queues and of change-publisher-failures, read without taking them
+  events    the latest events the service published (events.jsonl in the data directory)
+
+Options:
+  --org ID          one organization's items and events
+  --limit N         items shown per table, and events (default 20; 0 shows all); at most
+                    ${MAX_SHOWN_MESSAGES} messages per queue (an SQS receive's maximum)
+  --data-dir DIR    the data directory of the twin to inspect (DATA_DIR, default .data/ in the
+                    repository): its endpoint.json names the running twin's endpoints
+  --dynamodb URL    the twin's DynamoDB endpoint, and
+  --sqs URL         its SQS endpoint, instead of endpoint.json (an --in-memory twin writes none;
+                    its banner prints both)
+  -h, --help        this text
+
+Exit codes: 0 done, 1 the twin could not be reached or read, 2 invalid command line.`;
+
+const OPTIONS = {
+  org: { type: 'string' },
+  limit: { type: 'string' },
+  'data-dir': { type: 'string' },
+  dynamodb: { type: 'string' },
+  sqs: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const PARTS = ['tables', 'queues', 'events'] as const;
+type Part = (typeof PARTS)[number];
+
+const DEFAULT_LIMIT = 20;
+
+const endpoint = (value: string, option: string): string => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--${option} must be a URL such as http://127.0.0.1:3001, not ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--${option} must be an http:// URL, not ${JSON.stringify(value)}`);
+  }
+  return url.origin;
+};
+
+const parse = (argv: string[]) => {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const unknown = positionals.find((part) => !(PARTS as readonly string[]).includes(part));
+  if (unknown !== undefined) {
+    throw new UsageError(`unknown part ${JSON.stringify(unknown)}; use ${PARTS.join(', ')}`);
+  }
+  const limit = Number(values.limit ?? DEFAULT_LIMIT);
+  if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit must be a whole number, 0 or more`);
+  if (values.org !== undefined && values.org === '') throw new UsageError('--org needs an organization id');
+  if ((values.dynamodb === undefined) !== (values.sqs === undefined)) {
+    throw new UsageError('--dynamodb and --sqs go together');
+  }
+  return {
+    help: values.help ?? false,
+    parts: new Set<Part>(positionals.length ? (positionals as Part[]) : PARTS),
+    organizationId: values.org,
+    limit,
+    dataDirOption: values['data-dir'],
+    given:
+      values.dynamodb !== undefined && values.sqs !== undefined
+        ? { dynamoEndpoint: endpoint(values.dynamodb, 'dynamodb'), sqsEndpoint: endpoint(values.sqs, 'sqs') }
+        : undefined,
+  };
+};
+
+export const runInspectCommand = async (argv: string[], io: CliIo): Promise<number> => {
+  const env = io.env ?? process.env;
+  let options: ReturnType<typeof parse>;
+  try {
+    options = parse(argv);
+  } catch (error) {
+    io.stderr(`inspect: ${(error as Error).message}\nRun with --help for usage.`);
+    return 2;
+  }
+  if (options.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const { parts, organizationId, limit } = options;
+  const dataDir = resolveDataDir(options.dataDirOption ? { DATA_DIR: options.dataDirOption } : env);
+  const needsTwin = parts.has('tables') || parts.has('queues');
+  const running = options.given ? undefined : await readRunningServer(dataDir);
+  const twin = options.given ?? running;
+  if (needsTwin && !twin) {
+    io.stderr(
+      printable(
+        `inspect: no local twin is running on ${dataDir} (no endpoint.json of a live process there). ` +
+          'Start one with `npm start`, name its data directory with --data-dir, or give an --in-memory ' +
+          "twin's endpoints with --dynamodb URL --sqs URL (its banner prints them).",
+      ),
+    );
+    return 1;
+  }
+  const sections: string[][] = [];
+  if (twin) {
+    sections.push([
+      printable(
+        running
+          ? `Local twin ${running.apiUrl} (pid ${running.pid}), data in ${dataDir}`
+          : `Local twin at DynamoDB ${twin.dynamoEndpoint}, SQS ${twin.sqsEndpoint}`,
+      ),
+    ]);
+  }
+  const clientOptions = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 2 };
+  const dynamo = twin && new DynamoDBClient({ endpoint: twin.dynamoEndpoint, ...clientOptions });
+  const sqs = twin && new SQSClient({ endpoint: twin.sqsEndpoint, ...clientOptions });
+  let target = '';
+  try {
+    if (parts.has('tables') && dynamo) {
+      target = `the twin's DynamoDB (${twin.dynamoEndpoint})`;
+      sections.push(await inspectTables({ dynamo, doc: DynamoDBDocumentClient.from(dynamo) }, organizationId, limit));
+    }
+    if (parts.has('queues') && sqs) {
+      target = `the twin's SQS (${twin.sqsEndpoint})`;
+      sections.push(await inspectQueues(sqs, limit));
+    }
+    if (parts.has('events')) {
+      target = `the events file of ${dataDir}`;
+      sections.push(
+        options.given && !options.dataDirOption && !env.DATA_DIR
+          ? ['Events: kept in a data directory only (an --in-memory twin prints them instead)']
+          : await inspectEvents(dataPaths(dataDir).events, organizationId, limit),
+      );
+    }
+  } catch (error) {
+    io.stderr(printable(`inspect: ${describeError(error, target, 'a table or queue')}`));
+    return 1;
+  } finally {
+    dynamo?.destroy();
+    sqs?.destroy();
+  }
+  io.stdout(sections.map((lines) => lines.join('\n')).join('\n\n'));
+  return 0;
+};

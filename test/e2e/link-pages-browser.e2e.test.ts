@@ -114,9 +114,10 @@ const checkLayout = async (page: Page) => {
 
 const config = async (userId: string, extra: Record<string, unknown> = {}) =>
   (
-    (await service.call('/v2/notifications/config/get', { organizationId: ORG, userId, ...extra })).body.result
-      ?.data as { config: Record<string, string>; categories: Record<string, Record<string, string>> }[]
-  )[0];
+    (await service.call('/v2/notifications/config/get', { organizationId: ORG, userId, ...extra })).body.result?.data as
+      | { config: Record<string, string>; categories: Record<string, Record<string, string>> }[]
+      | undefined
+  )?.[0];
 
 describe.each([1280, 390])('at %i px', (width) => {
   test('the preference page: change one setting with the keyboard, one with the mouse, save, see both through the API', async () => {

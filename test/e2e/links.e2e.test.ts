@@ -38,8 +38,8 @@ const remember = (url: string) => {
 const get = async (userId: string, extra: Record<string, unknown> = {}) => {
   const response = await service.call('/v2/notifications/config/get', { organizationId: ORG, userId, ...extra });
   return (
-    response.body.result?.data as { config: Record<string, string>; categories?: Record<string, unknown> }[]
-  )[0] as {
+    response.body.result?.data as { config: Record<string, string>; categories?: Record<string, unknown> }[] | undefined
+  )?.[0] as {
     config: Record<string, string>;
     categories?: Record<string, unknown>;
   };
@@ -47,8 +47,10 @@ const get = async (userId: string, extra: Record<string, unknown> = {}) => {
 
 const history = async (userId: string) => {
   const response = await service.call('/v2/notifications/config/history', { organizationId: ORG, userId });
-  return (response.body.result?.data as { changes: { cause: string; changedBy: string; documentId: string | null }[] })
-    .changes;
+  const data = response.body.result?.data as
+    | { changes: { cause: string; changedBy: string; documentId: string | null }[] }
+    | undefined;
+  return data?.changes ?? [];
 };
 
 const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
@@ -240,10 +242,10 @@ describe('the same 404 page for every failure, never a 5xx', () => {
     const url = remember(links.jo?.preferencesUrl as string);
     expect((await openPage(url)).status).toBe(200);
     const started = await service.call('/v2/organizations/users/erase', { organizationId: ORG, userId: 'jo' });
-    const erasureId = (started.body.result?.data as { erasureId: string }).erasureId;
+    const erasureId = (started.body.result?.data as { erasureId: string } | undefined)?.erasureId as string;
     await eventually(
       () => service.call('/v2/organizations/users/erase/status', { organizationId: ORG, erasureId }),
-      (status) => (status.body.result?.data as { status: string }).status === 'completed',
+      (status) => (status.body.result?.data as { status: string } | undefined)?.status === 'completed',
     );
     expect((await openPage(url)).status).toBe(404);
     // A link made after the erasure works (from the next second: tokens count whole seconds, and a
@@ -283,12 +285,22 @@ test('a link about a migrated document acts on the new document, through a chain
       newDocumentId: to,
     });
     expect(started.status).toBe(200);
-    await waitForMigration(service, undefined, ORG, (started.body.result?.data as { migrationId: string }).migrationId);
+    await waitForMigration(
+      service,
+      undefined,
+      ORG,
+      (started.body.result?.data as { migrationId: string } | undefined)?.migrationId as string,
+    );
   }
   expect((await oneClick(remember(links.lu?.unsubscribeUrl as string))).status).toBe(200);
-  const [m1, m3] = (
-    await service.call('/v2/notifications/config/get', { organizationId: ORG, userId: 'lu', documentIds: ['m1', 'm3'] })
-  ).body.result?.data as { config: Record<string, string> }[];
+  const [m1, m3] =
+    ((
+      await service.call('/v2/notifications/config/get', {
+        organizationId: ORG,
+        userId: 'lu',
+        documentIds: ['m1', 'm3'],
+      })
+    ).body.result?.data as { config: Record<string, string> }[] | undefined) ?? [];
   expect(m1?.config).toEqual({});
   expect(m3?.config).toEqual({ email: 'NONE' });
 });

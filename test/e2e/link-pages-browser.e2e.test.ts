@@ -112,6 +112,24 @@ const checkLayout = async (page: Page) => {
   });
 };
 
+// Tab reaches every control, in the order of the page (what is read is what is reached). A time
+// input takes a Tab per part (hours, minutes, AM/PM): one visit.
+const NAME_OF = `(e) => e.id || (e.name ? e.name + '=' + e.value : e.textContent.trim())`;
+const FOCUSABLE = `[...document.querySelectorAll('a[href], select, input:not([type=hidden]), button')].map(${NAME_OF})`;
+const FOCUSED = `(() => { const e = document.activeElement; return e && e !== document.body ? (${NAME_OF})(e) : ''; })()`;
+
+const checkFocusOrder = async (page: Page) => {
+  const order = await page.evaluate<string[]>(FOCUSABLE);
+  const visited: string[] = [];
+  for (let tabs = 0; tabs < order.length * 4 && visited.length < order.length; tabs++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate<string>(FOCUSED);
+    if (focused !== visited.at(-1)) visited.push(focused);
+  }
+  expect(visited).toEqual(order);
+  await page.evaluate('document.activeElement?.blur()');
+};
+
 const config = async (userId: string, extra: Record<string, unknown> = {}) =>
   (
     (await service.call('/v2/notifications/config/get', { organizationId: ORG, userId, ...extra })).body.result?.data as
@@ -163,6 +181,60 @@ describe.each([1280, 390])('at %i px', (width) => {
     }
     expect((await config(userId, { category: 'comment' }))?.categories).toEqual({ comment: { email: 'NONE' } });
     expect((await config(userId, { documentIds: ['doc-1'] }))?.config).toEqual({ slack: 'ALL' });
+  });
+
+  test("the preference page's schedule: the digest in words, quiet hours added with mouse and keyboard, saved, seen through schedule/get", async () => {
+    const userId = `sleeper-${width}`;
+    const digest = { channels: ['email'], cadence: 'weekly', at: '08:00', day: 'mon' };
+    const before = await service.call('/v2/notifications/schedule/set', {
+      organizationId: ORG,
+      userIds: [userId],
+      schedule: { timeZone: 'America/New_York', digest },
+    });
+    expect(before.status).toBe(200);
+    const links = await createLinks(service, { organizationId: ORG, userIds: [userId] });
+    const { page, errors, close } = await open(links[userId]?.preferencesUrl as string, width);
+    try {
+      await checkLayout(page);
+      await checkFocusOrder(page);
+      await page.getByRole('heading', { name: 'When notifications arrive' }).waitFor();
+      expect(await page.getByText('come together in one message, every Monday at 08:00').count()).toBe(1);
+      const zone = page.getByLabel('Time zone');
+      expect(await zone.inputValue()).toBe('America/New_York');
+
+      // Keyboard: the time zone retyped.
+      await zone.focus();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('Europe/Berlin');
+      // Mouse: Monday and Friday of the new quiet hours; keyboard: Slack unticked with Space.
+      const rule = page.getByRole('group', { name: 'Quiet hours 1 (new)' });
+      await rule.getByLabel('Mon', { exact: true }).click();
+      await rule.getByLabel('Fri', { exact: true }).click();
+      await rule.getByLabel('From').fill('22:00');
+      await rule.getByLabel('Until').fill('07:00');
+      await rule.getByRole('group', { name: 'Held back' }).getByLabel('Slack').focus();
+      await page.keyboard.press('Space');
+      expect(await rule.getByRole('group', { name: 'Held back' }).getByLabel('Slack').isChecked()).toBe(false);
+      await page.screenshot({ path: join(SHOTS, `schedule-${width}-changed.png`), fullPage: true });
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.waitForURL(/\?saved=1$/);
+      await checkLayout(page);
+      // Shown as saved: the rule with its values, and room for another.
+      const saved = page.getByRole('group', { name: 'Quiet hours 1', exact: true });
+      expect(await saved.getByLabel('From').inputValue()).toBe('22:00');
+      expect(await saved.getByLabel('Fri', { exact: true }).isChecked()).toBe(true);
+      expect(await page.getByRole('group', { name: 'Quiet hours 2 (new)' }).count()).toBe(1);
+      await page.screenshot({ path: join(SHOTS, `schedule-${width}-saved.png`), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+    const answer = await service.call('/v2/notifications/schedule/get', { organizationId: ORG, userId });
+    expect((answer.body.result?.data as { schedule: unknown } | undefined)?.schedule).toEqual({
+      timeZone: 'Europe/Berlin',
+      quietHours: [{ days: ['mon', 'fri'], start: '22:00', end: '07:00', channels: ['email'] }],
+      digest,
+    });
   });
 
   test('the unsubscribe page: its choices, nothing changed by opening it; the button unsubscribes', async () => {

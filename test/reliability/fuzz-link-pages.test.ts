@@ -1,6 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import fc from 'fast-check';
+import { schedule as scheduleSchema } from '#shared/schedules/schema.js';
 import { assertConcurrently, FUZZ_RUNS, FUZZ_TIMEOUT_MS } from '../support/fuzz.js';
 import { createLinks, tokenOf } from '../support/links.js';
 import { type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
@@ -55,10 +56,14 @@ const tokenArb = fc.oneof(
 const field = fc.tuple(
   fc.oneof(
     fc.constantFrom('List-Unsubscribe', 'scope', 'org:email', 'was:org:email', 'doc/comment:slack', 'org/x:fax'),
+    // The schedule part's own names (and near misses).
+    fc.constantFrom('schedule:timeZone', 'was:schedule:timeZone', 'was:schedule:quietHours', 'q0:day', 'q6:start'),
+    fc.constantFrom('q0:end', 'q1:channel', 'q2:remove', 'q7:day', 'q0:days', 'quiet:0:day'),
     fc.string({ maxLength: 12 }),
   ),
   fc.oneof(
     fc.constantFrom('One-Click', 'ALL', 'organization', 'default', 'SOMETIMES', ''),
+    fc.constantFrom('Europe/Berlin', 'Mars/Olympus', 'mon', 'someday', '22:00', '25:00', 'email', 'fax', 'yes'),
     fc.string({ maxLength: 12 }),
   ),
 );
@@ -144,4 +149,91 @@ test(
     expect([...seen].sort()).toEqual(expect.arrayContaining([200, 400, 404, 405]));
   },
   FUZZ_TIMEOUT_MS,
+);
+
+// The schedule part of the preference page, as a person's form or an attacker's: only its own
+// fields (and a valid setting now and then), so that some forms are valid and write. Every answer
+// is the 303 of a save or a 400 page; a 400 changed nothing; what a 303 stored is a schedule that
+// schedule/set itself accepts.
+const clock = fc.oneof(
+  fc.constantFrom('22:00', '07:00', '7:30', '00:00', '23:59', '24:00', '12:60', '', ' 9:05 '),
+  fc.string({ maxLength: 8 }),
+);
+const scheduleValue = (part: string) => {
+  switch (part) {
+    case 'day':
+      return fc.oneof(fc.constantFrom('mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'), fc.string({ maxLength: 6 }));
+    case 'channel':
+      return fc.oneof(fc.constantFrom('inbox', 'email', 'slack'), fc.string({ maxLength: 6 }));
+    case 'remove':
+      return fc.constantFrom('yes', 'no', '');
+    default:
+      return clock;
+  }
+};
+const ruleField = fc
+  .tuple(fc.nat({ max: 7 }), fc.constantFrom('day', 'day', 'day', 'start', 'end', 'channel', 'channel', 'remove'))
+  .chain(([n, part]) => scheduleValue(part).map((value): [string, string] => [`q${n}:${part}`, value]));
+const zoneField = fc
+  .oneof(
+    fc.constantFrom('Europe/Berlin', 'Asia/Kolkata', 'UTC', 'Etc/GMT+5', 'US/Eastern', ''),
+    fc.constantFrom('europe/berlin', 'Mars/Olympus', '+01:00', 'SystemV/AST4', 'Europe/Berlin/x', ' UTC '),
+    fc.string({ maxLength: 70 }),
+  )
+  .map((zone): [string, string] => ['schedule:timeZone', zone]);
+const scheduleForm = fc
+  .tuple(
+    fc.array(zoneField, { minLength: 0, maxLength: 2 }),
+    fc.array(ruleField, { maxLength: 20 }),
+    fc.array(
+      fc.constantFrom<[string, string]>(
+        ['was:schedule:timeZone', 'Europe/Berlin'],
+        ['was:schedule:quietHours', ''],
+        ['was:schedule:quietHours', 'mon/22:00/07:00/email'],
+        ['org:email', 'NONE'],
+        ['org:email', 'SOMETIMES'],
+      ),
+      { maxLength: 2 },
+    ),
+  )
+  .map(([zones, rules, others]) => [...zones, ...rules, ...others]);
+
+test(
+  `${FUZZ_RUNS} forms of the preference page's schedule: a save or a 400 page; a 400 writes nothing; what is saved schedule/set accepts`,
+  async () => {
+    const url = `${service.baseUrl}/p/${tokens[0]}`;
+    const scheduleOf = async () => {
+      const answer = await service.call('/v2/notifications/schedule/get', { organizationId: 'fuzz-org', userId: 'u1' });
+      return (answer.body.result?.data as { schedule: unknown } | undefined)?.schedule;
+    };
+    const seen = new Set<number>();
+    let saved = 0;
+    await fc.assert(
+      fc.asyncProperty(scheduleForm, async (fields) => {
+        const before = await scanAll(service.tables.config);
+        const answer = await rawRequest(url, {
+          method: 'POST',
+          headers: [['content-type', 'application/x-www-form-urlencoded']],
+          body: new URLSearchParams(fields).toString(),
+        });
+        seen.add(answer.status);
+        expect([303, 400]).toContain(answer.status);
+        expect(answer.headers['cache-control']).toBe('no-store');
+        if (answer.status === 400) {
+          expect(await scanAll(service.tables.config)).toEqual(before);
+          return;
+        }
+        const stored = await scheduleOf();
+        if (stored !== null) {
+          saved += 1;
+          expect(scheduleSchema.parse(stored)).toEqual(stored);
+        }
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+    // The generator reaches both: saves that wrote a schedule, and refusals.
+    expect([...seen].sort()).toEqual([303, 400]);
+    expect(saved).toBeGreaterThan(0);
+  },
+  FUZZ_TIMEOUT_MS * 3,
 );

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CHANNELS, type Channel } from '#shared/api/channels.js';
 import {
   channelsWithoutFreeMinute,
@@ -20,6 +21,8 @@ import { CHANNEL_NAMES } from './pages/words.js';
  * changed here with quiet hours changed elsewhere meanwhile keeps the newer quiet hours, and the
  * other way round. What is written passes schedule/set's own schema (shared/schedules), the time
  * zone checked against the same ICU data; anything else is a reason for the 400 page, in words.
+ * The page is kept small (docs/api.md: under 30 KB for a policy of ten categories, with the
+ * largest schedule): short field names, the rules it showed as a digest.
  */
 
 export const SCHEDULE_FIELDS = {
@@ -30,19 +33,25 @@ export const SCHEDULE_FIELDS = {
 
 export type QuietPart = 'day' | 'start' | 'end' | 'channel' | 'remove';
 
-/** `q<n>:<part>` of the rule n, 0 to 6: `day` and `channel` are checkbox groups (repeated). */
-export const quietField = (n: number, part: QuietPart): string => `q${n}:${part}`;
-const QUIET_FIELD = new RegExp(`^q[0-${MAX_QUIET_RULES - 1}]:(day|start|end|channel|remove)$`);
+/** A part's letter in a field's name. */
+const PART_LETTERS: Record<QuietPart, string> = { day: 'd', start: 's', end: 'e', channel: 'c', remove: 'r' };
 
-/** The value of a rule's "remove" checkbox. */
-export const REMOVE_VALUE = 'yes';
+/**
+ * The field of a part of rule n (0 to 6): `q<n><letter>`, `q0d` for rule 1's days. `day` and
+ * `channel` are checkbox groups (repeated).
+ */
+export const quietField = (n: number, part: QuietPart): string => `q${n}${PART_LETTERS[part]}`;
+const QUIET_FIELD = new RegExp(`^q[0-${MAX_QUIET_RULES - 1}]([dsecr])$`);
+
+/** The value of a rule's "remove" checkbox: a checkbox's own when it names none. */
+export const REMOVE_VALUE = 'on';
 
 /** Whether `name` is a field of the schedule part: 'single' (at most once), 'repeatable' (a checkbox group), or not. */
 export const scheduleFieldKind = (name: string): 'single' | 'repeatable' | undefined => {
   if (Object.values(SCHEDULE_FIELDS).includes(name as never)) return 'single';
-  const part = QUIET_FIELD.exec(name)?.[1];
-  if (part === undefined) return undefined;
-  return part === 'day' || part === 'channel' ? 'repeatable' : 'single';
+  const letter = QUIET_FIELD.exec(name)?.[1];
+  if (letter === undefined) return undefined;
+  return letter === PART_LETTERS.day || letter === PART_LETTERS.channel ? 'repeatable' : 'single';
 };
 
 /** A quiet-hours rule as the page shows and edits it: days and channels in the week's and CHANNELS' order. */
@@ -74,12 +83,16 @@ export const quietHoursOf = (stored: Schedule | undefined): QuietHours => ({
   rules: (stored?.quietHours ?? []).map(ruleOf),
 });
 
-/**
- * The rules as one short text, for the page's record of what it showed and for comparing:
- * `mon.tue/22:00/07:00/email.slack`, rules joined by `;` (nothing in it needs escaping).
- */
-export const rulesText = (rules: readonly QuietRule[]): string =>
+/** The rules as one text: `mon.tue/22:00/07:00/email.slack`, rules joined by `;`. */
+const rulesText = (rules: readonly QuietRule[]): string =>
   rules.map((rule) => `${rule.days.join('.')}/${rule.start}/${rule.end}/${rule.channels.join('.')}`).join(';');
+
+/**
+ * The page's record of the rules it showed: a digest of their text (short, whatever the rules),
+ * compared with the digest of the rules sent back.
+ */
+export const rulesRecord = (rules: readonly QuietRule[]): string =>
+  createHash('sha256').update(rulesText(rules)).digest('base64url').slice(0, 16);
 
 export const SCHEDULE_REASONS = {
   value: 'The form holds a value that is not one of the choices.',
@@ -179,9 +192,9 @@ export const scheduleChange = (fields: FormFields, stored: Schedule | undefined,
 
   const storedRules = quietHoursOf(stored).rules;
   const [shownZone = stored?.timeZone ?? ''] = valuesOf(fields, SCHEDULE_FIELDS.shownTimeZone);
-  const [shownRules = rulesText(storedRules)] = valuesOf(fields, SCHEDULE_FIELDS.shownQuietHours);
+  const [shownRules = rulesRecord(storedRules)] = valuesOf(fields, SCHEDULE_FIELDS.shownQuietHours);
   const zoneChanged = asked.trim() !== shownZone;
-  const rulesChanged = rulesText(read.rules) !== shownRules;
+  const rulesChanged = rulesRecord(read.rules) !== shownRules;
   if (!zoneChanged && !rulesChanged) return { kind: 'unchanged' };
 
   // What the person left as it was stays as stored, even if it changed elsewhere meanwhile.

@@ -8,6 +8,7 @@ import { fmtMs, fmtNum, fmtRatio, median } from './stats.js';
 const SET_POLICY = operationById('setPolicy').path;
 const SET = operationById('setConfig').path;
 const GET = operationById('getConfig').path;
+const SET_SCHEDULE = operationById('setSchedule').path;
 const CREATE_LINKS = operationById('createLinks').path;
 const MIGRATE = operationById('migrateDocument').path;
 const MIGRATION_STATUS = operationById('getMigrationStatus').path;
@@ -32,7 +33,8 @@ interface Run {
  * Section 4, the links in emails (contract 13): the preference page (GET /p) and the one-click
  * unsubscribe (POST /u) against the goal of one read call, and one write for the POST, beyond
  * what a migrated document needs (one read per hop, measured on a document migrated once); the
- * page's size for a policy of ten categories; their time and CPU against config/get of the same
+ * page's size for a policy of ten categories (and the largest schedule part: seven quiet-hours
+ * rules, a snooze and a digest); their time and CPU against config/get of the same
  * user, document and category in the same run (the baseline: the API's read of the same state).
  */
 export const linkPagesSection = async (
@@ -66,6 +68,22 @@ export const linkPagesSection = async (
   const users = ['reader', 'clicker', 'migrated'];
   await must(SET, { organizationId, userIds: users, documentIds: ['doc-l'], config: { email: 'MINE' } });
   await must(SET, { organizationId, userIds: users, config: { inbox: 'NONE' }, category: 'category-3' });
+  // The page's largest schedule part: seven quiet-hours rules, a snooze and a digest, in a long zone name.
+  await must(SET_SCHEDULE, {
+    organizationId,
+    userIds: ['reader'],
+    schedule: {
+      timeZone: 'America/Argentina/ComodRivadavia',
+      quietHours: Array.from({ length: 7 }, (_, i) => ({
+        days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+        start: `${String(12 + i).padStart(2, '0')}:00`,
+        end: `${String(12 + i).padStart(2, '0')}:30`,
+        channels: ['inbox', 'email', 'slack'],
+      })),
+      snoozeUntil: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      digest: { channels: ['inbox', 'email', 'slack'], cadence: 'weekly', at: '08:00', day: 'wed' },
+    },
+  });
   const links = (await must(CREATE_LINKS, {
     organizationId,
     userIds: users,
@@ -146,7 +164,7 @@ export const linkPagesSection = async (
     fmtNum(max((r) => r[key].bytes)),
   ];
   s.tables.push({
-    title: `A policy of ${CATEGORIES} categories; medians of ${rounds} rounds taking turns (calls: the most in a round)`,
+    title: `A policy of ${CATEGORIES} categories, the page's user with 7 quiet-hours rules, a snooze and a digest; medians of ${rounds} rounds taking turns (calls: the most in a round)`,
     columns: ['request', 'time', 'CPU (this process)', 'read calls', 'write calls', 'answer bytes'],
     rows: [
       row('baseline: config/get, one document and category (with its policy read)', 'get'),
@@ -178,7 +196,7 @@ export const linkPagesSection = async (
       migratedReads <= 2,
     ),
     goal(
-      `page size, policy of ${CATEGORIES} categories`,
+      `page size, policy of ${CATEGORIES} categories, largest schedule`,
       `${fmtNum(pageBytes)} bytes`,
       `< ${PAGE_LIMIT_BYTES}`,
       pageBytes < PAGE_LIMIT_BYTES,

@@ -120,11 +120,11 @@ describe('keys', () => {
   test('a broken secret says what is wrong and never shows a key', () => {
     for (const [value, message] of [
       ['not json', /not a JSON object/],
-      ['{"key:k1":"' + 'a'.repeat(40) + '"}', /no current key/],
-      ['{"current":"k2","key:k1":"' + 'a'.repeat(40) + '"}', /k2 is not among the keys/],
+      [`{"key:k1":"${'a'.repeat(40)}"}`, /no current key/],
+      [`{"current":"k2","key:k1":"${'a'.repeat(40)}"}`, /k2 is not among the keys/],
       ['{"current":"k1","key:k1":"short"}', /shorter than 32/],
-      ['{"current":"k1","key:K 1":"' + 'a'.repeat(40) + '"}', /Invalid link key id/],
-      ['{"current":"k1","key:k1":"' + 'a'.repeat(40) + '","other":"x"}', /Unknown member/],
+      [`{"current":"k1","key:K 1":"${'a'.repeat(40)}"}`, /Invalid link key id/],
+      [`{"current":"k1","key:k1":"${'a'.repeat(40)}","other":"x"}`, /Unknown member/],
     ] as const) {
       expect(() => parseKeyringDocument(value)).toThrow(message);
       try {

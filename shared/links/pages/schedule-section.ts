@@ -8,15 +8,7 @@ import {
   WEEKDAYS,
   type Weekday,
 } from '#shared/schedules/schema.js';
-import {
-  type QuietRule,
-  quietField,
-  quietHoursOf,
-  REMOVE_VALUE,
-  ruleLabel,
-  rulesText,
-  SCHEDULE_FIELDS,
-} from '../schedule-form.js';
+import { type QuietRule, quietField, quietHoursOf, ruleLabel, rulesRecord, SCHEDULE_FIELDS } from '../schedule-form.js';
 import { type Html, html } from './html.js';
 import { CHANNEL_NAMES } from './words.js';
 
@@ -59,7 +51,7 @@ const checkbox = (name: string, value: string, checked: boolean, words: string):
 const ruleHtml = (n: number, rule: QuietRule | undefined): Html => {
   const channels = rule?.channels ?? DEFAULT_QUIET_CHANNELS;
   const time = (part: 'start' | 'end', words: string, value: string | undefined) =>
-    html`<div class="row"><label for="q${n}${part[0]}">${words}</label><input type="time" id="q${n}${part[0]}" name="${quietField(n, part)}" value="${value ?? ''}"></div>`;
+    html`<div class="row"><label for="${quietField(n, part)}">${words}</label><input type="time" id="${quietField(n, part)}" name="${quietField(n, part)}" value="${value ?? ''}"></div>`;
   return html`<fieldset>
 <legend>${ruleLabel(n)}${rule ? '' : ' (new)'}</legend>
 <fieldset class="days"><legend>Days</legend>${WEEKDAYS.map((day) =>
@@ -70,7 +62,7 @@ ${time('end', 'Until', rule?.end)}
 <fieldset class="days"><legend>Held back</legend>${CHANNELS.map((channel) =>
     checkbox(quietField(n, 'channel'), channel, channels.includes(channel), CHANNEL_NAMES[channel]),
   )}</fieldset>
-${rule ? html`<div class="days">${checkbox(quietField(n, 'remove'), REMOVE_VALUE, false, 'Remove these quiet hours')}</div>` : ''}
+${rule ? html`<div class="days"><label><input type="checkbox" name="${quietField(n, 'remove')}">Remove these quiet hours</label></div>` : ''}
 </fieldset>
 `;
 };
@@ -114,7 +106,7 @@ export const scheduleSection = (stored: Schedule | undefined, at: Date): Html =>
 <div class="row"><label for="tz">Time zone</label><input type="text" id="tz" name="${SCHEDULE_FIELDS.timeZone}" value="${hours.timeZone}" autocomplete="off" spellcheck="false" aria-describedby="tz-hint"></div>
 <p class="note" id="tz-hint">A name such as Europe/Berlin or America/New_York: the times below are in it.</p>
 <input type="hidden" name="${SCHEDULE_FIELDS.shownTimeZone}" value="${hours.timeZone}">
-<input type="hidden" name="${SCHEDULE_FIELDS.shownQuietHours}" value="${rulesText(hours.rules)}">
+<input type="hidden" name="${SCHEDULE_FIELDS.shownQuietHours}" value="${rulesRecord(hours.rules)}">
 ${keptHtml(stored, at)}
 <h3>Quiet hours</h3>
 <p class="note">During quiet hours, the channels you choose hold notifications back until the quiet hours end (urgent ones

@@ -14,9 +14,7 @@ const shownPath = (path: string): string => (/^\/v2\//.test(path) && path.length
 export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
   // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: its headers may hold a token.
   .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
-  .handler(async (event) =>
-    errorAnswer(
-      'NOT_FOUND',
-      `No route for ${event.requestContext?.http?.method ?? 'POST'} ${shownPath(event.rawPath ?? '/')}.`,
-    ),
-  );
+  .handler(async (event) => {
+    const request = `${event.requestContext?.http?.method ?? 'POST'} ${shownPath(event.rawPath ?? '/')}`;
+    return errorAnswer('NOT_FOUND', `No route for ${request}.`);
+  });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { AwsCall } from '#local/call-recorder.js';
+import { LOCAL_LINK_KEYS_SECRET } from '#local/secrets/local-secrets-manager.js';
 import { TABLES } from '#service/tables.js';
 import { runSmoke } from '#tools/smoke/checks.js';
 import { allows, type FunctionKey, statementsOf } from '../infra/iam-policies.js';
@@ -42,6 +43,11 @@ const until = async (what: string, done: () => Promise<boolean>, timeoutMs = 30_
 const targetOf = (call: AwsCall): string => {
   if (call.queue) return s.logicalId(s.stack.queues[call.queue as keyof typeof s.stack.queues].queue);
   if (call.bus) return s.logicalId(s.stack.eventBus);
+  if (call.secret !== undefined) {
+    // The twin's Secrets Manager stand-in holds one secret: the stack's link keys.
+    if (call.secret !== LOCAL_LINK_KEYS_SECRET) throw new Error(`No secret ${call.secret}`);
+    return s.logicalId(s.stack.secrets.linkKeys.secret);
+  }
   const name = Object.entries(TABLES).find(([, table]) => table.localName === call.table)?.[0];
   if (!name) throw new Error(`No table ${call.table}`);
   const table = s.logicalId(s.stack.tables[name as keyof typeof TABLES].table);
@@ -52,6 +58,31 @@ test("every AWS call each function makes through the twin is allowed by that fun
   // Every route, through the typed client, as a deployed stage is smoke-tested.
   const smoke = await runSmoke({ baseUrl: service.baseUrl, apiKey: service.apiKey, token: service.token });
   expect(smoke.checks.filter((check) => !check.ok)).toEqual([]);
+
+  // The preference page, read and saved (a setting, a reset and the schedule): the smoke checks
+  // open only the unsubscribe page.
+  const links = await service.call('/v2/notifications/links/create', {
+    organizationId: 'grants',
+    userIds: ['pia'],
+    documentId: 'doc-p',
+  });
+  const pageUrl = (links.body.result?.data as Record<string, { preferencesUrl: string }> | undefined)?.pia
+    ?.preferencesUrl as string;
+  expect((await fetch(pageUrl)).status).toBe(200);
+  const saved = await fetch(pageUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'org:email=NONE&doc:slack=ALL&schedule:timeZone=Europe/Berlin&q0d=mon&q0s=22:00&q0e=07:00&q0c=email',
+  });
+  expect(saved.status).toBe(303);
+  const reset = await fetch(pageUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'org:email=default',
+  });
+  expect(reset.status).toBe(303);
 
   // An erasure of a user with history: the change publisher then removes each entry's history.
   const org = 'grants';
@@ -95,6 +126,8 @@ test("every AWS call each function makes through the twin is allowed by that fun
       'MigrationSweeper',
       'setConfig',
       'eraseUser',
+      'preferencePage',
+      'unsubscribe',
     ]),
   );
 
@@ -102,7 +135,7 @@ test("every AWS call each function makes through the twin is allowed by that fun
     .filter((call) => !allows(statementsOf(s, resources, call.function as FunctionKey), call.action, targetOf(call)))
     .map(
       (call) =>
-        `${call.function}: ${call.action} on ${call.index ? `${call.table} index ${call.index}` : (call.table ?? call.queue ?? call.bus)}`,
+        `${call.function}: ${call.action} on ${call.index ? `${call.table} index ${call.index}` : (call.table ?? call.queue ?? call.bus ?? call.secret)}`,
     );
   expect(denied).toEqual([]);
 
@@ -118,7 +151,7 @@ test("every AWS call each function makes through the twin is allowed by that fun
   for (const key of Object.keys(s.stack.functions) as FunctionKey[]) {
     const used = recorded.filter((call) => call.function === key);
     for (const statement of statementsOf(s, resources, key)) {
-      for (const action of statement.actions.filter((a) => /^(dynamodb|sqs|events):/.test(a))) {
+      for (const action of statement.actions.filter((a) => /^(dynamodb|sqs|events|secretsmanager):/.test(a))) {
         for (const target of statement.targets) {
           if (eventSource(key, action, target)) continue;
           if (!used.some((call) => call.action === action && targetOf(call) === target))

@@ -9,7 +9,9 @@ import {
 import pMap from 'p-map';
 import { ensureTables } from '#local/dynamo.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
+import { LOCAL_DEPENDENCY_TIMEOUT_MS } from '#local/runtime.js';
 import { TABLES } from '#service/tables.js';
+import { ENV } from '#shared/platform/environment.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { BATCH_CONCURRENCY, WRITE_CONCURRENCY } from '#shared/preferences/entry-writes.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
@@ -65,6 +67,8 @@ Object.assign(process.env, {
   AWS_SECRET_ACCESS_KEY: 'local',
   AWS_ENDPOINT_URL_DYNAMODB: storeEndpoint,
   CREDENTIAL_CACHE_TTL_SECONDS: '60',
+  // As the twin runs the function against DynamoDB Local (local/runtime.ts says why).
+  [ENV.dependencyTimeoutMs]: String(LOCAL_DEPENDENCY_TIMEOUT_MS),
   ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
 });
 const localClient = (endpoint: string) =>

@@ -13,7 +13,7 @@ import { type Json, type Resources, resourceById, SYNTH_TIMEOUT_MS, type Synthes
 
 const source = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
-const COMMAND_ACTIONS: Record<string, string> = {
+const COMMAND_ACTIONS: Record<string, string | string[]> = {
   GetCommand: 'dynamodb:GetItem',
   BatchGetCommand: 'dynamodb:BatchGetItem',
   QueryCommand: 'dynamodb:Query',
@@ -25,6 +25,8 @@ const COMMAND_ACTIONS: Record<string, string> = {
   // IAM checks each action inside a transaction; the adapters' transactions hold only updates.
   TransactWriteCommand: 'dynamodb:UpdateItem',
   SendMessageCommand: 'sqs:SendMessage',
+  // The adapters' PartiQL batches hold UPDATE and INSERT statements (shared/platform/item-write.ts).
+  BatchExecuteStatementCommand: ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert'],
 };
 
 /** Actions per method of an adapter class, through calls to its own methods. */
@@ -46,7 +48,7 @@ const adapterActions = (path: string, className: string): Map<string, Set<string
     const method = methods.get(name);
     if (!method || seen.has(name)) return new Set();
     seen.add(name);
-    const actions = new Set(method.commands.map((command) => COMMAND_ACTIONS[command] ?? `unknown:${command}`));
+    const actions = new Set(method.commands.flatMap((command) => COMMAND_ACTIONS[command] ?? `unknown:${command}`));
     for (const callee of method.calls) for (const action of resolve(callee, seen)) actions.add(action);
     return actions;
   };

@@ -3,7 +3,7 @@ import type { RunDeps } from '#shared/jobs/pages.js';
 import { runJob } from '#shared/jobs/run.js';
 import type { JobStep } from '#shared/jobs/step.js';
 import { type ChangeAttribution, migrationActor } from '#shared/preferences/change-attribution.js';
-import type { MigrationEntryStore } from '#shared/preferences/store.js';
+import type { MigrationEntries } from './copies.js';
 import { migrationJob } from './kind.js';
 import type { MigrationRecord } from './model.js';
 import { copyPage, deleteSources, PAGE_SIZE, pageCounts, skippedSources, WRITE_CONCURRENCY } from './move-page.js';
@@ -13,7 +13,7 @@ import { nextCheckpoint } from './skipped-checkpoint.js';
 export const MAX_STALLED_PAGES = 5;
 
 export interface WorkerDeps extends RunDeps<MigrationRecord> {
-  entries: MigrationEntryStore;
+  entries: MigrationEntries;
   pageSize?: number;
   concurrency?: number;
 }

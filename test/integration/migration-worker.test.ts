@@ -221,7 +221,7 @@ describe('at-least-once delivery', () => {
   test('an error before the last attempt leaves the migration in progress for the retry', async () => {
     await h.seed(sourceEntries(20));
     const id = await h.start(ORG, SRC, DST);
-    const process = new Process({ method: 'putEntryIf', call: 3 });
+    const process = new Process({ method: 'copyEntryIf', call: 3 });
     await expect(
       runMigration({ ...h.deps(), entries: process.wrap(h.store) }, id, { receiveCount: 2, maxReceiveCount: 5 }),
     ).rejects.toBeInstanceOf(CrashError);

@@ -149,6 +149,21 @@ export const completeUpdate = (kind: Kind, owner: string, at: string): RecordUpd
   };
 };
 
+/**
+ * Drops the page fields of a job that has ended, if it still has them: records that ended before
+ * completing and failing dropped them (an operator's clean-up, repository.ts). Never an active job's.
+ */
+export const dropPageFieldsUpdate = (kind: Kind): RecordUpdate | undefined => {
+  const pageFields = pageFieldRemovals(kind);
+  if (pageFields.parts.length === 0) return undefined;
+  return {
+    UpdateExpression: `REMOVE ${pageFields.parts.join(', ')}`,
+    ConditionExpression: '#status IN (:completed, :failed)',
+    ExpressionAttributeNames: { '#status': 'status', ...pageFields.names },
+    ExpressionAttributeValues: { ':completed': 'completed', ':failed': 'failed' },
+  };
+};
+
 /** Marks an active job failed with `reason` if `guard` holds; it leaves the index of active jobs and drops its page fields. */
 export const failUpdate = (kind: Kind, reason: string, at: Date, guard: FailGuard): RecordUpdate => {
   const active = '#status IN (:pending, :inProgress)';

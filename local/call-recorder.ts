@@ -56,6 +56,15 @@ const callsOf = (fn: string, client: string, command: string, input: Input): Aws
     const buses = new Set(((input.Entries ?? []) as Input[]).map((entry) => String(entry.EventBusName ?? 'default')));
     return [...buses].map((bus) => ({ function: fn, action: `events:${operation}`, bus }));
   }
+  if (operation === 'BatchExecuteStatement') {
+    // IAM checks each statement by its kind: PartiQLUpdate, PartiQLInsert, ...
+    return ((input.Statements ?? []) as Input[]).map((item) => {
+      const statement = String(item.Statement);
+      const kind = /^\s*(\w+)/.exec(statement)?.[1]?.toLowerCase() ?? '';
+      const verb = { update: 'Update', insert: 'Insert', delete: 'Delete', select: 'Select' }[kind] ?? kind;
+      return { function: fn, action: `dynamodb:PartiQL${verb}`, table: /"([^"]+)"/.exec(statement)?.[1] ?? '?' };
+    });
+  }
   if (operation === 'TransactWriteItems') {
     return ((input.TransactItems ?? []) as Input[]).flatMap((item) =>
       Object.entries(item).map(([kind, part]) => ({

@@ -60,10 +60,10 @@ export const DEFAULT_CONSUMER_TIMEOUT_MS = timeoutSecondsOf(MIGRATION_CONSUMER_F
 export const DEFAULT_RETRY_DELAY_MS = 2_000;
 /**
  * The functions' clients give a silent DynamoDB or SQS connection 1 s when deployed; DynamoDB
- * Local on a busy laptop takes longer (30 transactions of a large set queue up in one JVM), and
+ * Local on a busy laptop takes longer (the 1,200 PartiQL batches of a large set queue up in one JVM), and
  * with one store and nothing to fail over to, each retry only adds to its load (5xx answers on a
- * slow machine). Locally they wait an API function's whole time; a route's deadline still ends
- * a hung call in 503.
+ * slow machine; a write retried after its first attempt took effect also costs its batch again).
+ * Locally they wait an API function's whole time; a route's deadline still ends a hung call in 503.
  */
 export const LOCAL_DEPENDENCY_TIMEOUT_MS = 10_000;
 /** LOCAL_SWEEP_INTERVAL_SECONDS: how often the sweeper of stuck migrations runs (deployed: every 5 minutes). */

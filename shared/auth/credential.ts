@@ -48,8 +48,8 @@ export const newToken = (): string => `st_${randomBytes(32).toString('base64url'
 
 /**
  * What a presented key or token can be at all. Generated ones are `ak_` + 24 hex digits and
- * `st_` + 43 base64url characters; a developer may fix the local pair (LOCAL_API_KEY /
- * LOCAL_AUTH_TOKEN) to other printable values. Visible ASCII with a length cap covers both and
+ * `st_` + 43 base64url characters; a developer may fix the twin's local pair to other printable
+ * values. Visible ASCII with a length cap covers both and
  * keeps every key far below DynamoDB's 2,048-byte key limit: anything else cannot be a
  * credential, so it is refused without a lookup (an oversized key would even make DynamoDB
  * fail the call).

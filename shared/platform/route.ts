@@ -22,7 +22,10 @@ export type TableAction =
   | 'UpdateItem'
   | 'DeleteItem'
   | 'BatchWriteItem'
-  | 'ConditionCheckItem';
+  | 'ConditionCheckItem'
+  /** The statements of a PartiQL BatchExecuteStatement: IAM checks each statement's kind. */
+  | 'PartiQLUpdate'
+  | 'PartiQLInsert';
 
 /** SQS actions a function may be given to produce messages (consuming goes through the event source). */
 export type QueueAction = 'SendMessage';

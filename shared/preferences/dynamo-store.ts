@@ -1,4 +1,5 @@
 import {
+  BatchExecuteStatementCommand,
   BatchGetCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -11,12 +12,15 @@ import { CHANNELS, type Channel, type DeliverySetting } from '#shared/api/channe
 import { drainWithBackoff } from '#shared/platform/backoff.js';
 import { conditional, ifConditionHolds, isConditionFailure } from '#shared/platform/conditional-write.js';
 import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
+import { type ItemWrite, type Statement, toUpdateItem } from '#shared/platform/item-write.js';
+import { PARTIQL_BATCH_LIMIT, writeBatch } from '#shared/platform/partiql-batch.js';
 import type { Schedule } from '#shared/schedules/schema.js';
 import {
   ATTRIBUTION_ATTRIBUTES,
   attributionItem,
   attributionUpdate,
   type ChangeAttribution,
+  type ChangeCause,
 } from './change-attribution.js';
 import { documentPartition, entryTableKey, parsePartition, USER_INDEX } from './keys.js';
 import {
@@ -118,84 +122,87 @@ interface ChannelWrite {
 }
 
 /**
- * One UpdateItem for a channel write. Each named channel is stamped with the write's time, on
- * the condition that its stored stamp is not newer: a write that lands late (a request frozen
- * past its deadline and resumed) cannot replace a newer value.
+ * A channel write of one entry (item-write.ts renders it as an UpdateItem or as PartiQL). Each
+ * named channel is stamped with the write's time, on the condition that its stored stamp is not
+ * newer: a write that lands late (a request frozen past its deadline and resumed) cannot replace
+ * a newer value.
  */
-const channelUpdate = ({ key, changes, meta, entryTime, mustExist }: ChannelWrite) => {
-  // Who and why, for the change stream (change-attribution.ts): a reset is the write that never creates.
-  const change = attributionUpdate({
-    cause: meta.cause ?? (mustExist ? 'reset' : 'set'),
-    changedBy: meta.updatedBy,
-    changedAt: meta.updatedAt,
-  });
+const channelWrite = ({ key, changes, meta, entryTime, mustExist }: ChannelWrite): ItemWrite => {
   const { category } = meta;
-  const names: Record<string, string> = { '#by': 'updatedBy', '#version': 'version', ...change.names };
-  const values: Record<string, unknown> = { ':at': meta.updatedAt, ':by': meta.updatedBy, ':one': 1, ...change.values };
-  const sets = ['#by = :by', ...change.sets];
-  const removes: string[] = [];
-  const adds = ['#version :one'];
-  const conditions: string[] = [];
+  const write = entryWrite(key, meta, mustExist ? 'reset' : 'set', entryTime);
   if (mustExist) {
-    names['#pk'] = 'pk';
-    conditions.push('attribute_exists(#pk)');
+    write.conditions.push({ kind: 'exists', attribute: 'pk' });
   } else {
-    Object.assign(names, { '#org': 'organizationId', '#user': 'userId', '#scope': 'scope' });
-    Object.assign(values, { ':org': key.organizationId, ':user': key.userId, ':scope': scopeOf(key.documentId) });
-    sets.push('#org = :org', '#user = :user', '#scope = :scope');
-    if (key.documentId !== null) {
-      names['#doc'] = 'documentId';
-      values[':doc'] = key.documentId;
-      sets.push('#doc = :doc');
-    }
+    write.set.push(...entryIdentity(key));
     // A set revives a tombstone: it must not expire with a channel in it.
-    names['#expires'] = TOMBSTONE_TTL_ATTRIBUTE;
-    removes.push('#expires');
-  }
-  names['#at'] = 'updatedAt';
-  if (entryTime) {
-    sets.push('#at = :at');
-    conditions.push('(attribute_not_exists(#at) OR #at <= :at)');
-  } else {
-    // The entry was changed by a newer write: its time stays (only set if the entry is new).
-    sets.push('#at = if_not_exists(#at, :at)');
+    write.remove?.push(TOMBSTONE_TTL_ATTRIBUTE);
   }
   let setsValue = false;
   for (const channel of CHANNELS) {
     const value = changes[channel];
     if (value === undefined) continue;
-    names[`#${channel}`] = channelAttribute(channel, category);
-    names[`#${channel}At`] = channelTimeAttribute(channel, category);
+    const attribute = channelAttribute(channel, category);
     if (value === null) {
-      removes.push(`#${channel}`);
+      write.remove?.push(attribute);
     } else {
-      values[`:${channel}`] = value;
-      sets.push(`#${channel} = :${channel}`);
+      write.set.push([attribute, value]);
       setsValue = true;
     }
-    sets.push(`#${channel}At = :at`);
-    conditions.push(`(attribute_not_exists(#${channel}At) OR #${channel}At <= :at)`);
+    write.set.push([channelTimeAttribute(channel, category), meta.updatedAt]);
+    write.conditions.push({
+      kind: 'notAfter',
+      attribute: channelTimeAttribute(channel, category),
+      value: meta.updatedAt,
+    });
   }
   if (category !== undefined && setsValue) {
     // The layer is counted in the entry's set of categories, at most MAX_CATEGORY_LAYERS of them.
-    names['#categories'] = CATEGORY_SET_ATTRIBUTE;
-    Object.assign(values, {
-      ':category': new Set([category]),
-      ':categoryId': category,
-      ':maxLayers': MAX_CATEGORY_LAYERS,
+    write.addToSet = [[CATEGORY_SET_ATTRIBUTE, new Set([category])]];
+    write.conditions.push({
+      kind: 'roomFor',
+      attribute: CATEGORY_SET_ATTRIBUTE,
+      member: category,
+      max: MAX_CATEGORY_LAYERS,
     });
-    adds.push('#categories :category');
-    conditions.push(
-      '(attribute_not_exists(#categories) OR contains(#categories, :categoryId) OR size(#categories) < :maxLayers)',
-    );
   }
-  return {
-    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''} ADD ${adds.join(', ')}`,
-    ConditionExpression: conditions.join(' AND '),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  };
+  return write;
 };
+
+/**
+ * What every write of an entry does: who and why (change-attribution.ts, for the change
+ * stream), the version counted up, and the entry's updatedAt moved to the write's time, on the
+ * condition that it is not newer (`entryTime`), or else left as it is (set only on a new entry).
+ */
+const entryWrite = (key: EntryKey, meta: WriteMeta, cause: ChangeCause, entryTime: boolean): ItemWrite => {
+  const change = attributionItem({
+    cause: meta.cause ?? cause,
+    changedBy: meta.updatedBy,
+    changedAt: meta.updatedAt,
+  });
+  const write: ItemWrite = {
+    key: entryTableKey(key),
+    set: [['updatedBy', meta.updatedBy], ...Object.entries(change)],
+    setIfMissing: [],
+    remove: [],
+    increment: ['version'],
+    conditions: [],
+  };
+  if (entryTime) {
+    write.set.push(['updatedAt', meta.updatedAt]);
+    write.conditions.push({ kind: 'notAfter', attribute: 'updatedAt', value: meta.updatedAt });
+  } else {
+    write.setIfMissing?.push(['updatedAt', meta.updatedAt]);
+  }
+  return write;
+};
+
+/** The attributes that name an entry, written by every write that may create it. */
+const entryIdentity = (key: EntryKey): [string, unknown][] => [
+  ['organizationId', key.organizationId],
+  ['userId', key.userId],
+  ['scope', scopeOf(key.documentId)],
+  ...(key.documentId === null ? [] : ([['documentId', key.documentId]] as [string, unknown][])),
+];
 
 /**
  * Where the organization-level entry keeps the user's schedule, and its write time. The schedule
@@ -206,56 +213,22 @@ export const SCHEDULE_ATTRIBUTE = 'schedule';
 const SCHEDULE_TIME_ATTRIBUTE = 'scheduleAt';
 
 /**
- * One UpdateItem that replaces (or, with null, removes) the schedule of a user's
- * organization-level entry, creating the entry for a schedule. Like a channel, the schedule
- * carries its write time: a write stamped older than the stored one is refused (a late write
- * never undoes a newer one). `entryTime` also moves the entry's updatedAt, when not newer.
+ * The write that replaces (or, with null, removes) the schedule of a user's organization-level
+ * entry, creating the entry for a schedule. Like a channel, the schedule carries its write time:
+ * a write stamped older than the stored one is refused (a late write never undoes a newer one).
+ * `entryTime` also moves the entry's updatedAt, when not newer.
  */
-const scheduleUpdate = (key: EntryKey, schedule: Schedule | null, meta: WriteMeta, entryTime: boolean) => {
-  const change = attributionUpdate({
-    cause: meta.cause ?? 'set',
-    changedBy: meta.updatedBy,
-    changedAt: meta.updatedAt,
-  });
-  const names: Record<string, string> = {
-    '#by': 'updatedBy',
-    '#version': 'version',
-    '#at': 'updatedAt',
-    '#schedule': SCHEDULE_ATTRIBUTE,
-    '#scheduleAt': SCHEDULE_TIME_ATTRIBUTE,
-    ...change.names,
-  };
-  const values: Record<string, unknown> = { ':at': meta.updatedAt, ':by': meta.updatedBy, ':one': 1, ...change.values };
-  const sets = ['#by = :by', '#scheduleAt = :at', ...change.sets];
-  const conditions = ['(attribute_not_exists(#scheduleAt) OR #scheduleAt <= :at)'];
-  if (entryTime) {
-    sets.push('#at = :at');
-    conditions.push('(attribute_not_exists(#at) OR #at <= :at)');
-  } else {
-    sets.push('#at = if_not_exists(#at, :at)');
-  }
-  let removes = '';
+const scheduleWrite = (key: EntryKey, schedule: Schedule | null, meta: WriteMeta, entryTime: boolean): ItemWrite => {
+  const write = entryWrite(key, meta, 'set', entryTime);
+  write.set.push([SCHEDULE_TIME_ATTRIBUTE, meta.updatedAt]);
+  write.conditions.push({ kind: 'notAfter', attribute: SCHEDULE_TIME_ATTRIBUTE, value: meta.updatedAt });
   if (schedule === null) {
-    names['#pk'] = 'pk';
-    conditions.push('attribute_exists(#pk)');
-    removes = ' REMOVE #schedule';
+    write.conditions.push({ kind: 'exists', attribute: 'pk' });
+    write.remove?.push(SCHEDULE_ATTRIBUTE);
   } else {
-    Object.assign(names, { '#org': 'organizationId', '#user': 'userId', '#scope': 'scope' });
-    Object.assign(values, {
-      ':org': key.organizationId,
-      ':user': key.userId,
-      ':scope': scopeOf(null),
-      ':schedule': JSON.stringify(schedule),
-    });
-    sets.push('#org = :org', '#user = :user', '#scope = :scope', '#schedule = :schedule');
+    write.set.push(...entryIdentity(key), [SCHEDULE_ATTRIBUTE, JSON.stringify(schedule)]);
   }
-  return {
-    Key: entryTableKey(key),
-    UpdateExpression: `SET ${sets.join(', ')}${removes} ADD #version :one`,
-    ConditionExpression: conditions.join(' AND '),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  };
+  return write;
 };
 
 /** Whether a refused update's item (as DynamoDB returned it, marshalled) is full of other categories. */
@@ -311,6 +284,13 @@ const stampUpdate = (entry: UnchangedEntry, change: ChangeAttribution, marker?: 
   };
 };
 
+/** What one request's batches found so far: entries that were there, entries created; its first batch. */
+interface WriteTally {
+  existing: number;
+  created: number;
+  first: Promise<unknown>;
+}
+
 export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, MigrationEntryStore, ErasureEntryStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -322,12 +302,12 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
   }
 
   /**
-   * The same conditional updates as setChannels, 100 in one TransactWriteItems: one request
-   * instead of 100 costs the client about a tenth of the CPU per entry (measured by the bench),
-   * which is what lets the largest set finish well within its deadline at the deployed memory.
-   * It costs twice the write capacity, and a single refused condition cancels the whole batch,
-   * so a refused batch is answered as unwritten and written entry by entry, where each entry's
-   * own rules (per-channel times, concurrent channels) apply exactly.
+   * The same conditional writes as setChannels, as PartiQL statements, 25 to a
+   * BatchExecuteStatement call (item-write.ts, partiql-batch.ts): one request instead of 25
+   * costs the client a fraction of the CPU per entry, which lets the largest set finish well
+   * within its deadline at the deployed memory, and unlike a transaction each statement costs 1
+   * write unit. What a batch did not write is answered, and written entry by entry, where each
+   * entry's own rules (per-channel times, concurrent channels, the limit of layers) apply exactly.
    */
   async setChannelsBatch(
     keys: readonly EntryKey[],
@@ -335,26 +315,69 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
     meta: WriteMeta,
     { signal }: CallOptions = {},
   ): Promise<readonly EntryKey[]> {
-    if (keys.length === 0) return [];
-    try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: keys.map((key) => ({
-            Update: {
-              TableName: this.tableName,
-              Key: entryTableKey(key),
-              ...channelUpdate({ key, changes: config, meta, entryTime: true, mustExist: false }),
-            },
-          })),
-        }),
-        { abortSignal: signal },
-      );
-      return [];
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      return keys;
-    }
+    const writes = keys.map((key) => channelWrite({ key, changes: config, meta, entryTime: true, mustExist: false }));
+    return this.writeInBatches(keys, writes, meta, signal);
   }
+
+  /**
+   * Writes in PartiQL batches of 25. An UPDATE applies only to an existing entry and an INSERT
+   * only to a missing one; a statement refused for that is sent again as the other kind, and
+   * both cost a write unit. So a request's first batch of 25 goes alone and tries UPDATE; from
+   * then on each batch tries first the kind the request's earlier batches needed most (the
+   * tally, by the request's meta, which all its batches share). A request of new entries, like
+   * one of existing entries, costs 1 write unit per entry plus at most 25.
+   */
+  private async writeInBatches(
+    keys: readonly EntryKey[],
+    writes: readonly ItemWrite[],
+    meta: WriteMeta,
+    signal: AbortSignal | undefined,
+  ): Promise<readonly EntryKey[]> {
+    let tally = this.tallies.get(meta);
+    const write = async (start: number): Promise<EntryKey[]> => {
+      const counts = tally as WriteTally;
+      const outcome = await writeBatch(
+        (statements) => this.executeStatements(statements, signal),
+        this.tableName,
+        writes.slice(start, start + PARTIQL_BATCH_LIMIT),
+        counts.created > counts.existing ? 'insert' : 'update',
+        signal,
+      );
+      counts.existing += outcome.existing;
+      counts.created += outcome.created;
+      return outcome.unwritten.map((index) => keys[start + index] as EntryKey);
+    };
+    const starts = Array.from(
+      { length: Math.ceil(writes.length / PARTIQL_BATCH_LIMIT) },
+      (_, i) => i * PARTIQL_BATCH_LIMIT,
+    );
+    const unwritten: EntryKey[] = [];
+    if (tally) {
+      // Another batch of the request is finding out: wait for its answer (its failure is its own).
+      await tally.first.catch(() => undefined);
+    } else if (starts.length > 0) {
+      const probe: WriteTally = { existing: 0, created: 0, first: Promise.resolve() };
+      tally = probe;
+      this.tallies.set(meta, probe);
+      const first = write(starts.shift() as number);
+      probe.first = first;
+      unwritten.push(...(await first));
+    }
+    unwritten.push(...(await Promise.all(starts.map(write))).flat());
+    return unwritten;
+  }
+
+  /** One BatchExecuteStatement: each statement's error code, undefined for those applied (a missing answer is no success). */
+  private async executeStatements(statements: Statement[], signal: AbortSignal | undefined) {
+    const output = await this.client.send(new BatchExecuteStatementCommand({ Statements: statements }), {
+      abortSignal: signal,
+    });
+    const responses = output?.Responses ?? [];
+    return statements.map((_, i) => (responses[i] ? responses[i].Error?.Code : 'NoResponse'));
+  }
+
+  /** What each request's batches found so far. */
+  private readonly tallies = new WeakMap<WriteMeta, WriteTally>();
 
   async resetChannels(
     key: EntryKey,
@@ -421,7 +444,7 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
         this.client.send(
           new UpdateCommand({
             TableName: this.tableName,
-            ...scheduleUpdate(key, schedule, meta, entryTime),
+            ...toUpdateItem(scheduleWrite(key, schedule, meta, entryTime)),
             ReturnValues: schedule === null ? 'ALL_NEW' : 'NONE',
           }),
           { abortSignal: signal },
@@ -440,28 +463,15 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
     );
   }
 
-  /** setSchedule (a schedule, not its removal) for up to SET_BATCH_SIZE users in one transaction; answers the keys not written. */
+  /** setSchedule (a schedule, not its removal) for up to SET_BATCH_SIZE users, as setChannelsBatch writes; answers the keys not written. */
   async setSchedulesBatch(
     keys: readonly EntryKey[],
     schedule: Schedule,
     meta: WriteMeta,
     { signal }: CallOptions = {},
   ): Promise<readonly EntryKey[]> {
-    if (keys.length === 0) return [];
-    try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: keys.map((key) => ({
-            Update: { TableName: this.tableName, ...scheduleUpdate(key, schedule, meta, true) },
-          })),
-        }),
-        { abortSignal: signal },
-      );
-      return [];
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      return keys;
-    }
+    const writes = keys.map((key) => scheduleWrite(key, schedule, meta, true));
+    return this.writeInBatches(keys, writes, meta, signal);
   }
 
   /** Gives an emptied entry its expiry, never an earlier one than it has (a newer reset's). */
@@ -502,8 +512,7 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
         const output = await this.client.send(
           new UpdateCommand({
             TableName: this.tableName,
-            Key: entryTableKey(key),
-            ...channelUpdate(write),
+            ...toUpdateItem(channelWrite(write)),
             ReturnValues: mustExist ? 'ALL_NEW' : 'NONE',
             ...(addsLayer ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
           }),

@@ -305,6 +305,11 @@ const startTargets = async () => {
         return http(operationById('getErasureStatus').path, { organizationId: 'acme', erasureId: erasureStatusId });
       case 'NotFound':
         return apiEvent('/v2/unknown', { headers, body: { data: {} } });
+      case 'setPolicy': {
+        // The documented example expects a version: a fresh organization each round (the credential holds '*').
+        const { organizationId: _unused, ...policy } = example('setPolicy') as { organizationId: string };
+        return http(operationById('setPolicy').path, { ...policy, organizationId: `cold-policy-${round}` });
+      }
       case 'MigrationConsumer': {
         const { migrationId } = await start(round, 'consumer');
         return sqsEvent(round, 'migrations', { migrationId });
@@ -552,7 +557,7 @@ export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise
         .map((b) => b.entry)
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
       "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
-      "First events: each operation's first documented example (config/get's for the baselines); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, the erasure consumer a fresh erasure, the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the second adds the SQS client and one SendMessage, and is the baseline of the functions whose spec has queues (they are the only ones to bundle the SQS client).",
+      "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, the erasure consumer a fresh erasure, the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the second adds the SQS client and one SendMessage, and is the baseline of the functions whose spec has queues (they are the only ones to bundle the SQS client).",
       `"Largest additions" and "map of every source" come from an esbuild build of the same entry with source maps of every input (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
     );
     s.data = {

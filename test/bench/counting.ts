@@ -14,9 +14,18 @@ const CAPACITY_OPERATIONS = new Set([
   'BatchWriteItem',
   'TransactGetItems',
   'TransactWriteItems',
+  'BatchExecuteStatement',
 ]);
 
-const WRITE_OPERATIONS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+// The service's PartiQL batches hold only UPDATE and INSERT statements.
+const WRITE_OPERATIONS = new Set([
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+  'TransactWriteItems',
+  'BatchExecuteStatement',
+]);
 const READ_OPERATIONS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
 
 export interface CallRecord {
@@ -36,7 +45,7 @@ export interface CallSummary {
   calls: number;
   reads: number;
   writes: number;
-  /** Items written: single writes count 1, BatchWriteItem counts its requests. */
+  /** Items written: single writes count 1, BatchWriteItem its requests, BatchExecuteStatement its statements (applied or refused: each costs a write unit). */
   itemsWritten: number;
   /** Items requested by reads: GetItem 1, BatchGetItem its keys. */
   keysRead: number;
@@ -193,6 +202,7 @@ const itemsOf = (operation: string, input: Record<string, unknown>): number => {
   if (operation === 'BatchWriteItem' && requestItems) {
     return Object.values(requestItems).reduce((n, table) => n + ((table as unknown[]).length ?? 0), 0);
   }
+  if (operation === 'BatchExecuteStatement') return (input.Statements as unknown[] | undefined)?.length ?? 0;
   if (operation === 'TransactWriteItems' || operation === 'TransactGetItems') {
     return (input.TransactItems as unknown[] | undefined)?.length ?? 0;
   }

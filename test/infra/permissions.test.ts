@@ -13,7 +13,7 @@ import { type Json, type Resources, resourceById, SYNTH_TIMEOUT_MS, type Synthes
 
 const source = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
-const COMMAND_ACTIONS: Record<string, string> = {
+const COMMAND_ACTIONS: Record<string, string | string[]> = {
   GetCommand: 'dynamodb:GetItem',
   BatchGetCommand: 'dynamodb:BatchGetItem',
   QueryCommand: 'dynamodb:Query',
@@ -23,6 +23,8 @@ const COMMAND_ACTIONS: Record<string, string> = {
   DeleteCommand: 'dynamodb:DeleteItem',
   BatchWriteCommand: 'dynamodb:BatchWriteItem',
   SendMessageCommand: 'sqs:SendMessage',
+  // The adapters' PartiQL batches hold UPDATE and INSERT statements (shared/platform/item-write.ts).
+  BatchExecuteStatementCommand: ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert'],
 };
 
 /** IAM checks each action inside a transaction: those a method's transaction holds (`{ Put: …}`, `{ Update }`). */
@@ -55,7 +57,7 @@ const adapterActions = (path: string, className: string): Map<string, Set<string
       actions: commands.flatMap((command) =>
         command === 'TransactWriteCommand'
           ? transactionActions(chunk)
-          : [COMMAND_ACTIONS[command] ?? `unknown:${command}`],
+          : [COMMAND_ACTIONS[command] ?? `unknown:${command}`].flat(),
       ),
       calls: [...chunk.matchAll(/this\.(\w+)\(/g)].map((m) => m[1] as string),
     });

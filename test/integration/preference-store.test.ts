@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
+import type { EntryKey } from '#shared/preferences/model.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { TOMBSTONE_LIFETIME_SECONDS, TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
@@ -215,30 +216,118 @@ describe('DynamoPreferenceStore against DynamoDB Local', () => {
   });
 });
 
-describe('config/set in batches (TransactWriteItems of 100 conditional updates)', () => {
+describe('config/set in batches (PartiQL BatchExecuteStatement, 25 conditional statements a call)', () => {
   const users = Array.from({ length: 150 }, (_, i) => `batch-${i}`);
   const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 
-  test('writes every entry of a large request, one call per 100 entries', async () => {
+  /** The statements each BatchExecuteStatement of `run` sent, by kind ("UPDATE", "INSERT"). */
+  const statementsOf = async (run: () => Promise<unknown>) => {
     const send = jest.spyOn(dynamo.doc, 'send');
     try {
-      await setConfig(
-        { store, now: () => at(1) },
-        { organizationId: org, userIds: users, documentIds: ['d1', 'd2'], config: { email: 'NONE' } },
-        'ak_batch',
-      );
-      const writes = send.mock.calls
-        .map(([command]) => command.constructor.name)
-        .filter((name) => name !== 'GetCommand');
-      expect(writes).toEqual(['TransactWriteCommand', 'TransactWriteCommand', 'TransactWriteCommand']);
+      await run();
+      return send.mock.calls
+        .map(([command]) => command)
+        .filter((command) => command.constructor.name !== 'GetCommand')
+        .map((command) => {
+          const { Statements } = (command as { input: { Statements?: { Statement: string }[] } }).input;
+          return Statements?.map(({ Statement }) => Statement.split(' ')[0]) ?? [command.constructor.name];
+        });
     } finally {
       send.mockRestore();
     }
+  };
+
+  test('writes every entry of a large request, 25 a call: new entries cost one INSERT each, after the first batch of 25 finds them missing', async () => {
+    const calls = await statementsOf(() =>
+      setConfig(
+        { store, now: () => at(1) },
+        { organizationId: org, userIds: users, documentIds: ['d1', 'd2'], config: { email: 'NONE' } },
+        'ak_batch',
+      ),
+    );
+    // 300 new entries: the first 25 tried as UPDATE (refused: missing) then INSERTed, the other 275 INSERTed at once.
+    expect(calls.every((statements) => statements.length <= 25)).toBe(true);
+    const count = (kind: string) => calls.flat().filter((statement) => statement === kind).length;
+    expect([count('UPDATE'), count('INSERT'), calls.length]).toEqual([25, 300, 13]);
+
+    // The same request again: every entry exists, one UPDATE each.
+    const again = await statementsOf(() =>
+      setConfig(
+        { store, now: () => at(2) },
+        { organizationId: org, userIds: users, documentIds: ['d1', 'd2'], config: { email: 'MINE' } },
+        'ak_batch',
+      ),
+    );
+    expect(again.flat().filter((statement) => statement === 'UPDATE')).toHaveLength(300);
+    expect(again.flat()).toHaveLength(300);
     const [view] = await getConfig(
       { store, defaults: BUILT_IN_DEFAULTS },
       { organizationId: org, userId: 'batch-149', documentIds: ['d2'] },
     );
-    expect(view?.config).toEqual({ email: 'NONE' });
+    expect(view?.config).toEqual({ email: 'MINE' });
+  });
+
+  test('an entry a batch INSERTs or UPDATEs is the item a single write makes: channels, times, version, attribution, category set, tombstone revived', async () => {
+    const item = async (userId: string, documentId: string | null) =>
+      (
+        await dynamo.doc.send(
+          new GetCommand({
+            TableName: store.tableName,
+            Key: entryTableKey({ organizationId: org, userId, documentId }),
+          }),
+        )
+      ).Item;
+    const meta = (minute: number, category?: string) => ({
+      updatedAt: at(minute).toISOString(),
+      updatedBy: 'ak_same',
+      ...(category ? { category } : {}),
+    });
+    const keys = (documentId: string | null) =>
+      ['one', 'batched'].map((userId) => ({ organizationId: org, userId, documentId }));
+    const same = async (documentId: string | null) => {
+      const [one, batched] = [await item('one', documentId), await item('batched', documentId)];
+      const { pk, sk, userId, ...rest } = batched ?? {};
+      expect(one).toEqual({ ...rest, pk: one?.pk, sk: 'one', userId: 'one' });
+    };
+    for (const documentId of ['d9', null]) {
+      const [single, batch] = keys(documentId) as [EntryKey, EntryKey];
+      // Created: a single UpdateItem, and a batch's INSERT.
+      await store.setChannels(single, { inbox: 'NONE', email: 'ALL' }, meta(1));
+      expect(await store.setChannelsBatch([batch], { inbox: 'NONE', email: 'ALL' }, meta(1))).toEqual([]);
+      await same(documentId);
+      // Changed, a category layer added: a single UpdateItem, and a batch's UPDATE.
+      await store.setChannels(single, { slack: 'MINE' }, meta(2, 'comments'));
+      expect(await store.setChannelsBatch([batch], { slack: 'MINE' }, meta(2, 'comments'))).toEqual([]);
+      await same(documentId);
+    }
+    // A tombstone (an emptied document entry) revived by a batch loses its expiry, as by a single write.
+    const [single, batch] = keys('d9') as [EntryKey, EntryKey];
+    for (const key of [single, batch]) {
+      await store.resetChannels(key, ['inbox', 'email'], meta(3));
+      await store.resetChannels(key, ['slack'], meta(3, 'comments'));
+      expect((await item(key.userId, 'd9'))?.[TOMBSTONE_TTL_ATTRIBUTE]).toBeDefined();
+    }
+    await store.setChannels(single, { inbox: 'MINE' }, meta(4));
+    expect(await store.setChannelsBatch([batch], { inbox: 'MINE' }, meta(4))).toEqual([]);
+    await same('d9');
+    expect((await item('batched', 'd9'))?.[TOMBSTONE_TTL_ATTRIBUTE]).toBeUndefined();
+  });
+
+  test('a batch never writes over a newer channel: that entry is answered unwritten, the others written', async () => {
+    const key = { organizationId: org, userId: 'late', documentId: 'd1' };
+    await store.setChannels(key, { inbox: 'NONE' }, { updatedAt: at(9).toISOString(), updatedBy: 'ak_new' });
+    const fresh = { organizationId: org, userId: 'fresh', documentId: 'd1' };
+    const unwritten = await store.setChannelsBatch(
+      [key, fresh],
+      { inbox: 'ALL' },
+      { updatedAt: at(5).toISOString(), updatedBy: 'ak_late' },
+    );
+    expect(unwritten).toEqual([key]);
+    const entries = await store.getEntries([key, fresh]);
+    expect(entries.map((entry) => [entry.userId, entry.config.inbox])).toEqual([
+      ['late', 'NONE'],
+      ['fresh', 'ALL'],
+    ]);
   });
 
   test('a batch refused because one entry holds a newer channel is written entry by entry: the newer channel stays, the rest is written', async () => {

@@ -1,4 +1,4 @@
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchExecuteStatementCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import type { ApiError } from '#shared/api/errors.js';
 import { logger } from '#shared/platform/logger.js';
@@ -33,7 +33,7 @@ const deadlineAt = (abortAt: number) => {
   const counts = { updates: 0, afterAbort: 0 };
   const send = dynamo.doc.send.bind(dynamo.doc) as (...args: unknown[]) => Promise<unknown>;
   const spy = jest.spyOn(dynamo.doc, 'send').mockImplementation(((command: unknown, ...rest: unknown[]) => {
-    if (command instanceof UpdateCommand || command instanceof TransactWriteCommand) {
+    if (command instanceof UpdateCommand || command instanceof BatchExecuteStatementCommand) {
       if (controller.signal.aborted) counts.afterAbort += 1;
       counts.updates += 1;
       if (counts.updates === abortAt) controller.abort(new Error('deadline'));

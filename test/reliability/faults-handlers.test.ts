@@ -156,8 +156,10 @@ describe('faults that outlast the retries: 503 UNAVAILABLE and a consistent stor
     const touchesP2 = (key: unknown) => (key as { sk?: { S?: string } } | undefined)?.sk?.S === 'p2';
     proxy.policy = ({ operation, body }) =>
       (operation === 'UpdateItem' && touchesP2(body.Key)) ||
-      (operation === 'TransactWriteItems' &&
-        (body.TransactItems as { Update?: { Key?: unknown } }[]).some((item) => touchesP2(item.Update?.Key)))
+      (operation === 'BatchExecuteStatement' &&
+        (body.Statements as { Parameters?: { S?: string }[] }[]).some((statement) =>
+          statement.Parameters?.some((parameter) => parameter.S === 'p2'),
+        ))
         ? 'unavailable'
         : undefined;
     const data = {

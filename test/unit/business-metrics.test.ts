@@ -1,11 +1,11 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import {
+  BatchExecuteStatementCommand,
   BatchGetCommand,
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
@@ -52,7 +52,9 @@ beforeEach(() => {
     .on(GetCommand, { Key: { apiKey: 'ak_expired' } })
     .resolves({ Item: credentialRecord({ apiKey: 'ak_expired', expiresAt: '2026-02-01T00:00:00.000Z' }) });
   ddb.on(UpdateCommand).resolves({});
-  ddb.on(TransactWriteCommand).resolves({});
+  ddb
+    .on(BatchExecuteStatementCommand)
+    .callsFake((input: { Statements?: unknown[] }) => ({ Responses: (input.Statements ?? []).map(() => ({})) }));
   ddb.on(DeleteCommand).resolves({});
   ddb.on(BatchGetCommand).resolves({ Responses: { 'config-table': [] } });
 });

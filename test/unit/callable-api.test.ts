@@ -1,8 +1,8 @@
 import {
+  BatchExecuteStatementCommand,
   BatchGetCommand,
   DynamoDBDocumentClient,
   GetCommand,
-  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
@@ -35,6 +35,10 @@ beforeEach(() => {
     .on(GetCommand, { TableName: 'credentials-table', Key: { apiKey } })
     .resolves({ Item: credentialRecord({ apiKey }) });
   ddb.on(BatchGetCommand).resolves({ Responses: { 'config-table': [] } });
+  // DynamoDB's answer to a batch of statements all applied: one empty response each.
+  ddb
+    .on(BatchExecuteStatementCommand)
+    .callsFake((input: { Statements?: unknown[] }) => ({ Responses: (input.Statements ?? []).map(() => ({})) }));
 });
 
 const PATH = '/v2/notifications/config/get';
@@ -294,31 +298,39 @@ describe('config set handler', () => {
         message: 'Config set.',
       },
     });
-    // The four entries go in one transaction of four conditional updates.
-    expect(ddb).toHaveReceivedCommandTimes(TransactWriteCommand, 1);
-    const updates = (ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? []).map(
-      (item) => item.Update,
-    );
-    expect(updates.map((update) => update?.Key)).toEqual([
+    // The four entries go in one PartiQL batch of four conditional UPDATE statements.
+    expect(ddb).toHaveReceivedCommandTimes(BatchExecuteStatementCommand, 1);
+    const statements = ddb.commandCalls(BatchExecuteStatementCommand)[0]?.args[0].input.Statements ?? [];
+    expect(statements).toHaveLength(4);
+    for (const { Statement } of statements) {
+      expect(Statement).toMatch(/^UPDATE "config-table" SET /);
+      expect(Statement).toContain('SET "inbox" = ?');
+      expect(Statement).not.toMatch(/"email"|"slack"/);
+    }
+    // Each statement's parameters hold the value, the caller and, last in its WHERE, the entry's key.
+    const keys = statements.map(({ Statement, Parameters }) => {
+      const where = (Statement as string).slice((Statement as string).indexOf(' WHERE '));
+      const before = ((Statement as string).slice(0, (Statement as string).indexOf(' WHERE ')).match(/\?/g) ?? [])
+        .length;
+      expect(where).toMatch(/^ WHERE "pk" = \? AND "sk" = \? AND /);
+      expect(Parameters).toEqual(expect.arrayContaining(['NONE', apiKey]));
+      return { pk: Parameters?.[before], sk: Parameters?.[before + 1] };
+    });
+    expect(keys).toEqual([
       { pk: 'DOC#org-1#d1', sk: 'u1' },
       { pk: 'DOC#org-1#d2', sk: 'u1' },
       { pk: 'DOC#org-1#d1', sk: 'u2' },
       { pk: 'DOC#org-1#d2', sk: 'u2' },
     ]);
-    expect(updates[3]).toMatchObject({
-      TableName: 'config-table',
-      ExpressionAttributeValues: expect.objectContaining({ ':inbox': 'NONE', ':by': apiKey }),
-    });
-    for (const update of updates) expect(update?.UpdateExpression).not.toMatch(/#email|#slack/);
     expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 0);
   });
 
   test('a write that still fails after retries answers 503 with the per-user map', async () => {
     const errorSpy = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
-    // The batch is refused (u2's write fails in it too), so each entry is written on its own.
-    ddb
-      .on(TransactWriteCommand)
-      .rejects(Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException' }));
+    // The batch's statements are refused (u2's write fails in it too), so each entry is written on its own.
+    ddb.on(BatchExecuteStatementCommand).resolves({
+      Responses: [{ Error: { Code: 'ThrottlingError' } }, { Error: { Code: 'ThrottlingError' } }],
+    });
     ddb.on(UpdateCommand).resolves({});
     ddb
       .on(UpdateCommand, { Key: { pk: 'ORG#org-1', sk: 'u2' } })
@@ -341,7 +353,9 @@ describe('config set handler', () => {
 
   // Not under `message`: Powertools drops an attribute named like its own keys.
   test("a 503 is logged as a warning that says why (the error's message, not dropped as a reserved key)", async () => {
-    ddb.on(TransactWriteCommand).rejects(Object.assign(new Error('Throttled'), { name: 'ThrottlingException' }));
+    ddb
+      .on(BatchExecuteStatementCommand)
+      .rejects(Object.assign(new Error('Throttled'), { name: 'ThrottlingException' }));
     ddb.on(UpdateCommand).rejects(Object.assign(new Error('Throttled'), { name: 'ThrottlingException' }));
     const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
     const response = await callSet({ organizationId: 'org-1', userIds: ['u1'], config: { email: 'ALL' } });

@@ -31,7 +31,7 @@ export const setConfigRoute = {
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
     // A partial update per entry, so concurrent writes of different channels both take effect;
     // the organization's policy read for its locks.
-    tables: { config: ['UpdateItem', 'GetItem'] },
+    tables: { config: ['UpdateItem', 'PartiQLUpdate', 'PartiQLInsert', 'GetItem'] },
     settings: ['policyCache'],
   },
 } as const satisfies Route;

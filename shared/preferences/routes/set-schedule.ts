@@ -31,6 +31,6 @@ export const setScheduleRoute = {
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
     // One conditional update per user (100 in a transaction); a removal that leaves an entry
     // empty deletes it.
-    tables: { config: ['UpdateItem', 'DeleteItem'] },
+    tables: { config: ['UpdateItem', 'PartiQLUpdate', 'PartiQLInsert', 'DeleteItem'] },
   },
 } as const satisfies Route;

@@ -1,0 +1,146 @@
+import { describe, expect, test } from '@jest/globals';
+import { type ItemWrite, toPartiqlInsert, toPartiqlUpdate, toUpdateItem } from '#shared/platform/item-write.js';
+import { type ExecuteStatements, writeBatch } from '#shared/platform/partiql-batch.js';
+
+// The batches of config/set and schedule/set: an UPDATE never creates, an INSERT never changes,
+// so each refused for that is sent again as the other kind; anything else is left to the
+// caller's single writes. What is sent is what DynamoDB would be asked.
+
+const write = (sk: string, extra: Partial<ItemWrite> = {}): ItemWrite => ({
+  key: { pk: 'P', sk },
+  set: [['inbox', 'ALL']],
+  increment: ['version'],
+  conditions: [{ kind: 'notAfter', attribute: 'inboxAt', value: '2026' }],
+  ...extra,
+});
+
+/** A store that answers each statement by its kind and item: `present` items exist. */
+const fakeStore = (present: Set<string>, refuse: Record<string, string> = {}) => {
+  const sent: string[][] = [];
+  const execute: ExecuteStatements = async (statements) => {
+    sent.push(statements.map(({ Statement }) => Statement.split(' ')[0] as string));
+    return statements.map(({ Statement, Parameters }) => {
+      const sk = Statement.startsWith('INSERT') ? Parameters[1] : Parameters[Parameters.length - 2];
+      if (refuse[String(sk)]) return refuse[String(sk)];
+      if (Statement.startsWith('INSERT')) return present.has(String(sk)) ? 'DuplicateItem' : undefined;
+      return present.has(String(sk)) ? undefined : 'ConditionalCheckFailed';
+    });
+  };
+  return { sent, execute };
+};
+
+describe('writeBatch', () => {
+  test('UPDATE first: missing items are INSERTed in a second call, existing ones updated once', async () => {
+    const store = fakeStore(new Set(['a']));
+    const outcome = await writeBatch(store.execute, 'config', [write('a'), write('b'), write('c')], 'update');
+    expect(outcome).toEqual({ unwritten: [], existing: 1, created: 2 });
+    expect(store.sent).toEqual([
+      ['UPDATE', 'UPDATE', 'UPDATE'],
+      ['INSERT', 'INSERT'],
+    ]);
+  });
+
+  test('INSERT first: existing items are UPDATEd in a second call', async () => {
+    const store = fakeStore(new Set(['a']));
+    const outcome = await writeBatch(store.execute, 'config', [write('a'), write('b')], 'insert');
+    expect(outcome).toEqual({ unwritten: [], existing: 1, created: 1 });
+    expect(store.sent).toEqual([['INSERT', 'INSERT'], ['UPDATE']]);
+  });
+
+  test('a statement throttled, or refused as both kinds, is left unwritten for the single writes', async () => {
+    const store = fakeStore(new Set(['newer']), { throttled: 'ThrottlingError' });
+    const refusedBoth: ExecuteStatements = async (statements) => {
+      const codes = await store.execute(statements);
+      // "newer" exists but its condition fails: its UPDATE is refused too.
+      return codes.map((code, i) =>
+        statements[i]?.Statement.startsWith('UPDATE') && statements[i]?.Parameters.includes('newer')
+          ? 'ConditionalCheckFailed'
+          : code,
+      );
+    };
+    const outcome = await writeBatch(
+      refusedBoth,
+      'config',
+      [write('newer'), write('throttled'), write('ok')],
+      'update',
+    );
+    expect(outcome.unwritten.sort()).toEqual([0, 1]);
+    expect(outcome.created).toBe(1);
+  });
+
+  test('a write that must find its item is never INSERTed', async () => {
+    const store = fakeStore(new Set());
+    const mustExist = write('gone', { conditions: [{ kind: 'exists', attribute: 'pk' }] });
+    expect(toPartiqlInsert('config', mustExist)).toBeUndefined();
+    const outcome = await writeBatch(store.execute, 'config', [mustExist], 'insert');
+    expect(outcome).toEqual({ unwritten: [0], existing: 0, created: 0 });
+    expect(store.sent).toEqual([['UPDATE']]);
+  });
+
+  test('a failed call leaves every write unwritten; at the deadline it throws instead', async () => {
+    const failing: ExecuteStatements = async () => {
+      throw Object.assign(new Error('down'), { name: 'InternalServerError' });
+    };
+    expect(await writeBatch(failing, 'config', [write('a'), write('b')], 'update')).toEqual({
+      unwritten: [0, 1],
+      existing: 0,
+      created: 0,
+    });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(writeBatch(failing, 'config', [write('a')], 'update', controller.signal)).rejects.toThrow('down');
+  });
+
+  test('more than 25 writes is a caller bug', async () => {
+    const store = fakeStore(new Set());
+    const writes = Array.from({ length: 26 }, (_, i) => write(`k${i}`));
+    await expect(writeBatch(store.execute, 'config', writes, 'update')).rejects.toThrow(/25/);
+  });
+});
+
+describe('one write, three renderings', () => {
+  const full: ItemWrite = {
+    key: { pk: 'DOC#o#d', sk: 'u' },
+    set: [
+      ['c:comments:inbox', 'NONE'],
+      ['c:comments:inboxAt', 't'],
+    ],
+    remove: ['tombstoneExpiresAt'],
+    increment: ['version'],
+    addToSet: [['categoryIds', new Set(['comments'])]],
+    conditions: [
+      { kind: 'notAfter', attribute: 'c:comments:inboxAt', value: 't' },
+      { kind: 'roomFor', attribute: 'categoryIds', member: 'comments', max: 100 },
+    ],
+  };
+
+  test('UpdateItem: names and values by placeholder, every condition', () => {
+    const update = toUpdateItem(full);
+    expect(update.UpdateExpression).toBe('SET #a0 = :v0, #a1 = :v1 REMOVE #a2 ADD #a3 :v2, #a4 :v3');
+    expect(update.ConditionExpression).toBe(
+      '(attribute_not_exists(#a5) OR #a5 <= :v4) AND (attribute_not_exists(#a6) OR contains(#a6, :v5) OR size(#a6) < :v6)',
+    );
+    expect(update.ExpressionAttributeNames).toMatchObject({ '#a0': 'c:comments:inbox', '#a6': 'categoryIds' });
+  });
+
+  test('PartiQL UPDATE: the same clauses, the key and the conditions in its WHERE, values as parameters', () => {
+    expect(toPartiqlUpdate('config', full)).toEqual({
+      Statement:
+        'UPDATE "config" SET "c:comments:inbox" = ? SET "c:comments:inboxAt" = ? SET "version" = "version" + 1 SET "categoryIds" = set_add("categoryIds", ?) REMOVE "tombstoneExpiresAt" WHERE "pk" = ? AND "sk" = ? AND ("c:comments:inboxAt" IS MISSING OR "c:comments:inboxAt" <= ?) AND ("categoryIds" IS MISSING OR contains("categoryIds", ?) OR size("categoryIds") < ?)',
+      Parameters: ['NONE', 't', new Set(['comments']), 'DOC#o#d', 'u', 't', 'comments', 100],
+    });
+  });
+
+  test('PartiQL INSERT: the item an UpdateItem would create (version 1, the set, nothing removed)', () => {
+    expect(toPartiqlInsert('config', full)).toEqual({
+      Statement:
+        "INSERT INTO \"config\" VALUE {'pk': ?, 'sk': ?, 'c:comments:inbox': ?, 'c:comments:inboxAt': ?, 'version': ?, 'categoryIds': ?}",
+      Parameters: ['DOC#o#d', 'u', 'NONE', 't', 1, new Set(['comments'])],
+    });
+  });
+
+  test('a name that cannot be quoted is refused, never spliced', () => {
+    expect(() => toPartiqlUpdate('config', write('x', { set: [['a"b', 1]] }))).toThrow(/Unquotable/);
+    expect(() => toPartiqlInsert('config', write('x', { set: [["a'b", 1]] }))).toThrow(/Unquotable/);
+  });
+});

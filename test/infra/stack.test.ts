@@ -403,10 +403,16 @@ describe('least-privilege IAM', () => {
       [tableId('credentials')]: ['dynamodb:GetItem'],
       [tableId('limits')]: ['dynamodb:UpdateItem'],
     };
-    // The policy item is read for its locks (set) and as a layer (get, resolve).
+    // The policy item is read for its locks (set) and as a layer (get, resolve); set writes in
+    // PartiQL batches (UPDATE, INSERT) and entry by entry (UpdateItem).
     expect(dataAccess('setConfig')).toEqual({
       ...credentials,
-      [tableId('config')]: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      [tableId('config')]: [
+        'dynamodb:GetItem',
+        'dynamodb:PartiQLInsert',
+        'dynamodb:PartiQLUpdate',
+        'dynamodb:UpdateItem',
+      ],
     });
     expect(dataAccess('getConfig')).toEqual({
       ...credentials,

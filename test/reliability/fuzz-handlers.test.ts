@@ -7,7 +7,6 @@ import fc from 'fast-check';
 import { handlerEntryOf, ROUTES } from '#service/routes.js';
 import { hashToken } from '#shared/auth/credential.js';
 import type { HttpHandler } from '#shared/edge/http-route.js';
-import { ENV } from '#shared/platform/environment.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import {

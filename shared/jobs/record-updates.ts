@@ -55,6 +55,18 @@ const assignments = (prefix: string, values: Readonly<Record<string, unknown>>) 
   };
 };
 
+/**
+ * Takes on queuing the first message of a pending, unqueued job, unless another request took
+ * it on after `staleBefore` (it may still be queuing).
+ */
+export const claimQueueingUpdate = (at: string, staleBefore: string): RecordUpdate => ({
+  UpdateExpression: 'SET queueClaimedAt = :at',
+  ConditionExpression:
+    'attribute_exists(pk) AND #status = :pending AND attribute_not_exists(queuedAt) AND (attribute_not_exists(queueClaimedAt) OR queueClaimedAt < :stale)',
+  ExpressionAttributeNames: { '#status': 'status' },
+  ExpressionAttributeValues: { ':at': at, ':stale': staleBefore, ':pending': 'pending' },
+});
+
 export const markQueuedUpdate = (at: string): RecordUpdate => ({
   UpdateExpression: 'SET queuedAt = :at',
   ConditionExpression: 'attribute_exists(pk)',

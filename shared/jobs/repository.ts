@@ -13,6 +13,7 @@ import { type JobKind, jobIdOf } from './kind.js';
 import type { JobRecord } from './record.js';
 import {
   acquireLeaseUpdate,
+  claimQueueingUpdate,
   completeUpdate,
   dropPageFieldsUpdate,
   type FailGuard,
@@ -41,6 +42,8 @@ export interface JobRepository<R extends JobRecord> {
   create(record: R): Promise<void>;
   get(id: string): Promise<R | undefined>;
   markQueued(id: string, at: string): Promise<void>;
+  /** Takes on queuing a pending, unqueued job's first message (record-updates.ts); false if another request holds that. */
+  claimQueueing(id: string, at: string, staleBefore: string): Promise<boolean>;
   /** Marks an active job failed if `guard` holds; returns false when it did not. */
   fail(id: string, reason: string, at: Date, guard: FailGuard): Promise<boolean>;
   /**
@@ -127,6 +130,10 @@ export class DynamoJobRepository<R extends JobRecord & Q, Q extends { organizati
       new GetCommand({ TableName: this.tableName, Key: recordKey(this.kind, id), ConsistentRead: true }),
     );
     return Item ? this.toRecord(Item) : undefined;
+  }
+
+  claimQueueing(id: string, at: string, staleBefore: string): Promise<boolean> {
+    return conditional(() => this.updateRecord(id, claimQueueingUpdate(at, staleBefore)));
   }
 
   async markQueued(id: string, at: string): Promise<void> {

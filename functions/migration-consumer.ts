@@ -2,16 +2,16 @@ import { queueConsumer } from '#shared/edge/queue-consumer.js';
 import { jobMessage, SqsJobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { DynamoForwardWriter } from '#shared/links/forwarding.js';
+import { DynamoMigrationEntries } from '#shared/migration/copies.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import { runMigration } from '#shared/migration/worker.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { maxReceiveCount, queueUrl, tableName } from '#shared/platform/environment.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
-import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 
 /** SQS consumer of the migration queue (docs/design.md, One delivery of the consumer); see shared/migration/worker.ts. */
 const deps = {
-  entries: new DynamoPreferenceStore(documentClient, tableName('config')),
+  entries: new DynamoMigrationEntries(documentClient, tableName('config')),
   repository: new DynamoJobRepository(migrationJob, documentClient, tableName('migrations')),
   forwards: new DynamoForwardWriter(documentClient, tableName('migrations')),
   queue: new SqsJobQueue(migrationJob, sqsClient, queueUrl('migrations')),

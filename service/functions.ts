@@ -52,7 +52,8 @@ export const MIGRATION_CONSUMER_FUNCTION = {
   // bench -- --only=migration). Duration shrinks as memory grows, so the cost stays about the same.
   memoryMb: 1769,
   tables: {
-    // List source entries, read targets, conditional copy, stamp (updates, in transactions) and delete.
+    // List source entries, read targets, copy with the source's stamp (a put and an update in one
+    // transaction), stamp the other sources (updates, in transactions) and delete.
     config: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     // Lease, progress, complete or fail (updates), read the record, release locks; on completion the
     // forwarding record that the links of the old document follow (an update).

@@ -49,6 +49,8 @@ export const eraseStep: JobStep<ErasureRecord, ErasureWorkerDeps> = (deps, { rec
   const { erasureId, organizationId, userId } = record;
   let startKey: Record<string, string> | undefined;
   let foundInPass = false;
+  /** Entries this run deleted: the index, eventually consistent, may list them a moment longer. */
+  const deleted = new Set<string>();
   let passEnded = false;
   let passes = 0;
   /** The end of a pass that found entries: another one follows, up to MAX_PASSES. */
@@ -72,6 +74,12 @@ export const eraseStep: JobStep<ErasureRecord, ErasureWorkerDeps> = (deps, { rec
     const listed = await entries.listUserEntries(organizationId, userId, pageSize, startKey);
     const found = listed.keys.length ? await entries.getMarkedEntries(listed.keys) : [];
     startKey = listed.lastKey;
+    // A listed entry gone by the time it is read, not by this run's hand, was deleted by someone
+    // else meanwhile: a migration moving it to another document (its copy written just before,
+    // perhaps after this pass's listing) or a reset. The pass is not the last: the next one
+    // finds where it went.
+    const present = new Set(found.map(entryId));
+    if (listed.keys.some((key) => !present.has(entryId(key)) && !deleted.has(entryId(key)))) foundInPass = true;
     if (found.length === 0) {
       if (startKey) return EMPTY;
       // The end of a pass over the index: one that found nothing means the user has no entry left.
@@ -107,8 +115,10 @@ export const eraseStep: JobStep<ErasureRecord, ErasureWorkerDeps> = (deps, { rec
       saved: async () => {
         await pMap(
           found.filter((entry) => stamped.has(entryId(entry))),
-          (entry) =>
-            entries.deleteEntryIf(entry as EntryKey, { version: entry.version, updatedAt: entry.updatedAt }, change),
+          async (entry) => {
+            const unchanged = { version: entry.version, updatedAt: entry.updatedAt };
+            if (await entries.deleteEntryIf(entry as EntryKey, unchanged, change)) deleted.add(entryId(entry));
+          },
           { concurrency },
         );
       },

@@ -55,7 +55,10 @@ export interface JobKind<
   activePartition: string;
   /** The counters a saved page adds to; 0 in a new record. */
   counters: readonly string[];
-  /** Fields a saved page sets besides its counts, with their initial value; dropped once the job completes. */
+  /**
+   * Fields a saved page sets besides its counts, with their initial value; dropped once the job
+   * ends, completed or failed (they may hold user ids: a migration's skipped checkpoint).
+   */
   pageFields?: Readonly<Record<string, unknown>>;
   /** Its own fields of a new record, from the request (the organization aside). */
   fields(request: Request): Partial<R>;

@@ -55,6 +55,18 @@ const assignments = (prefix: string, values: Readonly<Record<string, unknown>>) 
   };
 };
 
+/**
+ * Takes on queuing the first message of a pending, unqueued job, unless another request took
+ * it on after `staleBefore` (it may still be queuing).
+ */
+export const claimQueueingUpdate = (at: string, staleBefore: string): RecordUpdate => ({
+  UpdateExpression: 'SET queueClaimedAt = :at',
+  ConditionExpression:
+    'attribute_exists(pk) AND #status = :pending AND attribute_not_exists(queuedAt) AND (attribute_not_exists(queueClaimedAt) OR queueClaimedAt < :stale)',
+  ExpressionAttributeNames: { '#status': 'status' },
+  ExpressionAttributeValues: { ':at': at, ':stale': staleBefore, ':pending': 'pending' },
+});
+
 export const markQueuedUpdate = (at: string): RecordUpdate => ({
   UpdateExpression: 'SET queuedAt = :at',
   ConditionExpression: 'attribute_exists(pk)',
@@ -114,17 +126,30 @@ export const releaseLeaseUpdate = (owner: string): RecordUpdate => ({
   ExpressionAttributeValues: { ':owner': owner },
 });
 
+/**
+ * `REMOVE` parts for the kind's page fields. A job that ends, however it ends, drops them: they
+ * only serve the next page, and they may hold user ids (a migration's skipped checkpoint), which
+ * must not outlive the job (an erasure could not find them there).
+ */
+const pageFieldRemovals = (kind: Kind) => {
+  const names = Object.keys(kind.pageFields ?? {});
+  return {
+    parts: names.map((_, i) => `#page${i}`),
+    names: Object.fromEntries(names.map((name, i) => [`#page${i}`, name])),
+  };
+};
+
 /** Completes the job under `owner`'s lease; it leaves the index of active jobs and drops its page fields. */
 export const completeUpdate = (kind: Kind, owner: string, at: string): RecordUpdate => {
   const finished = assignments('end', kind.finished?.(at) ?? {});
-  const pageFields = Object.keys(kind.pageFields ?? {}).map((_, i) => `#page${i}`);
+  const pageFields = pageFieldRemovals(kind);
   return {
-    UpdateExpression: `SET ${['#status = :completed', 'completedAt = :at', 'updatedAt = :at', ...finished.parts].join(', ')} REMOVE ${['leaseOwner', 'leaseUntil', ...pageFields, 'sweepResumes', 'sweptAt', ACTIVE_PK_ATTRIBUTE].join(', ')}`,
+    UpdateExpression: `SET ${['#status = :completed', 'completedAt = :at', 'updatedAt = :at', ...finished.parts].join(', ')} REMOVE ${['leaseOwner', 'leaseUntil', ...pageFields.parts, 'sweepResumes', 'sweptAt', ACTIVE_PK_ATTRIBUTE].join(', ')}`,
     ConditionExpression: 'leaseOwner = :owner AND #status = :inProgress',
     ExpressionAttributeNames: {
       '#status': 'status',
       ...finished.names,
-      ...Object.fromEntries(Object.keys(kind.pageFields ?? {}).map((name, i) => [`#page${i}`, name])),
+      ...pageFields.names,
     },
     ExpressionAttributeValues: {
       ':completed': 'completed',
@@ -136,7 +161,22 @@ export const completeUpdate = (kind: Kind, owner: string, at: string): RecordUpd
   };
 };
 
-/** Marks an active job failed with `reason` if `guard` holds; it leaves the index of active jobs. */
+/**
+ * Drops the page fields of a job that has ended, if it still has them: records that ended before
+ * completing and failing dropped them (an operator's clean-up, repository.ts). Never an active job's.
+ */
+export const dropPageFieldsUpdate = (kind: Kind): RecordUpdate | undefined => {
+  const pageFields = pageFieldRemovals(kind);
+  if (pageFields.parts.length === 0) return undefined;
+  return {
+    UpdateExpression: `REMOVE ${pageFields.parts.join(', ')}`,
+    ConditionExpression: '#status IN (:completed, :failed)',
+    ExpressionAttributeNames: { '#status': 'status', ...pageFields.names },
+    ExpressionAttributeValues: { ':completed': 'completed', ':failed': 'failed' },
+  };
+};
+
+/** Marks an active job failed with `reason` if `guard` holds; it leaves the index of active jobs and drops its page fields. */
 export const failUpdate = (kind: Kind, reason: string, at: Date, guard: FailGuard): RecordUpdate => {
   const active = '#status IN (:pending, :inProgress)';
   let condition: string;
@@ -156,10 +196,11 @@ export const failUpdate = (kind: Kind, reason: string, at: Date, guard: FailGuar
     }
   }
   const finished = assignments('end', kind.finished?.(at.toISOString()) ?? {});
+  const pageFields = pageFieldRemovals(kind);
   return {
-    UpdateExpression: `SET ${['#status = :failed', '#error = :reason', 'updatedAt = :at', ...finished.parts].join(', ')} REMOVE leaseOwner, leaseUntil, ${ACTIVE_PK_ATTRIBUTE}`,
+    UpdateExpression: `SET ${['#status = :failed', '#error = :reason', 'updatedAt = :at', ...finished.parts].join(', ')} REMOVE ${['leaseOwner', 'leaseUntil', ...pageFields.parts, ACTIVE_PK_ATTRIBUTE].join(', ')}`,
     ConditionExpression: condition,
-    ExpressionAttributeNames: { '#status': 'status', '#error': 'error', ...finished.names },
+    ExpressionAttributeNames: { '#status': 'status', '#error': 'error', ...finished.names, ...pageFields.names },
     ExpressionAttributeValues: {
       ':failed': 'failed',
       ':reason': reason,

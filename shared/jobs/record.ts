@@ -13,6 +13,12 @@ export interface JobRecord {
   requestedBy?: string;
   /** Set once the first message is on the queue. */
   queuedAt?: string;
+  /**
+   * When a request last took on queuing the first message (start.ts): its creation, or a repeat
+   * finishing a start that stopped before queuing. One taker at a time, so identical requests at
+   * once queue one message.
+   */
+  queueClaimedAt?: string;
   startedAt?: string;
   completedAt?: string;
   error?: string;

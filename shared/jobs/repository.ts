@@ -4,6 +4,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/platform/conditional-write.js';
@@ -12,7 +13,9 @@ import { type JobKind, jobIdOf } from './kind.js';
 import type { JobRecord } from './record.js';
 import {
   acquireLeaseUpdate,
+  claimQueueingUpdate,
   completeUpdate,
+  dropPageFieldsUpdate,
   type FailGuard,
   failUpdate,
   markQueuedUpdate,
@@ -39,6 +42,8 @@ export interface JobRepository<R extends JobRecord> {
   create(record: R): Promise<void>;
   get(id: string): Promise<R | undefined>;
   markQueued(id: string, at: string): Promise<void>;
+  /** Takes on queuing a pending, unqueued job's first message (record-updates.ts); false if another request holds that. */
+  claimQueueing(id: string, at: string, staleBefore: string): Promise<boolean>;
   /** Marks an active job failed if `guard` holds; returns false when it did not. */
   fail(id: string, reason: string, at: Date, guard: FailGuard): Promise<boolean>;
   /**
@@ -64,6 +69,13 @@ export interface JobRepository<R extends JobRecord> {
   releaseLease(id: string, owner: string): Promise<void>;
   /** Returns false when the lease is no longer ours. */
   complete(id: string, owner: string, at: string): Promise<boolean>;
+
+  /**
+   * An operator's clean-up, not the service's (a Scan of the table): removes the page fields
+   * that records of the kind which ended before ending dropped them still hold (a migration's
+   * skipped checkpoint: user ids). Answers the ids of the records it changed.
+   */
+  dropEndedPageFields(): Promise<string[]>;
 }
 
 type Item = Record<string, unknown>;
@@ -118,6 +130,10 @@ export class DynamoJobRepository<R extends JobRecord & Q, Q extends { organizati
       new GetCommand({ TableName: this.tableName, Key: recordKey(this.kind, id), ConsistentRead: true }),
     );
     return Item ? this.toRecord(Item) : undefined;
+  }
+
+  claimQueueing(id: string, at: string, staleBefore: string): Promise<boolean> {
+    return conditional(() => this.updateRecord(id, claimQueueingUpdate(at, staleBefore)));
   }
 
   async markQueued(id: string, at: string): Promise<void> {
@@ -235,6 +251,35 @@ export class DynamoJobRepository<R extends JobRecord & Q, Q extends { organizati
 
   async releaseLease(id: string, owner: string): Promise<void> {
     await conditional(() => this.updateRecord(id, releaseLeaseUpdate(owner)));
+  }
+
+  async dropEndedPageFields(): Promise<string[]> {
+    const update = dropPageFieldsUpdate(this.kind);
+    if (!update) return [];
+    const fields = Object.keys(this.kind.pageFields ?? {});
+    const names = Object.fromEntries(fields.map((name, i) => [`#field${i}`, name]));
+    const dropped: string[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          ProjectionExpression: 'pk',
+          FilterExpression: `begins_with(pk, :prefix) AND #status IN (:completed, :failed) AND (${Object.keys(names)
+            .map((name) => `attribute_exists(${name})`)
+            .join(' OR ')})`,
+          ExpressionAttributeNames: { '#status': 'status', ...names },
+          ExpressionAttributeValues: { ':prefix': this.kind.keyPrefix, ':completed': 'completed', ':failed': 'failed' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const id = String(item.pk).slice(this.kind.keyPrefix.length);
+        if (await conditional(() => this.updateRecord(id, update))) dropped.push(id);
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return dropped;
   }
 
   complete(id: string, owner: string, at: string): Promise<boolean> {

@@ -35,6 +35,12 @@ const sameSubjects = <Q extends Request>(kind: { lockSubjects(request: Q): reado
   JSON.stringify(kind.lockSubjects(a)) === JSON.stringify(kind.lockSubjects(b));
 
 /**
+ * How long a request's claim to queue a job's first message holds: an API function's whole
+ * time (29 s) and a little more. A repeat after that finishes a start that stopped before queuing.
+ */
+const QUEUE_CLAIM_MS = 30_000;
+
+/**
  * Starts a job (docs/api.md: documents/migrate, users/erase): records it (pending, with the API
  * key that asked), locks its subjects with conditional writes (DynamoDB transactions are avoided:
  * each step is undone on failure instead), queues the first message, and marks the record queued.
@@ -60,8 +66,13 @@ export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id
     if (existing.status !== 'pending' || existing.queuedAt !== undefined) {
       return idField(kind, jobIdOf(kind, existing));
     }
-    // An earlier attempt of this request stopped between recording and queuing (a dependency
-    // failed, or it is still running: a second message is harmless). Finish it.
+    // An earlier attempt of this request stopped between recording and queuing, or is still
+    // queuing: the first repeat to claim it finishes it (unless the taker before it is recent
+    // and may still be at it); the others answer its id. Identical requests at once queue one message.
+    const id = jobIdOf(kind, existing);
+    const at = now();
+    const staleBefore = new Date(at.getTime() - QUEUE_CLAIM_MS).toISOString();
+    if (!(await repository.claimQueueing(id, at.toISOString(), staleBefore))) return idField(kind, id);
     return lockAndQueue(kind, deps, existing, request);
   }
 
@@ -77,6 +88,8 @@ export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id
     updatedAt: at,
     runs: {},
     requestedBy,
+    // This request takes on queuing its message.
+    queueClaimedAt: at,
   } as unknown as R;
   // The record exists before any lock names it, so a lock never points at a missing record
   // unless that record's request died (then the lock is stale and recoverable).

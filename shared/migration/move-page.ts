@@ -1,7 +1,8 @@
 import pMap from 'p-map';
 import type { ChangeAttribution } from '#shared/preferences/change-attribution.js';
 import type { EntryKey } from '#shared/preferences/model.js';
-import { entryId, type MarkedEntry, type MigrationEntryStore } from '#shared/preferences/store.js';
+import { entryId, type MarkedEntry } from '#shared/preferences/store.js';
+import type { MigrationEntries } from './copies.js';
 import { decideMove, type MoveContext } from './move-decision.js';
 
 /** Source entries per page: one Query and one BatchGetItem (its 100-key maximum) per page. */
@@ -11,9 +12,10 @@ export const WRITE_CONCURRENCY = 16;
 
 /** What became of one source entry of a page. */
 export type Outcome =
-  | { kind: 'moved'; source: MarkedEntry; count: boolean }
+  /** `stamped`: its copy was written, and the source stamped for its delete with it (copies.ts). */
+  | { kind: 'moved'; source: MarkedEntry; count: boolean; stamped?: true }
   | { kind: 'skipped'; source: MarkedEntry; count: boolean }
-  /** The target changed between read and write: the source stays and a later pass decides again. */
+  /** The target or the source changed between read and write: the source stays and a later pass decides again. */
   | { kind: 'retry'; source: MarkedEntry };
 
 export interface PageScope extends MoveContext {
@@ -21,11 +23,12 @@ export interface PageScope extends MoveContext {
 }
 
 /**
- * Reads the targets of a page of source entries in one batch, then decides and writes each;
- * `change` attributes the writes to the migration (change-attribution.ts).
+ * Reads the targets of a page of source entries in one batch, then decides and writes each, a
+ * copy only while its source is unchanged (copies.ts); `change` attributes the writes to the
+ * migration (change-attribution.ts).
  */
 export const copyPage = async (
-  entries: MigrationEntryStore,
+  entries: MigrationEntries,
   sources: readonly MarkedEntry[],
   scope: PageScope,
   concurrency: number,
@@ -48,8 +51,11 @@ export const copyPage = async (
         case 'drop':
           return { kind: 'moved', source, count: false };
         case 'write': {
-          const written = await entries.putEntryIf(decision.entry, decision.expectedVersion, change);
-          return written ? { kind: 'moved', source, count: decision.countMoved } : { kind: 'retry', source };
+          // Only while the source is as read: once an erasure has deleted it, no copy can bring it back.
+          const written = await entries.copyEntryIf(decision.entry, decision.expectedVersion, source, change);
+          return written
+            ? { kind: 'moved', source, count: decision.countMoved, stamped: true }
+            : { kind: 'retry', source };
         }
       }
     },
@@ -69,19 +75,24 @@ export const skippedSources = (outcomes: readonly Outcome[]): MarkedEntry[] =>
 /**
  * Deletes the page's moved and skipped source entries, each only if unchanged since it was read:
  * a source rewritten meanwhile stays and is moved by a later pass. They are first stamped with
- * the migration's attribution (one request per page), which the change stream's record of each
- * delete then carries. True when any was deleted.
+ * the migration's attribution, which the change stream's record of each delete then carries:
+ * those whose copy was written got the stamp with it, the others get it here (one request per
+ * page). True when any was deleted.
  */
 export const deleteSources = async (
-  entries: MigrationEntryStore,
+  entries: MigrationEntries,
   outcomes: readonly Outcome[],
   concurrency: number,
   change: ChangeAttribution,
 ): Promise<boolean> => {
-  const done = outcomes.filter((o) => o.kind !== 'retry').map((o) => o.source);
-  const stamped = new Set((await entries.stampForDelete(done, change)).map(entryId));
+  const done = outcomes.filter((o) => o.kind !== 'retry');
+  const withCopy = done.filter((o) => o.kind === 'moved' && o.stamped).map((o) => o.source);
+  const toStamp = done.filter((o) => !(o.kind === 'moved' && o.stamped)).map((o) => o.source);
+  const stamped = new Set(
+    [...withCopy, ...(toStamp.length > 0 ? await entries.stampForDelete(toStamp, change) : [])].map(entryId),
+  );
   const deleted = await pMap(
-    done.filter((source) => stamped.has(entryId(source))),
+    done.map((o) => o.source).filter((source) => stamped.has(entryId(source))),
     (source) => entries.deleteEntryIf(source, { version: source.version, updatedAt: source.updatedAt }, change),
     { concurrency },
   );

@@ -4,7 +4,7 @@ import { runJob } from '#shared/jobs/run.js';
 import type { JobStep } from '#shared/jobs/step.js';
 import type { ForwardWriter } from '#shared/links/forwarding.js';
 import { type ChangeAttribution, migrationActor } from '#shared/preferences/change-attribution.js';
-import type { MigrationEntryStore } from '#shared/preferences/store.js';
+import type { MigrationEntries } from './copies.js';
 import { migrationJob } from './kind.js';
 import type { MigrationRecord } from './model.js';
 import { copyPage, deleteSources, PAGE_SIZE, pageCounts, skippedSources, WRITE_CONCURRENCY } from './move-page.js';
@@ -14,7 +14,7 @@ import { nextCheckpoint } from './skipped-checkpoint.js';
 export const MAX_STALLED_PAGES = 5;
 
 export interface WorkerDeps extends RunDeps<MigrationRecord> {
-  entries: MigrationEntryStore;
+  entries: MigrationEntries;
   /** Leaves the forwarding record that links in emails about the old document follow (shared/links/forwarding.ts). */
   forwards?: ForwardWriter;
   pageSize?: number;

@@ -2,9 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { SQSEvent } from 'aws-lambda';
 import type { QueueConsumer } from '#local/queue/queue.js';
+import { migrationKey } from '#shared/migration/keys.js';
 import { runMigrationsCommand } from '#tools/migrations/command.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
@@ -113,4 +115,49 @@ test('list-stuck, resume and fail a migration whose message was lost', async () 
   expect(await run('fail', 'no-such-id')).toMatchObject({ code: 1, stderr: 'migrations: no migration "no-such-id"' });
   expect(await run('resume')).toMatchObject({ code: 2, stderr: 'migrations: resume needs a migration id.' });
   expect((await run('list-stuck', '--force')).code).toBe(2);
+});
+
+test('scrub-ended removes the skipped checkpoint that migrations which ended before the fix kept, and nothing else', async () => {
+  const record = (migrationId: string, status: string) => ({
+    ...migrationKey(migrationId),
+    migrationId,
+    organizationId: ORG,
+    documentId: 'doc#old',
+    newDocumentId: 'doc#new',
+    status,
+    moved: 1,
+    skipped: 1,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    runs: {},
+    skippedCheckpoint: ['["erased user",1,"2026-01-01T00:00:00.000Z"]'],
+  });
+  const ids = { failed: 'old-failed', completed: 'old-completed', running: 'still-running' };
+  for (const [status, migrationId] of [
+    ['failed', ids.failed],
+    ['completed', ids.completed],
+    ['in_progress', ids.running],
+  ]) {
+    await service.doc.send(
+      new PutCommand({ TableName: service.tables.migrations, Item: record(migrationId as string, status as string) }),
+    );
+  }
+  const scrubbed = await run('scrub-ended', '--json');
+  expect(scrubbed).toMatchObject({ code: 0, stderr: '' });
+  expect((JSON.parse(scrubbed.stdout) as { scrubbed: string[] }).scrubbed.sort()).toEqual(
+    [ids.completed, ids.failed].sort(),
+  );
+  const stored = async (migrationId: string) =>
+    (
+      await service.doc.send(
+        new GetCommand({ TableName: service.tables.migrations, Key: migrationKey(migrationId), ConsistentRead: true }),
+      )
+    ).Item;
+  for (const migrationId of [ids.failed, ids.completed]) {
+    expect(await stored(migrationId)).not.toHaveProperty('skippedCheckpoint');
+    expect(await stored(migrationId)).toMatchObject({ migrationId, moved: 1, skipped: 1 });
+  }
+  // An active migration still needs its checkpoint.
+  expect((await stored(ids.running))?.skippedCheckpoint).toHaveLength(1);
+  expect((await run('scrub-ended')).stdout).toMatch(/^Removed the skipped checkpoint of 0 ended migration\(s\) in /);
 });

@@ -22,12 +22,25 @@ const COMMAND_ACTIONS: Record<string, string | string[]> = {
   UpdateCommand: 'dynamodb:UpdateItem',
   DeleteCommand: 'dynamodb:DeleteItem',
   BatchWriteCommand: 'dynamodb:BatchWriteItem',
-  // IAM checks each action inside a transaction; the adapters' transactions hold only updates.
-  TransactWriteCommand: 'dynamodb:UpdateItem',
   SendMessageCommand: 'sqs:SendMessage',
   // The adapters' PartiQL batches hold UPDATE and INSERT statements (shared/platform/item-write.ts).
   BatchExecuteStatementCommand: ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert'],
 };
+
+/** IAM checks each action inside a transaction: those a method's transaction holds (`{ Put: …}`, `{ Update }`). */
+const TRANSACTION_ACTIONS: Record<string, string> = {
+  Put: 'dynamodb:PutItem',
+  Update: 'dynamodb:UpdateItem',
+  Delete: 'dynamodb:DeleteItem',
+  ConditionCheck: 'dynamodb:ConditionCheckItem',
+};
+const transactionActions = (chunk: string): string[] => [
+  ...new Set(
+    [...chunk.matchAll(/\{\s*(Put|Update|Delete|ConditionCheck)\s*[}:]/g)].map(
+      (m) => TRANSACTION_ACTIONS[m[1] as string] as string,
+    ),
+  ),
+];
 
 /** Actions per method of an adapter class, through calls to its own methods. */
 const adapterActions = (path: string, className: string): Map<string, Set<string>> => {
@@ -35,12 +48,17 @@ const adapterActions = (path: string, className: string): Map<string, Set<string
   const start = text.indexOf(`export class ${className}`);
   expect(start).toBeGreaterThanOrEqual(0);
   const body = text.slice(start);
-  const methods = new Map<string, { commands: string[]; calls: string[] }>();
+  const methods = new Map<string, { actions: string[]; calls: string[] }>();
   const headers = [...body.matchAll(/^ {2}(?:(?:private|public|protected|async|static) )*(\w+)\s*[(<]/gm)];
   headers.forEach((header, i) => {
     const chunk = body.slice(header.index, headers[i + 1]?.index ?? body.length);
+    const commands = [...chunk.matchAll(/new (\w+Command)\(/g)].map((m) => m[1] as string);
     methods.set(header[1] as string, {
-      commands: [...chunk.matchAll(/new (\w+Command)\(/g)].map((m) => m[1] as string),
+      actions: commands.flatMap((command) =>
+        command === 'TransactWriteCommand'
+          ? transactionActions(chunk)
+          : [COMMAND_ACTIONS[command] ?? `unknown:${command}`].flat(),
+      ),
       calls: [...chunk.matchAll(/this\.(\w+)\(/g)].map((m) => m[1] as string),
     });
   });
@@ -48,7 +66,7 @@ const adapterActions = (path: string, className: string): Map<string, Set<string
     const method = methods.get(name);
     if (!method || seen.has(name)) return new Set();
     seen.add(name);
-    const actions = new Set(method.commands.flatMap((command) => COMMAND_ACTIONS[command] ?? `unknown:${command}`));
+    const actions = new Set(method.actions);
     for (const callee of method.calls) for (const action of resolve(callee, seen)) actions.add(action);
     return actions;
   };
@@ -220,7 +238,13 @@ describe('grants match what the code calls', () => {
 
   test('the migration consumer', () => {
     const worker = consumerRun('shared/migration/worker.ts', 'shared/migration/move-page.ts');
-    expect(granted('MigrationConsumer', 'ConfigTable')).toEqual(actionsOf(preferences(), calledOn(worker, 'entries')));
+    // The store's operations, and its own copy (a transaction of a put and the source's stamp).
+    const entries = new Map([
+      ...preferences(),
+      ...adapterActions('shared/migration/copies.ts', 'DynamoMigrationEntries'),
+    ]);
+    expect(actionsOf(entries, ['copyEntryIf'])).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(granted('MigrationConsumer', 'ConfigTable')).toEqual(actionsOf(entries, calledOn(worker, 'entries')));
     expect(granted('MigrationConsumer', 'MigrationsTable')).toEqual(
       actionsOf(migrations(), calledOn(worker, 'repository')),
     );

@@ -176,6 +176,27 @@ describe('start', () => {
     expect(await repository.getLock(ORG, 'a')).toMatchObject({ jobId: second.widgetId, role: 'to' });
   });
 
+  test('a start that stopped before queuing: repeats within 30 s answer its id and queue nothing (it may still be queuing); after that, of eight repeats at once one finishes it, with one message', async () => {
+    const dead = new Process({ method: 'send', call: 1 });
+    await expect(
+      startJob(
+        widgetJob,
+        { repository: dead.wrap(repository), queue: dead.wrap(queue) },
+        { organizationId: ORG, from: 'a', to: 'b' },
+        KEY,
+      ),
+    ).rejects.toThrow();
+    const stopped = (await repository.getLock(ORG, 'a'))?.jobId as string;
+    expect(await start()).toEqual({ widgetId: stopped });
+    expect(queue.sent).toEqual([]);
+
+    const after = () => new Date(Date.now() + 31_000);
+    const repeats = await Promise.all(Array.from({ length: 8 }, () => start('a', 'b', after)));
+    expect(repeats).toEqual(Array(8).fill({ widgetId: stopped }));
+    expect(queue.sent).toEqual([stopped]);
+    expect(await repository.get(stopped)).toMatchObject({ status: 'pending', queuedAt: expect.any(String) });
+  });
+
   test('an abandoned holder (never queued, past its time) is failed, then its locks change hands', async () => {
     const dead = new Process({ method: 'send', call: 1 });
     await expect(

@@ -41,8 +41,8 @@ describe('a crash at any step, then the retry', () => {
   const crashes: [string, { method: string; call: number; after?: boolean }][] = [
     ['after the lease, before the first query', { method: 'listDocumentEntries', call: 1 }],
     ['before the target reads', { method: 'getMarkedEntries', call: 2 }],
-    ['in the middle of the target writes', { method: 'putEntryIf', call: 75 }],
-    ['after a target write took effect', { method: 'putEntryIf', call: 60, after: true }],
+    ['in the middle of the target writes', { method: 'copyEntryIf', call: 75 }],
+    ['after a target write took effect', { method: 'copyEntryIf', call: 60, after: true }],
     ['after the writes, before progress is saved', { method: 'saveProgress', call: 2 }],
     ['after progress was saved, before the deletes', { method: 'saveProgress', call: 2, after: true }],
     ['in the middle of the deletes', { method: 'deleteEntryIf', call: 65 }],

@@ -3,13 +3,14 @@ import type { Delivery } from '#shared/jobs/delivery-policy.js';
 import type { JobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { type StartDeps, startJob } from '#shared/jobs/start.js';
+import { DynamoMigrationEntries } from '#shared/migration/copies.js';
 import { lockKey } from '#shared/migration/keys.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
 import type { MigrateRequest } from '#shared/migration/routes/migrate-document.js';
 import { runMigration, type WorkerDeps } from '#shared/migration/worker.js';
 import { logger } from '#shared/platform/logger.js';
-import { DynamoPreferenceStore, itemToEntry } from '#shared/preferences/dynamo-store.js';
+import { itemToEntry } from '#shared/preferences/dynamo-store.js';
 import { documentPartition, entryTableKey } from '#shared/preferences/keys.js';
 import type { ChannelConfig, StoredEntry } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
@@ -79,7 +80,8 @@ export const T0 = Date.parse('2026-03-01T00:00:00.000Z');
 export const at = (minutes: number): string => new Date(T0 + minutes * 60_000).toISOString();
 
 export interface Harness {
-  store: DynamoPreferenceStore;
+  /** The config table as the migration consumer has it (the store's operations and the checked copy). */
+  store: DynamoMigrationEntries;
   repository: MigrationRepository;
   queue: MemoryQueue;
   deps(overrides?: Partial<WorkerDeps>): WorkerDeps;
@@ -105,7 +107,7 @@ export interface SeedEntry {
 }
 
 export const harness = (dynamo: TestDynamo, doc: DynamoDBDocumentClient = dynamo.doc): Harness => {
-  const store = new DynamoPreferenceStore(doc, dynamo.tables.config);
+  const store = new DynamoMigrationEntries(doc, dynamo.tables.config);
   const repository = new DynamoJobRepository(migrationJob, doc, dynamo.tables.migrations);
   const queue = new MemoryQueue();
   const deps = (overrides: Partial<WorkerDeps> = {}): WorkerDeps => ({

@@ -45,7 +45,7 @@ const sweep = (minutes: number, overrides: Partial<SweepDeps<MigrationRecord>> =
 
 /** A delivery on the queue's last attempt, killed within its first page (before any progress is saved). */
 const killedInFirstPage = (id: string, minutes: number) => {
-  const process = new Process({ method: 'putEntryIf', call: 20 });
+  const process = new Process({ method: 'copyEntryIf', call: 20 });
   return expect(
     h.deliver(
       id,

@@ -1,4 +1,6 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { migrationKey } from '#shared/migration/keys.js';
 import { runMigration } from '#shared/migration/worker.js';
 import type { ChannelConfig } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
@@ -187,10 +189,39 @@ describe('at-least-once delivery', () => {
     expect(await h.documentEntries(ORG, SRC)).toEqual([]);
   });
 
+  test('a failed migration keeps no user id: its skipped checkpoint goes with the failure', async () => {
+    // Users 0-119 at the source; 0-59 newer at the target, so the first page skips 60 of them.
+    await h.seed([...sourceEntries(120), ...sourceEntries(60, at(20)).map((entry) => ({ ...entry, documentId: DST }))]);
+    const id = await h.start(ORG, SRC, DST);
+    let saved: string[] | undefined;
+    const failing = {
+      ...h.deps(),
+      entries: new Proxy(h.store, {
+        get: (target, property, receiver) =>
+          property === 'deleteEntryIf'
+            ? async () => {
+                // The page's progress is saved by now, its checkpoint with it.
+                saved ??= (await h.repository.get(id))?.skippedCheckpoint;
+                throw Object.assign(new Error('throttled'), { name: 'ProvisionedThroughputExceededException' });
+              }
+            : Reflect.get(target, property, receiver),
+      }),
+    };
+    await expect(runMigration(failing, id, { receiveCount: 5, maxReceiveCount: 5 })).rejects.toThrow('throttled');
+    expect(saved).toHaveLength(60);
+    const { Item } = await dynamo.doc.send(
+      new GetCommand({ TableName: dynamo.tables.migrations, Key: migrationKey(id), ConsistentRead: true }),
+    );
+    expect(Item).toMatchObject({ status: 'failed', skipped: 60 });
+    expect(Item).not.toHaveProperty('skippedCheckpoint');
+    const stored = JSON.stringify(Item);
+    expect(sourceEntries(120).filter((entry) => stored.includes(entry.userId))).toEqual([]);
+  });
+
   test('an error before the last attempt leaves the migration in progress for the retry', async () => {
     await h.seed(sourceEntries(20));
     const id = await h.start(ORG, SRC, DST);
-    const process = new Process({ method: 'putEntryIf', call: 3 });
+    const process = new Process({ method: 'copyEntryIf', call: 3 });
     await expect(
       runMigration({ ...h.deps(), entries: process.wrap(h.store) }, id, { receiveCount: 2, maxReceiveCount: 5 }),
     ).rejects.toBeInstanceOf(CrashError);

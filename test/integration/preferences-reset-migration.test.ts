@@ -159,7 +159,7 @@ describe('config reset of the source document during a migration', () => {
     await h.seed(sourceEntries(3));
     const id = await h.start(ORG, SRC, DST);
     // Writes 1 to 3 copy the page; write 4 carries the reset to the target, then the process dies.
-    const process = new Process({ method: 'putEntryIf', call: 4, after: true });
+    const process = new Process({ method: 'copyEntryIf', call: 4, after: true });
     const racing = process.wrap(beforeFirstDelete(() => reset([user(1)])));
     await expect(h.deliver(id, { entries: racing })).rejects.toBeInstanceOf(CrashError);
     expect((await h.documentEntries(ORG, SRC)).map((entry) => entry.userId)).toEqual([user(1)]);

@@ -7,7 +7,7 @@ import { historyKeys } from '#shared/history/keys.js';
 import { getHistory } from '#shared/history/read.js';
 import { logger } from '#shared/platform/logger.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import { FUZZ_RUNS, FUZZ_TIMEOUT_MS } from '../support/fuzz.js';
+import { FUZZ_RUNS, FUZZ_TIMEOUT_MS, forgedCursor } from '../support/fuzz.js';
 
 // Every paginated route takes a cursor back from its caller: whatever comes back, forged or
 // altered, the answer is a page of that caller's own data or INVALID_ARGUMENT, never a storage
@@ -67,44 +67,6 @@ const realCursor = async (documentId: string | null | undefined): Promise<string
 
 const decoded = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
 
-/** Values a forger puts in a key part: empty, other users', oversized, wrong types, odd text. */
-const part = fc.oneof(
-  fc.constantFrom('', ' ', '#', 'H#acme#bob', 'DOC#acme#doc-1', 'ORG#acme', 'x'.repeat(2100), '\u0000', '\ud800'),
-  fc.constantFrom(
-    '2026-01-01T00:00:00.000Z#',
-    '2026-01-01T00:00:00.000Z#12',
-    `9999-99-99T99:99:99.999Z#${'9'.repeat(40)}`,
-  ),
-  fc.string({ maxLength: 30 }),
-  fc.integer(),
-  fc.constant(null),
-  fc.object({ maxDepth: 1 }),
-);
-
-const forged = (valid: Record<string, string>) =>
-  fc.oneof(
-    // Any text at all.
-    fc.string({ minLength: 1, maxLength: 200 }),
-    fc.base64String({ minLength: 1, maxLength: 200 }).map((text) => text.replace(/=+$/, '') || 'A'),
-    // Any JSON, encoded as the service encodes cursors.
-    fc.json({ maxDepth: 3 }).map((json) => Buffer.from(json).toString('base64url')),
-    // The real cursor with one part replaced (the forger's likeliest try).
-    fc.tuple(fc.constantFrom(...Object.keys(valid)), part).map(([name, value]) => encode({ ...valid, [name]: value })),
-    // The real cursor with parts replaced, removed or added.
-    fc
-      .record({
-        replace: fc.dictionary(fc.constantFrom(...Object.keys(valid)), part, { maxKeys: 3 }),
-        remove: fc.subarray(Object.keys(valid)),
-        add: fc.dictionary(fc.constantFrom('pk', 'sk', 'entryPk', 'entrySk', 'x', '__proto__'), part, { maxKeys: 2 }),
-      })
-      .map(({ replace, remove, add }) => {
-        const key: Record<string, unknown> = { ...valid, ...replace };
-        for (const name of remove) delete key[name];
-        for (const [name, value] of Object.entries(add)) Object.defineProperty(key, name, { value, enumerable: true });
-        return encode(key);
-      }),
-  );
-
 describe.each([
   ['every entry', undefined],
   ['one document', DOCUMENT],
@@ -116,7 +78,7 @@ describe.each([
       const errors = jest.spyOn(logger, 'error');
       const valid = decoded(await realCursor(documentId)) as Record<string, string>;
       await fc.assert(
-        fc.asyncProperty(forged(valid), fc.constantFrom(undefined, DOCUMENT, null), async (cursor, askedFor) => {
+        fc.asyncProperty(forgedCursor(valid), fc.constantFrom(undefined, DOCUMENT, null), async (cursor, askedFor) => {
           try {
             const page = await getHistory(
               { store },

@@ -1,7 +1,5 @@
+import { HTTP_FUZZ_GROUPS } from '../support/fuzz.js';
 import { defineHttpFuzz } from './http-fuzz.js';
 
 // Bad input over HTTP: the config routes and paths that are no route.
-defineHttpFuzz(
-  ['setConfig', 'getConfig', 'setSchedule', 'getSchedule', 'resolveConfig', 'resetConfig', 'setPolicy', 'getPolicy'],
-  { unknownPaths: true },
-);
+defineHttpFuzz(HTTP_FUZZ_GROUPS.config, { unknownPaths: true });

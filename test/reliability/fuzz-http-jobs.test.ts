@@ -1,6 +1,5 @@
+import { HTTP_FUZZ_GROUPS } from '../support/fuzz.js';
 import { defineHttpFuzz } from './http-fuzz.js';
 
 // Bad input over HTTP: the history, migration and erasure routes.
-defineHttpFuzz(['getConfigHistory', 'migrateDocument', 'getMigrationStatus', 'eraseUser', 'getErasureStatus'], {
-  unknownPaths: false,
-});
+defineHttpFuzz(HTTP_FUZZ_GROUPS.jobs, { unknownPaths: false });

@@ -10,6 +10,7 @@ import {
   badRequests,
   FUZZ_RUNS,
   FUZZ_TIMEOUT_MS,
+  hostileExtraHeaders,
   ODD_METHODS,
   type RawRequest,
   ROUTE_FUZZ_SPECS,
@@ -23,7 +24,7 @@ import { type LocalService, rawRequest, startLocalService } from '../support/loc
  * matching status, never a 5xx; afterwards the tables are as they were and the queue has seen
  * nothing. Split over two test files so that Jest runs them side by side.
  */
-export const defineHttpFuzz = (routeNames: string[], { unknownPaths }: { unknownPaths: boolean }): void => {
+export const defineHttpFuzz = (routeNames: readonly string[], { unknownPaths }: { unknownPaths: boolean }): void => {
   let service: LocalService;
   let deliveries = 0;
   const apiKey = 'ak_fuzz_http';
@@ -53,10 +54,12 @@ export const defineHttpFuzz = (routeNames: string[], { unknownPaths }: { unknown
     credentials: await scanAll(service.tables.credentials),
   });
 
-  // On the wire: header names in any letter case, a header repeated, bytes that are not UTF-8.
+  // On the wire: header names in any letter case, a header repeated, other headers with hostile
+  // values, bytes that are not UTF-8.
   const wire = fc.record({
     upperCase: fc.boolean(),
     repeatKey: fc.boolean(),
+    extraHeaders: hostileExtraHeaders,
     query: fc.option(fc.constantFrom('?a=1', '?data=%7B%7D', '?', '?x-service-api-key=k'), { nil: undefined }),
     // Mostly the generated text body; sometimes raw bytes instead.
     binaryBody: fc.oneof(
@@ -67,6 +70,7 @@ export const defineHttpFuzz = (routeNames: string[], { unknownPaths }: { unknown
   interface WireOptions {
     upperCase?: boolean;
     repeatKey?: boolean;
+    extraHeaders?: [string, string][];
     query?: string | undefined;
     binaryBody?: Uint8Array | undefined;
   }
@@ -79,6 +83,7 @@ export const defineHttpFuzz = (routeNames: string[], { unknownPaths }: { unknown
     if (options.repeatKey && request.headers['x-service-api-key'] !== undefined) {
       headers.push(['x-service-api-key', request.headers['x-service-api-key']]);
     }
+    headers.push(...(options.extraHeaders ?? []));
     const body = options.binaryBody ? Buffer.from(options.binaryBody) : request.body;
     const sendsBody = request.method !== 'GET' && request.method !== 'HEAD';
     const response = await rawRequest(`${service.baseUrl}${path}${options.query ?? ''}`, {

@@ -469,6 +469,38 @@ export const hostileHeaderValue = fc.oneof(
   fc.integer({ min: 129, max: 8000 }).map((length) => 'k'.repeat(length)),
 );
 
+/**
+ * Headers besides the two credential headers that a client (or an attacker) may add, each with a
+ * hostile value: a second content type or token, content encodings, trace and forwarding headers,
+ * a method override, cookies and an Authorization header. None may change an answer's envelope.
+ * Values stay short enough that several fit in the server's header limit.
+ */
+export const hostileExtraHeaders = fc.array(
+  fc.tuple(
+    fc.constantFrom(
+      'content-type',
+      'x-service-auth-token',
+      'x-service-api-key',
+      'content-encoding',
+      'x-amzn-trace-id',
+      'traceparent',
+      'x-forwarded-for',
+      'forwarded',
+      'x-http-method-override',
+      'authorization',
+      'cookie',
+      'origin',
+      'accept',
+      'accept-charset',
+    ),
+    fc.oneof(
+      fc.constantFrom('gzip', 'br', 'identity', 'application/json', '*/*', 'null', 'Root=1-0-0;Parent=0;Sampled=1'),
+      hostileHeaderValue.filter((value) => value.length <= 400),
+    ),
+  ),
+  { maxLength: 3 },
+);
+
 export const authVariants = (apiKey: string, token: string) =>
   fc.oneof(
     { weight: 4, arbitrary: fc.constant({ 'x-service-api-key': apiKey, 'x-service-auth-token': token }) },
@@ -580,3 +612,69 @@ export const assertConcurrently = async <T>(
   );
   if (failures.length > 0) throw new Error(failures[0]);
 };
+
+const encodeCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * Values a forger puts in a key part of a cursor (a DynamoDB LastEvaluatedKey as base64url JSON):
+ * empty, other users', oversized, wrong types, odd text.
+ */
+const cursorPart = fc.oneof(
+  fc.constantFrom('', ' ', '#', 'H#acme#bob', 'DOC#acme#doc-1', 'ORG#acme', 'x'.repeat(2100), '\u0000', '\ud800'),
+  fc.constantFrom(
+    '2026-01-01T00:00:00.000Z#',
+    '2026-01-01T00:00:00.000Z#12',
+    `9999-99-99T99:99:99.999Z#${'9'.repeat(40)}`,
+  ),
+  fc.string({ maxLength: 30 }),
+  fc.integer(),
+  fc.constant(null),
+  fc.object({ maxDepth: 1 }),
+);
+
+/** Cursors a forger makes from a real one (`valid`, decoded): any text, any JSON, the real one altered. */
+export const forgedCursor = (valid: Record<string, unknown>) =>
+  fc.oneof(
+    // Any text at all.
+    fc.string({ minLength: 1, maxLength: 200 }),
+    fc.base64String({ minLength: 1, maxLength: 200 }).map((text) => text.replace(/=+$/, '') || 'A'),
+    // Any JSON, encoded as the service encodes cursors.
+    fc.json({ maxDepth: 3 }).map((json) => Buffer.from(json).toString('base64url')),
+    // The real cursor with one part replaced (the forger's likeliest try).
+    fc
+      .tuple(fc.constantFrom(...Object.keys(valid)), cursorPart)
+      .map(([name, value]) => encodeCursor({ ...valid, [name]: value })),
+    // The real cursor with parts replaced, removed or added.
+    fc
+      .record({
+        replace: fc.dictionary(fc.constantFrom(...Object.keys(valid)), cursorPart, { maxKeys: 3 }),
+        remove: fc.subarray(Object.keys(valid)),
+        add: fc.dictionary(fc.constantFrom('pk', 'sk', 'entryPk', 'entrySk', 'x', '__proto__'), cursorPart, {
+          maxKeys: 2,
+        }),
+      })
+      .map(({ replace, remove, add }) => {
+        const key: Record<string, unknown> = { ...valid, ...replace };
+        for (const name of remove) delete key[name];
+        for (const [name, value] of Object.entries(add)) Object.defineProperty(key, name, { value, enumerable: true });
+        return encodeCursor(key);
+      }),
+  );
+
+/**
+ * The routes each HTTP fuzz file sends to (Jest runs the files side by side); together, every
+ * route (fuzz-handlers.test.ts holds them to the routes).
+ */
+export const HTTP_FUZZ_GROUPS = {
+  config: [
+    'setConfig',
+    'getConfig',
+    'setSchedule',
+    'getSchedule',
+    'resolveConfig',
+    'resetConfig',
+    'setPolicy',
+    'getPolicy',
+  ],
+  jobs: ['getConfigHistory', 'migrateDocument', 'getMigrationStatus', 'eraseUser', 'getErasureStatus'],
+} as const;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { jobMessage } from '#shared/jobs/queue.js';
-import { saveProgressUpdate } from '#shared/jobs/record-updates.js';
+import { completeUpdate, type FailGuard, failUpdate, saveProgressUpdate } from '#shared/jobs/record-updates.js';
 import { isCounted } from '#shared/jobs/step.js';
 import { abandonedReason, failedAfter, notQueued, stalledReason, titleOf } from '#shared/jobs/wording.js';
 
@@ -45,6 +45,36 @@ test('a page adds each counter and sets the page fields once, under its lease, a
   );
   expect(update.ExpressionAttributeNames).toMatchObject({ '#count0': 'done', '#count1': 'late', '#field0': 'cursor' });
   expect(update.ExpressionAttributeValues).toMatchObject({ ':count0': 2, ':count1': 0, ':field0': ['x'], ':page': 3 });
+});
+
+describe('a job that ends drops its page fields, which may hold user ids (a migration’s skipped checkpoint)', () => {
+  const kind = {
+    ...widget,
+    idAttribute: 'widgetId',
+    pageFields: { checkpoint: [], cursor: null },
+    finished: (at: string) => ({ finishedAt: at }),
+  } as unknown as Parameters<typeof completeUpdate>[0];
+  const removed = (update: { UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string> }) => {
+    const remove = update.UpdateExpression?.split(' REMOVE ')[1]?.split(', ') ?? [];
+    return remove.map((part) => update.ExpressionAttributeNames?.[part] ?? part);
+  };
+
+  test('completed', () => {
+    expect(removed(completeUpdate(kind, 'owner', '2026-01-01T00:00:00.000Z'))).toEqual(
+      expect.arrayContaining(['checkpoint', 'cursor']),
+    );
+  });
+
+  test.each<[string, FailGuard]>([
+    ['failed by its last attempt (or the sweeper)', { owner: 'run-a' }],
+    ['failed by the sweeper, on the record as read', { owner: 'sweeper', updatedAt: '2026-01-01T00:00:00.000Z' }],
+    ['failed as never queued (its start failed, or it was abandoned)', { onlyIfUnqueued: true }],
+    ['failed by an operator, even while leased', { evenIfLeased: true }],
+  ])('%s', (_name, guard) => {
+    const update = failUpdate(kind, 'why', new Date('2026-01-01T00:00:00.000Z'), guard);
+    expect(removed(update)).toEqual(expect.arrayContaining(['checkpoint', 'cursor', 'leaseOwner', 'leaseUntil']));
+    expect(update.UpdateExpression).toMatch(/^SET #status = :failed, /);
+  });
 });
 
 test('the engine’s sentences name the kind and end with its own words', () => {

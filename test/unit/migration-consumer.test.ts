@@ -4,8 +4,8 @@ import {
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
@@ -206,13 +206,26 @@ describe('migration consumer', () => {
       ],
     });
     ddb.on(BatchGetCommand).resolves({ Responses: { 'config-table': [] } });
-    ddb.on(PutCommand).resolves({});
+    ddb.on(TransactWriteCommand).resolves({});
     const response = await handler({ Records: [message('long')] }, context(1_000));
     expect(response).toEqual({ batchItemFailures: [] });
     expect(ddb).toHaveReceivedCommandTimes(QueryCommand, 1);
-    expect(ddb).toHaveReceivedCommandWith(PutCommand, {
-      TableName: 'config-table',
-      Item: expect.objectContaining({ pk: 'DOC#org-1#long-dst', sk: 'u1', inbox: 'ALL', migrationId: 'long' }),
+    // The copy, with the source's stamp in the same transaction (the copy is written only while the source is as read).
+    expect(ddb).toHaveReceivedCommandWith(TransactWriteCommand, {
+      TransactItems: [
+        {
+          Put: expect.objectContaining({
+            TableName: 'config-table',
+            Item: expect.objectContaining({ pk: 'DOC#org-1#long-dst', sk: 'u1', inbox: 'ALL', migrationId: 'long' }),
+          }),
+        },
+        {
+          Update: expect.objectContaining({
+            Key: { pk: 'DOC#org-1#long-src', sk: 'u1' },
+            ConditionExpression: '#version = :version AND #at = :at',
+          }),
+        },
+      ],
     });
     expect(sqs).toHaveReceivedCommandWith(SendMessageCommand, { MessageBody: JSON.stringify({ migrationId: 'long' }) });
   });

@@ -2,7 +2,6 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { hashToken } from '#shared/auth/credential.js';
 import type { HttpHandler } from '#shared/edge/http-route.js';
-import { ENV } from '#shared/platform/environment.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '#tools/openapi/document.js';
 import { OPERATIONS, type OperationId } from '#tools/openapi/operations.js';
 import { assertMatchesOpenApi } from '#tools/openapi/validate.js';

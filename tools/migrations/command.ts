@@ -23,8 +23,8 @@ import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/
 import { type CliIo, describeError, table, UsageError } from '../cli/output.js';
 
 /**
- * `npm run migrations -- list-stuck|resume|fail`: the operators' tool for migrations that stopped
- * making progress (tools/migrations/operator.ts), in the local store (the running local server's,
+ * `npm run migrations -- list-stuck|resume|fail|scrub-ended`: the operators' tool for migrations that stopped
+ * making progress (tools/migrations/operator.ts), and the clean-up of what old ended records kept, in the local store (the running local server's,
  * or the data directory's) or, with --table and --queue-url, a deployed stack's.
  */
 export const USAGE = `Usage: npm run migrations -- <command> [options]
@@ -36,6 +36,8 @@ Commands:
                 (refused while a delivery holds it, or if it was never queued)
   fail ID       mark an active migration failed and free its documents (refused while a delivery
                 holds it, unless --force)
+  scrub-ended   remove the skipped checkpoint (user ids) that migrations which ended before the
+                service dropped it on ending still hold; once, after upgrading (a Scan of the table)
 
 list-stuck options:
   --stall-minutes N       quiet for longer than N minutes (default ${DEFAULT_STALL_LIMIT_MS / 60_000}, the sweeper's limit)
@@ -76,6 +78,7 @@ const COMMANDS: Record<string, { id: boolean; options: (keyof typeof OPTIONS)[] 
   'list-stuck': { id: false, options: ['stall-minutes'] },
   resume: { id: true, options: [] },
   fail: { id: true, options: ['reason', 'force'] },
+  'scrub-ended': { id: false, options: [] },
 };
 const TARGET_OPTIONS: (keyof typeof OPTIONS)[] = ['table', 'queue-url', 'region', 'data-dir', 'json', 'help'];
 
@@ -195,7 +198,7 @@ export const runMigrationsCommand = async (argv: string[], io: CliIo): Promise<n
   const spec = command === undefined ? undefined : COMMANDS[command];
   if (!command || !spec) {
     io.stderr(
-      `migrations: ${command ? `unknown command ${JSON.stringify(command)}` : 'a command is required'}; use list-stuck, resume or fail.`,
+      `migrations: ${command ? `unknown command ${JSON.stringify(command)}` : 'a command is required'}; use list-stuck, resume, fail or scrub-ended.`,
     );
     return 2;
   }
@@ -262,6 +265,15 @@ export const runMigrationsCommand = async (argv: string[], io: CliIo): Promise<n
             ]),
         );
       }
+      return 0;
+    }
+    if (command === 'scrub-ended') {
+      const scrubbed = await repository.dropEndedPageFields();
+      io.stdout(
+        values.json
+          ? JSON.stringify({ scrubbed }, null, 2)
+          : `Removed the skipped checkpoint of ${scrubbed.length} ended migration(s) in ${target.description}.`,
+      );
       return 0;
     }
     const migrationId = id as string;

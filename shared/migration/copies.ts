@@ -1,0 +1,115 @@
+import {
+  type DynamoDBDocumentClient,
+  type PutCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { attributionUpdate, type ChangeAttribution } from '#shared/preferences/change-attribution.js';
+import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { entryTableKey } from '#shared/preferences/keys.js';
+import type { ExpectedVersion, MarkedEntry, MigrationEntryStore, UnchangedEntry } from '#shared/preferences/store.js';
+
+/**
+ * What a migration's pages do to entries (docs/design.md, "Migration and erasure"): the store's
+ * reads, stamps and deletes, and a copy that is written only while its source entry is still
+ * there as it was read. The plain conditional put (putEntryIf) checked only the target: a page
+ * that read a user's source entry, then lost the race to an erasure of that user (source and
+ * target gone, the erasure completed), wrote the copy afterwards and brought the erased entry back.
+ */
+export interface MigrationEntries extends Omit<MigrationEntryStore, 'putEntryIf'> {
+  /**
+   * In one transaction: writes `copy` (the whole entry, replacing what is there) if the target
+   * still has `expected` (null: is still absent), and stamps `source` for its delete with
+   * `change`, as stampForDelete does, if it still has the version and write time it was read
+   * with. False when either condition did not hold (or the transaction met another one on the
+   * same items): nothing was written, and a later pass reads both again.
+   */
+  copyEntryIf(
+    copy: MarkedEntry,
+    expected: ExpectedVersion,
+    source: UnchangedEntry,
+    change: ChangeAttribution,
+  ): Promise<boolean>;
+}
+
+/** Why a cancelled transaction was cancelled, item by item (DynamoDB's CancellationReasons). */
+const cancellationCodes = (error: unknown): string[] | undefined => {
+  const { name, CancellationReasons } = (error ?? {}) as {
+    name?: string;
+    CancellationReasons?: { Code?: string }[];
+  };
+  if (name !== 'TransactionCanceledException') return undefined;
+  return (CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+};
+
+/** A condition that did not hold, or a concurrent transaction: nothing was written, a later pass decides again. */
+const NOT_WRITTEN = new Set(['None', 'ConditionalCheckFailed', 'TransactionConflict']);
+
+/**
+ * The config table's MigrationEntries: DynamoPreferenceStore's operations, and the copy as one
+ * TransactWriteItems of the store's own conditional put and the source's stamp. The stamp was to
+ * be written anyway (before the source's delete, so that the change stream attributes the delete
+ * to the migration: change-attribution.ts); written with the copy, it is what checks the source,
+ * and the page need not stamp that source again. A copy costs a transactional put (twice a plain
+ * put's write capacity), the stamp what it cost before.
+ */
+export class DynamoMigrationEntries extends DynamoPreferenceStore implements MigrationEntries {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    tableName: string,
+  ) {
+    super(db, tableName);
+  }
+
+  async copyEntryIf(
+    copy: MarkedEntry,
+    expected: ExpectedVersion,
+    source: UnchangedEntry,
+    change: ChangeAttribution,
+  ): Promise<boolean> {
+    const put = await this.putOf(copy, expected, change);
+    const stamp = attributionUpdate(change);
+    const input: TransactWriteCommandInput = {
+      TransactItems: [
+        { Put: put },
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: entryTableKey(source),
+            UpdateExpression: `SET ${stamp.sets.join(', ')}`,
+            ConditionExpression: '#version = :version AND #at = :at',
+            ExpressionAttributeNames: { '#version': 'version', '#at': 'updatedAt', ...stamp.names },
+            ExpressionAttributeValues: { ':version': source.version, ':at': source.updatedAt, ...stamp.values },
+          },
+        },
+      ],
+    };
+    try {
+      await this.db.send(new TransactWriteCommand(input));
+      return true;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (codes?.every((code) => NOT_WRITTEN.has(code))) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * The conditional put the store's putEntryIf sends for this copy, taken from it rather than
+   * built again here, so that a copy is stored exactly as the store stores entries (its item
+   * layout lives in one place): putEntryIf runs against a client that records the command and
+   * sends nothing.
+   */
+  private async putOf(copy: MarkedEntry, expected: ExpectedVersion, change: ChangeAttribution) {
+    let put: PutCommandInput | undefined;
+    const recorder = {
+      send: async (command: { input: PutCommandInput }) => {
+        put = command.input;
+        return {};
+      },
+    } as unknown as DynamoDBDocumentClient;
+    await new DynamoPreferenceStore(recorder, this.tableName).putEntryIf(copy, expected, change);
+    if (!put?.Item) throw new Error('putEntryIf sent no put');
+    return put as PutCommandInput & { Item: NonNullable<PutCommandInput['Item']> };
+  }
+}

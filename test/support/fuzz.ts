@@ -676,5 +676,13 @@ export const HTTP_FUZZ_GROUPS = {
     'setPolicy',
     'getPolicy',
   ],
-  jobs: ['getConfigHistory', 'migrateDocument', 'getMigrationStatus', 'eraseUser', 'getErasureStatus'],
+  jobs: [
+    'getConfigHistory',
+    'migrateDocument',
+    'getMigrationStatus',
+    'eraseUser',
+    'getErasureStatus',
+    'createLinks',
+    'revokeLinks',
+  ],
 } as const;

@@ -14,7 +14,7 @@ import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
 import { type FunctionSpec, NON_ROUTE_FUNCTIONS } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { handlerEntryOf } from '#service/routes.js';
+import { handlerEntryOf, PUBLIC_ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
 import { erasureJob } from '#shared/erasure/kind.js';
 import type { JobQueue } from '#shared/jobs/queue.js';
@@ -145,6 +145,10 @@ const synthBundles = async (
       ]),
     ),
     ...NON_ROUTE_FUNCTIONS,
+    // The pages of the links in emails: their functions are named by the route's id.
+    ...Object.fromEntries(
+      PUBLIC_ROUTES.map((route) => [route.id, { entry: handlerEntryOf({ operationId: route.id }), queues: undefined }]),
+    ),
   };
   const functions = await bundlesOf(
     join(outdir, 'service'),
@@ -305,6 +309,12 @@ const startTargets = async () => {
         return http(operationById('getErasureStatus').path, { organizationId: 'acme', erasureId: erasureStatusId });
       case 'NotFound':
         return apiEvent('/v2/unknown', { headers, body: { data: {} } });
+      case 'unsubscribe':
+      case 'preferencePage': {
+        // A page opened with a token that is none: the one 404 page, no key read (the bench has no link keys).
+        const route = PUBLIC_ROUTES.find((r) => r.id === bundle.name);
+        return apiEvent(`${route?.prefix}not-a-token-${round}`, { method: 'GET', headers: {} });
+      }
       case 'setPolicy': {
         // The documented example expects a version: a fresh organization each round (the credential holds '*').
         const { organizationId: _unused, ...policy } = example('setPolicy') as { organizationId: string };

@@ -132,6 +132,20 @@ const deliver = (id: string, widgetDeps: WidgetDeps, delivery: Partial<Delivery>
   runJob(widgetJob, widgetStep, widgetDeps, id, { receiveCount: 1, maxReceiveCount: 5, ...delivery });
 const later = () => new Date(Date.now() + 10 * 60_000);
 
+/** A start of a -> b whose process dies as it sends the message: its record and locks stay, unqueued; answers its id. */
+const stoppedBeforeQueuing = async (): Promise<string> => {
+  const dead = new Process({ method: 'send', call: 1 });
+  await expect(
+    startJob(
+      widgetJob,
+      { repository: dead.wrap(repository), queue: dead.wrap(queue) },
+      { organizationId: ORG, from: 'a', to: 'b' },
+      KEY,
+    ),
+  ).rejects.toThrow();
+  return (await repository.getLock(ORG, 'a'))?.jobId as string;
+};
+
 describe('start', () => {
   test('records the kind’s fields, counters and page fields, takes each subject’s lock, queues the id', async () => {
     const { widgetId } = await start();
@@ -177,16 +191,7 @@ describe('start', () => {
   });
 
   test('a start that stopped before queuing: repeats within 30 s answer its id and queue nothing (it may still be queuing); after that, of eight repeats at once one finishes it, with one message', async () => {
-    const dead = new Process({ method: 'send', call: 1 });
-    await expect(
-      startJob(
-        widgetJob,
-        { repository: dead.wrap(repository), queue: dead.wrap(queue) },
-        { organizationId: ORG, from: 'a', to: 'b' },
-        KEY,
-      ),
-    ).rejects.toThrow();
-    const stopped = (await repository.getLock(ORG, 'a'))?.jobId as string;
+    const stopped = await stoppedBeforeQueuing();
     expect(await start()).toEqual({ widgetId: stopped });
     expect(queue.sent).toEqual([]);
 
@@ -198,16 +203,7 @@ describe('start', () => {
   });
 
   test('an abandoned holder (never queued, past its time) is failed, then its locks change hands', async () => {
-    const dead = new Process({ method: 'send', call: 1 });
-    await expect(
-      startJob(
-        widgetJob,
-        { repository: dead.wrap(repository), queue: dead.wrap(queue) },
-        { organizationId: ORG, from: 'a', to: 'b' },
-        KEY,
-      ),
-    ).rejects.toThrow();
-    const abandoned = (await repository.getLock(ORG, 'a'))?.jobId as string;
+    const abandoned = await stoppedBeforeQueuing();
     expect(await getJobView(widgetJob, { repository, now: later }, ORG, abandoned)).toEqual({
       widgetId: abandoned,
       status: 'failed',

@@ -12,6 +12,7 @@ import { ServiceFunction } from '#infra/constructs/service-function.js';
 import { createServiceApp } from '#infra/service-app.js';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
+import { startLocalSecretsManager } from '#local/secrets/local-secrets-manager.js';
 import { type FunctionSpec, NON_ROUTE_FUNCTIONS } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { handlerEntryOf, PUBLIC_ROUTES } from '#service/routes.js';
@@ -20,10 +21,12 @@ import { erasureJob } from '#shared/erasure/kind.js';
 import type { JobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { startJob } from '#shared/jobs/start.js';
+import { sealLink } from '#shared/links/token.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import { ENV } from '#shared/platform/environment.js';
 import { OPERATIONS, type Operation, operationById } from '#tools/openapi/operations.js';
 import { apiEvent } from '../support/api-events.js';
+import { keyringAt } from '../support/links.js';
 import { entryItem, streamRecord } from '../support/stream-records.js';
 import { progress } from './progress.js';
 import { goal, type Section, section } from './report.js';
@@ -251,14 +254,17 @@ const sqsEvent = (round: number, queue: string, body: unknown) => ({
 
 /**
  * Where the cold starts' first calls go: the twin's DynamoDB (local/dynamo.ts) with the tables
- * and a credential, and a stub SQS. `eventFor` builds each function's first event; each round
- * gets fresh documents to migrate and a fresh migration for the consumer, so that no first
- * answer is a repeat.
+ * and a credential, the twin's Secrets Manager stand-in with the link keys, and a stub SQS.
+ * `eventFor` builds each function's first event; each round gets fresh documents to migrate, a
+ * fresh migration for the consumer and a fresh link for the pages, so that no first answer is a
+ * repeat.
  */
 const startTargets = async () => {
   const store = await startEmbeddedDynamo();
   const sqs = await startStubSqs();
   const eventBridge = await startStubEventBridge();
+  const secrets = await startLocalSecretsManager();
+  const keyring = await keyringAt(secrets.endpoint);
   const client = new DynamoDBClient({
     endpoint: store.endpoint,
     region: 'local',
@@ -290,6 +296,8 @@ const startTargets = async () => {
     AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+    [ENV.linkKeysSecret]: secrets.secretId,
   };
   const headers = { 'x-service-api-key': apiKey, 'x-service-auth-token': token };
   const http = (path: string, data: unknown) => apiEvent(path, { headers, body: { data } });
@@ -311,9 +319,14 @@ const startTargets = async () => {
         return apiEvent('/v2/unknown', { headers, body: { data: {} } });
       case 'unsubscribe':
       case 'preferencePage': {
-        // A page opened with a token that is none: the one 404 page, no key read (the bench has no link keys).
+        // The page of a fresh link, opened as a person's browser does (GET: it changes nothing).
         const route = PUBLIC_ROUTES.find((r) => r.id === bundle.name);
-        return apiEvent(`${route?.prefix}not-a-token-${round}`, { method: 'GET', headers: {} });
+        const issuedAt = Math.floor(Date.now() / 1000);
+        const token = await sealLink(
+          { organizationId: 'acme', userId: `page-${round}`, channel: 'email', issuedAt, expiresAt: issuedAt + 3600 },
+          keyring,
+        );
+        return apiEvent(`${route?.prefix}${token}`, { method: 'GET', headers: {} });
       }
       case 'setPolicy': {
         // The documented example expects a version: a fresh organization each round (the credential holds '*').
@@ -368,6 +381,7 @@ const startTargets = async () => {
       client.destroy();
       await sqs.close();
       await eventBridge.close();
+      await secrets.close();
       await store.close();
     },
   };
@@ -567,7 +581,7 @@ export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise
         .map((b) => b.entry)
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
       "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
-      "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, the erasure consumer a fresh erasure, the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the second adds the SQS client and one SendMessage, and is the baseline of the functions whose spec has queues (they are the only ones to bundle the SQS client).",
+      "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the second adds the SQS client and one SendMessage, and is the baseline of the functions whose spec has queues (they are the only ones to bundle the SQS client).",
       `"Largest additions" and "map of every source" come from an esbuild build of the same entry with source maps of every input (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
     );
     s.data = {

@@ -28,9 +28,12 @@ export const createLinks = async (
 export const tokenOf = (url: string): string => url.slice(url.lastIndexOf('/') + 1);
 
 /** The twin's keys, as its Secrets Manager stand-in serves them to the functions. */
-export const twinKeyring = async (service: LocalService): Promise<Keyring> => {
+export const twinKeyring = (service: LocalService): Promise<Keyring> => keyringAt(service.secretsEndpoint);
+
+/** The link keys as a Secrets Manager stand-in at `endpoint` serves them. */
+export const keyringAt = async (endpoint: string): Promise<Keyring> => {
   const client = new SecretsManagerClient({
-    endpoint: service.secretsEndpoint,
+    endpoint,
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });

@@ -1,36 +1,21 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, screenshotsFolder } from '../support/chromium.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The twin's pages as a person sees them: GET / leads to the docs page, and the page, rendered
 // by a real browser (Debian's Chromium; .ci/run installs it, nothing is downloaded), is readable
 // on a desktop and on a phone, with and without JavaScript. Screenshots go to a temporary folder
 // named in the test output.
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = mkdtempSync(join(tmpdir(), 'docs-page-'));
+const SHOTS = screenshotsFolder('docs-page');
 
 let service: LocalService;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   service = await startLocalService();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

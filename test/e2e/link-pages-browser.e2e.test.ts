@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, screenshotsFolder } from '../support/chromium.js';
 import { createLinks } from '../support/links.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
@@ -12,15 +11,13 @@ import { type LocalService, startLocalService } from '../support/local-service.j
 // through the API; the unsubscribe page shows its choices and changes nothing until its button
 // is pressed. No horizontal scroll, labels on every control, headings in order, no script needed.
 // Screenshots go to a temporary folder named in the test output.
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = mkdtempSync(join(tmpdir(), 'link-pages-'));
+const SHOTS = screenshotsFolder('link-pages');
 const ORG = 'browser-org';
 
 let service: LocalService;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   service = await startLocalService();
   const policy = await service.call('/v2/organizations/policy/set', {
     organizationId: ORG,
@@ -41,19 +38,7 @@ beforeAll(async () => {
     },
   });
   expect(policy.status).toBe(200);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

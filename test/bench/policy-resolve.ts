@@ -1,24 +1,15 @@
 import { operationById } from '#tools/openapi/operations.js';
-import type { CallCounter, CallSummary } from './counting.js';
+import type { CallCounter } from './counting.js';
 import { ORG, users } from './ids.js';
-import { cpuSecondsSince } from './lambda-cpu.js';
+import { type Call, cpuRatioOf, mustCall, pairedResolves, pairRow, readsOf } from './paired-resolves.js';
 import { goal, type Section, section } from './report.js';
-import { fmtMs, fmtNum, fmtRatio, median } from './stats.js';
+import { fmtNum, fmtRatio } from './stats.js';
 
 const SET = operationById('setConfig').path;
-const RESOLVE = operationById('resolveConfig').path;
 const SET_POLICY = operationById('setPolicy').path;
 const CATEGORIES = 100;
 /** The category the activity belongs to: one of the policy's, with a layer in half the entries. */
 const CATEGORY = 'category-7';
-
-type Call = (path: string, data: unknown) => Promise<{ status: number; text: string }>;
-
-interface Run {
-  cpuSeconds: number;
-  ms: number;
-  summary: CallSummary;
-}
 
 /**
  * Contract 11's cost: config/resolve for N users with a category, in an organization with a
@@ -36,10 +27,7 @@ export const policyResolveSection = async (
   const half = ids.slice(0, userCount / 2);
   const plain = `${ORG}-no-policy`;
   const withPolicy = `${ORG}-policy`;
-  const must = async (path: string, data: unknown) => {
-    const response = await call(path, data);
-    if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status} ${response.text.slice(0, 300)}`);
-  };
+  const must = mustCall(call);
   // The same stored entries in both organizations: every user on the document, half of them at
   // the organization level, half with a layer for the activity's category.
   for (const organizationId of [plain, withPolicy]) {
@@ -72,47 +60,20 @@ export const policyResolveSection = async (
   const activity = { involvedUserIds: ids.slice(0, 10) };
   const today = { organizationId: plain, documentId: 'doc-p', userIds: ids, activity };
   const categorized = { organizationId: withPolicy, documentId: 'doc-p', userIds: ids, activity, category: CATEGORY };
-  const timed = async (data: unknown): Promise<Run> => {
-    const from = counter.mark();
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    await must(RESOLVE, data);
-    return { ms: performance.now() - started, cpuSeconds: cpuSecondsSince(cpu), summary: counter.summary(from) };
-  };
-  // Warm both ways (the function's credential cache and code paths) before the measured rounds.
-  await timed(today);
-  await timed(categorized);
-  const runs: { today: Run; categorized: Run }[] = [];
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      const a = await timed(today);
-      runs.push({ today: a, categorized: await timed(categorized) });
-    } else {
-      const b = await timed(categorized);
-      runs.push({ today: await timed(today), categorized: b });
-    }
-  }
+  const runs = await pairedResolves(call, counter, { base: today, measured: categorized, rounds });
 
   const s = section('policy-resolve', `3. Resolve with a category and a policy of ${CATEGORIES} categories`);
-  const readsOf = (run: Run) => run.summary.reads - run.summary.credentialReads;
-  const row = (name: string, pick: (r: (typeof runs)[number]) => Run) => [
-    name,
-    fmtMs(median(runs.map((r) => pick(r).ms))),
-    fmtMs(median(runs.map((r) => pick(r).cpuSeconds * 1000))),
-    fmtNum(Math.max(...runs.map((r) => readsOf(pick(r))))),
-    fmtNum(Math.max(...runs.map((r) => pick(r).summary.keysRead))),
-  ];
   s.tables.push({
     title: `${fmtNum(userCount)} users of one document; medians of ${rounds} rounds taking turns`,
     columns: ['resolve', 'time', 'CPU (this process)', 'read calls (max)', 'keys read'],
     rows: [
-      row('today: no category, organization without a policy', (r) => r.today),
-      row(`category ${CATEGORY}, policy of ${CATEGORIES} categories`, (r) => r.categorized),
+      pairRow('today: no category, organization without a policy', runs, 'base', { keys: true }),
+      pairRow(`category ${CATEGORY}, policy of ${CATEGORIES} categories`, runs, 'measured', { keys: true }),
     ],
   });
   const bound = Math.ceil((2 * userCount) / 100) + 1;
-  const reads = Math.max(...runs.map((r) => readsOf(r.categorized)));
-  const cpuRatio = median(runs.map((r) => r.categorized.cpuSeconds / r.today.cpuSeconds));
+  const reads = Math.max(...runs.map((r) => readsOf(r.measured)));
+  const cpuRatio = cpuRatioOf(runs);
   s.goals.push(
     goal(
       'resolve with category and policy: read calls',

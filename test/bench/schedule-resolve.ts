@@ -1,22 +1,13 @@
 import { operationById } from '#tools/openapi/operations.js';
-import type { CallCounter, CallSummary } from './counting.js';
+import type { CallCounter } from './counting.js';
 import { ORG, users } from './ids.js';
-import { cpuSecondsSince } from './lambda-cpu.js';
+import { type Call, cpuRatioOf, mustCall, pairedResolves, pairRow, readsOf } from './paired-resolves.js';
 import { goal, type Section, section } from './report.js';
-import { fmtMs, fmtNum, fmtRatio, median } from './stats.js';
+import { fmtNum, fmtRatio } from './stats.js';
 
 const SET = operationById('setConfig').path;
-const RESOLVE = operationById('resolveConfig').path;
 const SET_SCHEDULE = operationById('setSchedule').path;
 const ZONES = 50;
-
-type Call = (path: string, data: unknown) => Promise<{ status: number; text: string }>;
-
-interface Run {
-  cpuSeconds: number;
-  ms: number;
-  summary: CallSummary;
-}
 
 /** 50 zones of every kind of offset: whole, half- and quarter-hour, both hemispheres' daylight saving, none. */
 const zones = (): string[] => {
@@ -53,10 +44,7 @@ export const scheduleResolveSection = async (
   const ids = users(userCount, 'schedule-user');
   const plain = `${ORG}-no-schedules`;
   const scheduled = `${ORG}-schedules`;
-  const must = async (path: string, data: unknown) => {
-    const response = await call(path, data);
-    if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status} ${response.text.slice(0, 300)}`);
-  };
+  const must = mustCall(call);
   for (const organizationId of [plain, scheduled]) {
     await must(SET, { organizationId, userIds: ids, documentIds: ['doc-s'], config: { email: 'ALL', slack: 'MINE' } });
     // Every user has an organization-level entry in both, so that the stored items differ only by the schedule.
@@ -86,48 +74,23 @@ export const scheduleResolveSection = async (
   const activity = { involvedUserIds: ids.slice(0, 10) };
   const withoutSchedules = { organizationId: plain, documentId: 'doc-s', userIds: ids, activity, at };
   const withSchedules = { organizationId: scheduled, documentId: 'doc-s', userIds: ids, activity, at };
-  const timed = async (data: unknown): Promise<Run> => {
-    const from = counter.mark();
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    await must(RESOLVE, data);
-    return { ms: performance.now() - started, cpuSeconds: cpuSecondsSince(cpu), summary: counter.summary(from) };
-  };
-  await timed(withoutSchedules);
-  await timed(withSchedules);
-  const runs: { plain: Run; scheduled: Run }[] = [];
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      const a = await timed(withoutSchedules);
-      runs.push({ plain: a, scheduled: await timed(withSchedules) });
-    } else {
-      const b = await timed(withSchedules);
-      runs.push({ plain: await timed(withoutSchedules), scheduled: b });
-    }
-  }
+  const runs = await pairedResolves(call, counter, { base: withoutSchedules, measured: withSchedules, rounds });
 
   const s = section(
     'schedule-resolve',
     `4. Resolve at a time: ${fmtNum(userCount)} users with schedules in ${ZONES} zones`,
   );
-  const readsOf = (run: Run) => run.summary.reads - run.summary.credentialReads;
-  const row = (name: string, pick: (r: (typeof runs)[number]) => Run) => [
-    name,
-    fmtMs(median(runs.map((r) => pick(r).ms))),
-    fmtMs(median(runs.map((r) => pick(r).cpuSeconds * 1000))),
-    fmtNum(Math.max(...runs.map((r) => readsOf(pick(r))))),
-  ];
   s.tables.push({
     title: `${fmtNum(userCount)} users of one document, an activity at ${at}; medians of ${rounds} rounds taking turns`,
     columns: ['resolve', 'time', 'CPU (this process)', 'read calls (max)'],
     rows: [
-      row('no schedules', (r) => r.plain),
-      row(`every user a schedule (${ZONES} zones; quiet hours, snoozes, digests)`, (r) => r.scheduled),
+      pairRow('no schedules', runs, 'base'),
+      pairRow(`every user a schedule (${ZONES} zones; quiet hours, snoozes, digests)`, runs, 'measured'),
     ],
   });
-  const plainReads = Math.max(...runs.map((r) => readsOf(r.plain)));
-  const reads = Math.max(...runs.map((r) => readsOf(r.scheduled)));
-  const cpuRatio = median(runs.map((r) => r.scheduled.cpuSeconds / r.plain.cpuSeconds));
+  const plainReads = Math.max(...runs.map((r) => readsOf(r.base)));
+  const reads = Math.max(...runs.map((r) => readsOf(r.measured)));
+  const cpuRatio = cpuRatioOf(runs);
   s.goals.push(
     goal(
       'resolve with schedules: read calls beyond the same resolve without',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
+import { AwsJsonError, awsJsonListener } from '../aws-json/listener.js';
 
 /**
  * PutEvents as the SDK v3 EventBridgeClient speaks it: AWS JSON 1.1 over HTTP
@@ -21,40 +22,6 @@ export interface AcceptedEvent {
 
 /** Takes the accepted events of one request; resolves once they are kept (the answer waits for it). */
 export type EventSink = (events: { id: string; event: AcceptedEvent }[]) => Promise<void>;
-
-class EventsError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly httpStatus = 400,
-  ) {
-    super(message);
-  }
-}
-
-const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-const readBody = async (request: IncomingMessage): Promise<string> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_REQUEST_BYTES) throw new EventsError('ValidationException', 'The request is too large.', 413);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-};
-
-const reply = (response: ServerResponse, status: number, body: unknown) => {
-  if (response.headersSent) return;
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.1',
-    'content-length': Buffer.byteLength(text),
-    'x-amzn-requestid': randomUUID(),
-  });
-  response.end(text);
-};
 
 type Entry = Record<string, unknown>;
 type Refusal = { ErrorCode: string; ErrorMessage: string };
@@ -98,16 +65,16 @@ export const eventBridgeProtocol = (busName: string, sink: EventSink, log: (line
   const putEvents = async (input: Entry) => {
     const entries = input.Entries;
     if (!Array.isArray(entries) || entries.length === 0 || entries.length > MAX_ENTRIES) {
-      throw new EventsError(
+      throw new AwsJsonError(
         'ValidationException',
         `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length less than or equal to ${MAX_ENTRIES} and greater than or equal to 1`,
       );
     }
     if (entries.some((entry) => typeof entry !== 'object' || entry === null)) {
-      throw new EventsError('ValidationException', 'Each entry must be an object.');
+      throw new AwsJsonError('ValidationException', 'Each entry must be an object.');
     }
     if ((entries as Entry[]).reduce((sum, entry) => sum + entryBytes(entry), 0) > MAX_ENTRIES_BYTES) {
-      throw new EventsError('ValidationException', 'Total size of the entries in the request is over the limit.');
+      throw new AwsJsonError('ValidationException', 'Total size of the entries in the request is over the limit.');
     }
     const results: EntryResult[] = [];
     const accepted: { id: string; event: AcceptedEvent }[] = [];
@@ -125,33 +92,24 @@ export const eventBridgeProtocol = (busName: string, sink: EventSink, log: (line
     return { FailedEntryCount: results.filter((result) => 'ErrorCode' in result).length, Entries: results };
   };
 
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const target = String(request.headers['x-amz-target'] ?? '');
-    const body = await readBody(request);
-    if (request.method !== 'POST' || target !== 'AWSEvents.PutEvents') {
-      throw new EventsError(
-        'UnknownOperationException',
-        `The local EventBridge twin does not support ${target || 'this request'}.`,
-      );
-    }
-    let input: unknown;
-    try {
-      input = JSON.parse(body || '{}');
-    } catch {
-      throw new EventsError('SerializationException', 'The request body is not valid JSON.');
-    }
-    if (typeof input !== 'object' || input === null)
-      throw new EventsError('SerializationException', 'The request body is not a JSON object.');
-    reply(response, 200, await putEvents(input as Entry));
-  };
-
-  return (request, response) => {
-    handle(request, response).catch((error) => {
-      const e = error instanceof EventsError ? error : new EventsError('InternalException', errorMessage(error), 500);
-      if (e.httpStatus >= 500) log(`[events] ${errorMessage(error)}`);
-      // A body left unread (too large) is not drained: the connection closes after the answer.
-      if (e.httpStatus === 413) response.setHeader('connection', 'close');
-      reply(response, e.httpStatus, { __type: e.code, message: e.message });
-    });
-  };
+  return awsJsonListener(
+    {
+      name: 'events',
+      targetPrefix: 'AWSEvents',
+      jsonVersion: '1.1',
+      maxRequestBytes: MAX_REQUEST_BYTES,
+      operations: { PutEvents: putEvents },
+      errors: {
+        unknown: (target) =>
+          new AwsJsonError(
+            'UnknownOperationException',
+            `The local EventBridge twin does not support ${target || 'this request'}.`,
+          ),
+        tooLarge: () => new AwsJsonError('ValidationException', 'The request is too large.', 413),
+        internal: (message) => new AwsJsonError('InternalException', message, 500),
+      },
+      errorBody: (e) => ({ __type: e.code, message: e.message }),
+    },
+    log,
+  );
 };

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
+import { AwsJsonError, awsJsonListener, type Operation } from '../aws-json/listener.js';
 import { md5OfMessageAttributes, type QueuedMessage, type WireMessageAttribute } from './message.js';
 import { type LocalQueue, type LogLine, type ReceivedMessage, SENDER_ID } from './queue.js';
 import { InvalidReceiptHandle } from './receipt-handle.js';
@@ -26,20 +26,10 @@ const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 // Characters SQS accepts in a message body (anything else is InvalidMessageContents).
 const INVALID_MESSAGE_CHARACTERS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
-class SqsError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly httpStatus = 400,
-  ) {
-    super(message);
-  }
+class SqsError extends AwsJsonError {}
 
-  /** The query-protocol code, which the SDK maps to its error classes (QueueDoesNotExist, ...). */
-  get queryCode(): string {
-    return QUERY_CODES[this.code] ?? this.code;
-  }
-}
+/** The query-protocol code, which the SDK maps to its error classes (QueueDoesNotExist, ...). */
+const queryCodeOf = (code: string): string => QUERY_CODES[code] ?? code;
 
 const QUERY_CODES: Record<string, string> = {
   QueueDoesNotExist: 'AWS.SimpleQueueService.NonExistentQueue',
@@ -120,29 +110,6 @@ const received = (message: ReceivedMessage, asked: ReturnType<typeof askedFor>) 
   };
 };
 
-const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-const readBody = async (request: IncomingMessage): Promise<string> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_REQUEST_BYTES) throw new SqsError('RequestTooLong', 'The request is too large.');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-};
-
-const reply = (response: ServerResponse, status: number, body: unknown, queryError?: string) => {
-  if (response.headersSent) return;
-  response.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.0',
-    'x-amzn-requestid': randomUUID(),
-    ...(queryError ? { 'x-amzn-query-error': `${queryError};${status >= 500 ? 'Receiver' : 'Sender'}` } : {}),
-  });
-  response.end(JSON.stringify(body));
-};
-
 const messageInput = (input: Record<string, unknown>) => {
   const body = input.MessageBody;
   if (typeof body !== 'string' || body.length === 0) {
@@ -167,8 +134,6 @@ const sent = (message: QueuedMessage) => ({
   MD5OfMessageBody: message.md5OfBody,
   ...(message.md5OfMessageAttributes ? { MD5OfMessageAttributes: message.md5OfMessageAttributes } : {}),
 });
-
-type Operation = (input: Record<string, unknown>) => Promise<unknown>;
 
 export interface QueueDirectory {
   /** The queue of that name, if any. */
@@ -319,33 +284,26 @@ export const sqsProtocol = (queues: QueueDirectory, log: LogLine): RequestListen
     },
   };
 
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const target = String(request.headers['x-amz-target'] ?? '');
-    const body = await readBody(request);
-    const [service, operationName = ''] = target.split('.');
-    const operation = service === 'AmazonSQS' ? operations[operationName] : undefined;
-    if (!operation) {
-      throw new SqsError('UnsupportedOperation', `The local SQS twin does not support ${target || 'this request'}.`);
-    }
-    let input: Record<string, unknown>;
-    try {
-      input = JSON.parse(body || '{}');
-    } catch {
-      throw new SqsError('SerializationException', 'The request body is not valid JSON.');
-    }
-    reply(response, 200, await operation(input ?? {}));
-  };
-
-  return (request, response) => {
-    handle(request, response).catch((error) => {
-      const e =
-        error instanceof SqsError
-          ? error
-          : error instanceof InvalidReceiptHandle
-            ? new SqsError('ReceiptHandleIsInvalid', error.message)
-            : new SqsError('InternalFailure', errorMessage(error), 500);
-      if (e.httpStatus >= 500) log(`[sqs] ${errorMessage(error)}`);
-      reply(response, e.httpStatus, { __type: `com.amazonaws.sqs#${e.code}`, message: e.message }, e.queryCode);
-    });
-  };
+  return awsJsonListener(
+    {
+      name: 'sqs',
+      targetPrefix: 'AmazonSQS',
+      jsonVersion: '1.0',
+      maxRequestBytes: MAX_REQUEST_BYTES,
+      operations,
+      errors: {
+        unknown: (target) =>
+          new SqsError('UnsupportedOperation', `The local SQS twin does not support ${target || 'this request'}.`),
+        tooLarge: () => new SqsError('RequestTooLong', 'The request is too large.'),
+        internal: (message) => new SqsError('InternalFailure', message, 500),
+        from: (error) =>
+          error instanceof InvalidReceiptHandle ? new SqsError('ReceiptHandleIsInvalid', error.message) : undefined,
+      },
+      errorBody: (e) => ({ __type: `com.amazonaws.sqs#${e.code}`, message: e.message }),
+      errorHeaders: (e) => ({
+        'x-amzn-query-error': `${queryCodeOf(e.code)};${e.httpStatus >= 500 ? 'Receiver' : 'Sender'}`,
+      }),
+    },
+    log,
+  );
 };

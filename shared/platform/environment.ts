@@ -109,6 +109,12 @@ const parseEnv = <T>(name: EnvName, schema: z.ZodMiniType<T>, accepts: string, e
 const wholeNumber = (min: number, max: number, fallback: number) =>
   z._default(z.pipe(z.coerce.number(), z.int().check(z.minimum(min), z.maximum(max))), fallback);
 
+/** A reader of an optional whole number from `min` to `max` (unset: `fallback`); `unit` names it in the error. */
+const boundedWholeNumber =
+  (name: EnvName, { min, max, fallback, unit }: { min: number; max: number; fallback: number; unit: string }) =>
+  (env: Env = process.env): number =>
+    parseEnv(name, wholeNumber(min, max, fallback), `a whole number of ${unit} from ${min} to ${max}`, env);
+
 export const tableName = (table: TableName, env: Env = process.env): string => requireEnv(TABLE_ENV[table], env);
 export const queueUrl = (queue: QueueName, env: Env = process.env): string => requireEnv(QUEUE_ENV[queue], env);
 export const eventBusName = (env: Env = process.env): string => requireEnv(ENV.eventBusName, env);
@@ -126,33 +132,24 @@ export const DEFAULT_CREDENTIAL_CACHE_SECONDS = 60;
 export const MAX_CREDENTIAL_CACHE_SECONDS = 3600;
 
 /** How long a warm function trusts a looked-up credential (revocation takes effect within it). */
-export const credentialCacheSeconds = (env: Env = process.env): number =>
-  parseEnv(
-    ENV.credentialCacheSeconds,
-    wholeNumber(0, MAX_CREDENTIAL_CACHE_SECONDS, DEFAULT_CREDENTIAL_CACHE_SECONDS),
-    `a whole number of seconds from 0 to ${MAX_CREDENTIAL_CACHE_SECONDS}`,
-    env,
-  );
+export const credentialCacheSeconds = boundedWholeNumber(ENV.credentialCacheSeconds, {
+  min: 0,
+  max: MAX_CREDENTIAL_CACHE_SECONDS,
+  fallback: DEFAULT_CREDENTIAL_CACHE_SECONDS,
+  unit: 'seconds',
+});
 
 export const DEFAULT_POLICY_CACHE_SECONDS = 10;
 export const MAX_POLICY_CACHE_SECONDS = 300;
 
 /** How long a warm function keeps an organization's policy: a policy change reaches every user within it. */
-export const policyCacheSeconds = (env: Env = process.env): number =>
-  parseEnv(
-    ENV.policyCacheSeconds,
-    wholeNumber(0, MAX_POLICY_CACHE_SECONDS, DEFAULT_POLICY_CACHE_SECONDS),
-    `a whole number of seconds from 0 to ${MAX_POLICY_CACHE_SECONDS}`,
-    env,
-  );
+export const policyCacheSeconds = boundedWholeNumber(ENV.policyCacheSeconds, {
+  min: 0,
+  max: MAX_POLICY_CACHE_SECONDS,
+  fallback: DEFAULT_POLICY_CACHE_SECONDS,
+  unit: 'seconds',
+});
 
-/**
- * A connection that cannot be opened, or stops answering, is given up after this long and the
- * attempt retried (the SDK's own socket default is 300 s): one silent socket must not hold a
- * request until the function's timeout. Six attempts stay within the 10 s API function timeout.
- * The deployed functions keep this default; the local twin sets it longer, since DynamoDB Local
- * on a busy laptop can take more than a second and a retry there only adds to its load.
- */
 /**
  * The deployment's request rate per credential (a credential may carry its own): unset or a rate
  * of 0 means no limit, as in the local twin unless a developer sets one.
@@ -177,13 +174,19 @@ export const defaultRateLimit = (env: Env = process.env): { perSecond: number; b
 export const DEFAULT_DEPENDENCY_TIMEOUT_MS = 1_000;
 export const MAX_DEPENDENCY_TIMEOUT_MS = 60_000;
 
-export const dependencyTimeoutMs = (env: Env = process.env): number =>
-  parseEnv(
-    ENV.dependencyTimeoutMs,
-    wholeNumber(1, MAX_DEPENDENCY_TIMEOUT_MS, DEFAULT_DEPENDENCY_TIMEOUT_MS),
-    `a whole number of milliseconds from 1 to ${MAX_DEPENDENCY_TIMEOUT_MS}`,
-    env,
-  );
+/**
+ * A connection that cannot be opened, or stops answering, is given up after this long and the
+ * attempt retried (the SDK's own socket default is 300 s): one silent socket must not hold a
+ * request until the function's timeout. Six attempts stay within the 10 s API function timeout.
+ * The deployed functions keep this default; the local twin sets it longer, since DynamoDB Local
+ * on a busy laptop can take more than a second and a retry there only adds to its load.
+ */
+export const dependencyTimeoutMs = boundedWholeNumber(ENV.dependencyTimeoutMs, {
+  min: 1,
+  max: MAX_DEPENDENCY_TIMEOUT_MS,
+  fallback: DEFAULT_DEPENDENCY_TIMEOUT_MS,
+  unit: 'milliseconds',
+});
 
 const DEFAULT_ENV: Record<Channel, EnvName> = {
   inbox: ENV.defaultInbox,
@@ -207,13 +210,12 @@ export const DEFAULT_HISTORY_RETENTION_DAYS = 365;
 /** Ten years: longer is a mistake, not a retention policy. */
 export const MAX_HISTORY_RETENTION_DAYS = 3650;
 
-export const historyRetentionDays = (env: Env = process.env): number =>
-  parseEnv(
-    ENV.historyRetentionDays,
-    wholeNumber(1, MAX_HISTORY_RETENTION_DAYS, DEFAULT_HISTORY_RETENTION_DAYS),
-    `a whole number of days from 1 to ${MAX_HISTORY_RETENTION_DAYS}`,
-    env,
-  );
+export const historyRetentionDays = boundedWholeNumber(ENV.historyRetentionDays, {
+  min: 1,
+  max: MAX_HISTORY_RETENTION_DAYS,
+  fallback: DEFAULT_HISTORY_RETENTION_DAYS,
+  unit: 'days',
+});
 
 export const secretId = (_secret: 'linkKeys', env: Env = process.env): string => requireEnv(ENV.linkKeysSecret, env);
 
@@ -224,13 +226,12 @@ export const MAX_LINK_KEYS_CACHE_SECONDS = 900;
  * How long a warm function keeps the link keys (Powertools Parameters' maxAge): a key added to the
  * secret is known to every function within it, which is what the rotation waits for.
  */
-export const linkKeysCacheSeconds = (env: Env = process.env): number =>
-  parseEnv(
-    ENV.linkKeysCacheSeconds,
-    wholeNumber(0, MAX_LINK_KEYS_CACHE_SECONDS, DEFAULT_LINK_KEYS_CACHE_SECONDS),
-    `a whole number of seconds from 0 to ${MAX_LINK_KEYS_CACHE_SECONDS}`,
-    env,
-  );
+export const linkKeysCacheSeconds = boundedWholeNumber(ENV.linkKeysCacheSeconds, {
+  min: 0,
+  max: MAX_LINK_KEYS_CACHE_SECONDS,
+  fallback: DEFAULT_LINK_KEYS_CACHE_SECONDS,
+  unit: 'seconds',
+});
 
 /** The links' base URL when the stage names one (a custom domain), without a trailing slash. */
 export const linksBaseUrl = (env: Env = process.env): string | undefined =>

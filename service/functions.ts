@@ -53,8 +53,9 @@ export const MIGRATION_CONSUMER_FUNCTION = {
   memoryMb: 1769,
   tables: {
     // List source entries, read targets, copy with the source's stamp (a put and an update in one
-    // transaction), stamp the other sources (updates, in transactions) and delete.
-    config: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    // transaction), stamp the other sources (PartiQL UPDATEs in batches; one by one when a batch
+    // leaves some) and delete.
+    config: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'PartiQLUpdate', 'DeleteItem'],
     // Lease, progress, complete or fail (updates), read the record, release locks; on completion the
     // forwarding record that the links of the old document follow (an update).
     migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
@@ -126,8 +127,9 @@ export const ERASURE_CONSUMER_FUNCTION = {
   description: "Erases a user's config entries and history in an organization",
   timeoutSeconds: 60,
   tables: {
-    // Read the entries found, stamp them (updates, in transactions), delete them.
-    config: ['BatchGetItem', 'UpdateItem', 'DeleteItem'],
+    // Read the entries found, stamp them (PartiQL UPDATEs in batches; one by one when a batch leaves
+    // some), delete them.
+    config: ['BatchGetItem', 'UpdateItem', 'PartiQLUpdate', 'DeleteItem'],
     // Lease, progress, complete or fail (updates), read the record, release the user's lock.
     migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
     // The user's history in the organization: its keys, then batch deletes.

@@ -4,9 +4,9 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { attributionUpdate, type ChangeAttribution } from '#shared/preferences/change-attribution.js';
-import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
-import { entryTableKey } from '#shared/preferences/keys.js';
+import { toUpdateItem } from '#shared/platform/item-write.js';
+import type { ChangeAttribution } from '#shared/preferences/change-attribution.js';
+import { DynamoPreferenceStore, stampWrite } from '#shared/preferences/dynamo-store.js';
 import type { ExpectedVersion, MarkedEntry, MigrationEntryStore, UnchangedEntry } from '#shared/preferences/store.js';
 
 /**
@@ -68,20 +68,11 @@ export class DynamoMigrationEntries extends DynamoPreferenceStore implements Mig
     change: ChangeAttribution,
   ): Promise<boolean> {
     const put = await this.putOf(copy, expected, change);
-    const stamp = attributionUpdate(change);
     const input: TransactWriteCommandInput = {
+      // The source's stamp, exactly as stampForDelete writes it.
       TransactItems: [
         { Put: put },
-        {
-          Update: {
-            TableName: this.tableName,
-            Key: entryTableKey(source),
-            UpdateExpression: `SET ${stamp.sets.join(', ')}`,
-            ConditionExpression: '#version = :version AND #at = :at',
-            ExpressionAttributeNames: { '#version': 'version', '#at': 'updatedAt', ...stamp.names },
-            ExpressionAttributeValues: { ':version': source.version, ':at': source.updatedAt, ...stamp.values },
-          },
-        },
+        { Update: { TableName: this.tableName, ...toUpdateItem(stampWrite(source, change)) } },
       ],
     };
     try {

@@ -13,6 +13,8 @@ type Value = unknown;
 export type Condition =
   /** The item exists. */
   | { kind: 'exists'; attribute: string }
+  /** The attribute holds exactly the value (so the item exists). */
+  | { kind: 'equals'; attribute: string; value: Value }
   /** The attribute is absent. */
   | { kind: 'missing'; attribute: string }
   /** The attribute (a time) is absent or not later than the value. */
@@ -44,6 +46,8 @@ const updateItemCondition = (
   switch (condition.kind) {
     case 'exists':
       return `attribute_exists(${n})`;
+    case 'equals':
+      return `${n} = ${value(condition.value)}`;
     case 'missing':
       return `attribute_not_exists(${n})`;
     case 'notAfter':
@@ -133,6 +137,9 @@ export const toPartiqlUpdate = (table: string, write: ItemWrite): Statement => {
       case 'exists':
         where.push(`${n} IS NOT MISSING`);
         break;
+      case 'equals':
+        where.push(`${n} = ${p(condition.value)}`);
+        break;
       case 'missing':
         where.push(`${n} IS MISSING`);
         break;
@@ -152,10 +159,11 @@ export const toPartiqlUpdate = (table: string, write: ItemWrite): Statement => {
 
 /**
  * The write as a PartiQL INSERT: the item it creates when none exists (else DuplicateItem).
- * Undefined when the write must not create its item (it requires the item to exist).
+ * Undefined when the write must not create its item (it requires the item to exist, or to hold a value).
  */
 export const toPartiqlInsert = (table: string, write: ItemWrite): Statement | undefined => {
-  if (write.conditions.some((condition) => condition.kind === 'exists')) return undefined;
+  if (write.conditions.some((condition) => condition.kind === 'exists' || condition.kind === 'equals'))
+    return undefined;
   const parameters: Value[] = [];
   const fields: string[] = [];
   const field = (attribute: string, v: Value) => {

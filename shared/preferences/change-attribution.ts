@@ -39,14 +39,3 @@ export const attributionItem = (change: ChangeAttribution): Record<string, strin
   [ATTRIBUTION_ATTRIBUTES.changedBy]: change.changedBy,
   [ATTRIBUTION_ATTRIBUTES.changedAt]: change.changedAt,
 });
-
-/** SET clauses and their names and values, for an UpdateItem that stamps the attribution. */
-export const attributionUpdate = (change: ChangeAttribution) => ({
-  sets: ['#changeCause = :changeCause', '#changedBy = :changedBy', '#changedAt = :changedAt'],
-  names: {
-    '#changeCause': ATTRIBUTION_ATTRIBUTES.cause,
-    '#changedBy': ATTRIBUTION_ATTRIBUTES.changedBy,
-    '#changedAt': ATTRIBUTION_ATTRIBUTES.changedAt,
-  },
-  values: { ':changeCause': change.cause, ':changedBy': change.changedBy, ':changedAt': change.changedAt },
-});

@@ -5,7 +5,6 @@ import {
   type DynamoDBDocumentClient,
   PutCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { CHANNELS, type Channel, type DeliverySetting } from '#shared/api/channels.js';
@@ -18,7 +17,6 @@ import type { Schedule } from '#shared/schedules/schema.js';
 import {
   ATTRIBUTION_ATTRIBUTES,
   attributionItem,
-  attributionUpdate,
   type ChangeAttribution,
   type ChangeCause,
 } from './change-attribution.js';
@@ -260,29 +258,28 @@ const emptyEntryCondition = () => {
   };
 };
 
-/** DynamoDB's limit of actions in one TransactWriteItems call. */
-const TRANSACTION_LIMIT = 100;
-
 /**
  * Stamps an entry with a delete's attribution if it is unchanged since it was read: no channel
- * changes, so the change stream skips it (change-attribution.ts).
+ * changes, so the change stream skips it (change-attribution.ts). An erasure also marks its run
+ * and page on it.
  */
-const stampUpdate = (entry: UnchangedEntry, change: ChangeAttribution, marker?: ErasureMarker) => {
-  const stamp = attributionUpdate(change);
-  const sets = [...stamp.sets];
-  const values: Record<string, unknown> = { ':version': entry.version, ':at': entry.updatedAt, ...stamp.values };
-  if (marker) {
-    sets.push('erasureId = :erasureId', 'erasureRun = :erasureRun', 'erasurePage = :erasurePage');
-    Object.assign(values, { ':erasureId': marker.erasureId, ':erasureRun': marker.run, ':erasurePage': marker.page });
-  }
-  return {
-    Key: entryTableKey(entry),
-    UpdateExpression: `SET ${sets.join(', ')}`,
-    ConditionExpression: '#version = :version AND #at = :at',
-    ExpressionAttributeNames: { '#version': 'version', '#at': 'updatedAt', ...stamp.names },
-    ExpressionAttributeValues: values,
-  };
-};
+export const stampWrite = (entry: UnchangedEntry, change: ChangeAttribution, marker?: ErasureMarker): ItemWrite => ({
+  key: entryTableKey(entry),
+  set: [
+    ...Object.entries(attributionItem(change)),
+    ...(marker
+      ? ([
+          ['erasureId', marker.erasureId],
+          ['erasureRun', marker.run],
+          ['erasurePage', marker.page],
+        ] as [string, unknown][])
+      : []),
+  ],
+  conditions: [
+    { kind: 'equals', attribute: 'version', value: entry.version },
+    { kind: 'equals', attribute: 'updatedAt', value: entry.updatedAt },
+  ],
+});
 
 /** What one request's batches found so far: entries that were there, entries created; its first batch. */
 interface WriteTally {
@@ -604,32 +601,44 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
     );
   }
 
+  /**
+   * The stamps in PartiQL batches of 25, each statement on its own condition (1 write unit per
+   * entry; a transaction cost 2 and bound entries that stand alone). A stamp a batch did not
+   * apply (the entry changed, or the call failed) is tried once more on its own: its answer is
+   * the entry's.
+   */
   async stampForDelete(
     entries: readonly UnchangedEntry[],
     change: ChangeAttribution,
     marker?: ErasureMarker,
   ): Promise<EntryKey[]> {
-    const stamped: EntryKey[] = [];
-    for (let start = 0; start < entries.length; start += TRANSACTION_LIMIT) {
-      const chunk = entries.slice(start, start + TRANSACTION_LIMIT);
-      const updates = chunk.map((entry) => ({ TableName: this.tableName, ...stampUpdate(entry, change, marker) }));
-      try {
-        await this.client.send(new TransactWriteCommand({ TransactItems: updates.map((Update) => ({ Update })) }));
-        stamped.push(...chunk);
-        continue;
-      } catch (error) {
-        if ((error as { name?: string } | null)?.name !== 'TransactionCanceledException') throw error;
-      }
-      // Some entry changed since it was read (or the transaction met another): all or nothing
-      // is lifted, each entry is stamped on its own condition.
-      const one = await Promise.all(
-        updates.map(async (update) => {
-          return conditional(() => this.client.send(new UpdateCommand(update)));
+    const writes = entries.map((entry) => stampWrite(entry, change, marker));
+    const stamp = async (start: number): Promise<boolean[]> => {
+      const chunk = writes.slice(start, start + PARTIQL_BATCH_LIMIT);
+      const { unwritten } = await writeBatch(
+        (statements) => this.executeStatements(statements, undefined),
+        this.tableName,
+        chunk,
+        'update',
+      );
+      const applied = chunk.map(() => true);
+      await Promise.all(
+        unwritten.map(async (index) => {
+          applied[index] = await conditional(() =>
+            this.client.send(
+              new UpdateCommand({ TableName: this.tableName, ...toUpdateItem(chunk[index] as ItemWrite) }),
+            ),
+          );
         }),
       );
-      stamped.push(...chunk.filter((_, index) => one[index]));
-    }
-    return stamped;
+      return applied;
+    };
+    const starts = Array.from(
+      { length: Math.ceil(writes.length / PARTIQL_BATCH_LIMIT) },
+      (_, i) => i * PARTIQL_BATCH_LIMIT,
+    );
+    const applied = (await Promise.all(starts.map(stamp))).flat();
+    return entries.filter((_, index) => applied[index]);
   }
 
   async deleteEntryIf(key: EntryKey, unchanged: Unchanged, change: ChangeAttribution): Promise<boolean> {

@@ -27,6 +27,12 @@ const COMMAND_ACTIONS: Record<string, string | string[]> = {
   BatchExecuteStatementCommand: ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert'],
 };
 
+/**
+ * Methods whose PartiQL batches hold UPDATEs only: a stamp's equality conditions require its item,
+ * so item-write.ts renders no INSERT for it (test/unit/partiql-batch.test.ts shows it).
+ */
+const UPDATE_ONLY_BATCHES = new Set(['stampForDelete']);
+
 /** IAM checks each action inside a transaction: those a method's transaction holds (`{ Put: …}`, `{ Update }`). */
 const TRANSACTION_ACTIONS: Record<string, string> = {
   Put: 'dynamodb:PutItem',
@@ -70,7 +76,13 @@ const adapterActions = (path: string, className: string): Map<string, Set<string
     for (const callee of method.calls) for (const action of resolve(callee, seen)) actions.add(action);
     return actions;
   };
-  return new Map([...methods.keys()].map((name) => [name, resolve(name)]));
+  return new Map(
+    [...methods.keys()].map((name) => {
+      const actions = resolve(name);
+      if (UPDATE_ONLY_BATCHES.has(name)) actions.delete('dynamodb:PartiQLInsert');
+      return [name, actions];
+    }),
+  );
 };
 
 /** A top-level `export const name = …` section of a module (up to the next top-level export). */

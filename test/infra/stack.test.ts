@@ -467,10 +467,12 @@ describe('least-privilege IAM', () => {
     expect(dataAccess('getMigrationStatus')).toEqual({ ...credentials, [tableId('migrations')]: ['dynamodb:GetItem'] });
     expect(dataAccess('NotFound')).toEqual({});
     expect(dataAccess('MigrationConsumer')).toEqual({
-      // UpdateItem: it stamps a source entry with the migration's attribution before deleting it.
+      // UpdateItem and PartiQLUpdate: it stamps a source entry with the migration's attribution
+      // before deleting it (in PartiQL batches, and one by one what a batch leaves).
       [tableId('config')]: [
         'dynamodb:BatchGetItem',
         'dynamodb:DeleteItem',
+        'dynamodb:PartiQLUpdate',
         'dynamodb:PutItem',
         'dynamodb:Query',
         'dynamodb:UpdateItem',

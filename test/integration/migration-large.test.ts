@@ -77,6 +77,7 @@ describe('large documents', () => {
       'UpdateItemCommand',
       'BatchWriteItemCommand',
       'TransactWriteItemsCommand',
+      'BatchExecuteStatementCommand',
     ]);
     const reads = total(['QueryCommand', 'BatchGetItemCommand', 'GetItemCommand']);
     expect(writes).toBeGreaterThanOrEqual(10_000);

@@ -222,7 +222,10 @@ describe('migration consumer', () => {
         {
           Update: expect.objectContaining({
             Key: { pk: 'DOC#org-1#long-src', sk: 'u1' },
-            ConditionExpression: '#version = :version AND #at = :at',
+            // Only while the source has the version and write time it was read with.
+            ConditionExpression: '#a3 = :v3 AND #a4 = :v4',
+            ExpressionAttributeNames: expect.objectContaining({ '#a3': 'version', '#a4': 'updatedAt' }),
+            ExpressionAttributeValues: expect.objectContaining({ ':v3': 1, ':v4': '2026-03-01T00:00:00.000Z' }),
           }),
         },
       ],

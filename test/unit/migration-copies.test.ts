@@ -53,12 +53,15 @@ test('the put of the copy and the stamp of the source as read, in one transactio
   expect(stamp?.Update).toMatchObject({
     TableName: 'config',
     Key: { pk: 'DOC#org-1#doc-a', sk: 'u1' },
-    ConditionExpression: '#version = :version AND #at = :at',
+    // The stamp stampForDelete writes (changeCause, changedBy, changedAt), on the version and time read.
+    UpdateExpression: 'SET #a0 = :v0, #a1 = :v1, #a2 = :v2',
+    ConditionExpression: '#a3 = :v3 AND #a4 = :v4',
+    ExpressionAttributeNames: { '#a1': 'changedBy', '#a2': 'changedAt', '#a3': 'version', '#a4': 'updatedAt' },
     ExpressionAttributeValues: {
-      ':version': 3,
-      ':at': source.updatedAt,
-      ':changedBy': 'migration:m1',
-      ':changedAt': change.changedAt,
+      ':v3': 3,
+      ':v4': source.updatedAt,
+      ':v1': 'migration:m1',
+      ':v2': change.changedAt,
     },
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { type ItemWrite, toPartiqlInsert, toPartiqlUpdate, toUpdateItem } from '#shared/platform/item-write.js';
 import { type ExecuteStatements, writeBatch } from '#shared/platform/partiql-batch.js';
+import { stampWrite } from '#shared/preferences/dynamo-store.js';
 
 // The batches of config/set and schedule/set: an UPDATE never creates, an INSERT never changes,
 // so each refused for that is sent again as the other kind; anything else is left to the
@@ -142,5 +143,22 @@ describe('one write, three renderings', () => {
   test('a name that cannot be quoted is refused, never spliced', () => {
     expect(() => toPartiqlUpdate('config', write('x', { set: [['a"b', 1]] }))).toThrow(/Unquotable/);
     expect(() => toPartiqlInsert('config', write('x', { set: [["a'b", 1]] }))).toThrow(/Unquotable/);
+  });
+
+  test('an equality condition: `=` in both dialects, and no INSERT (the item must hold the value)', () => {
+    const stamp = stampWrite(
+      { organizationId: 'o', userId: 'u', documentId: 'd', version: 3, updatedAt: '2026-01-01T00:00:00.000Z' },
+      { cause: 'erasure', changedBy: 'erasure:e1', changedAt: '2026-02-01T00:00:00.000Z' },
+    );
+    expect(toUpdateItem(stamp)).toMatchObject({
+      ConditionExpression: '#a3 = :v3 AND #a4 = :v4',
+      ExpressionAttributeNames: { '#a3': 'version', '#a4': 'updatedAt' },
+      ExpressionAttributeValues: { ':v3': 3, ':v4': '2026-01-01T00:00:00.000Z' },
+    });
+    expect(toPartiqlUpdate('config', stamp).Statement).toMatch(
+      /WHERE "pk" = \? AND "sk" = \? AND "version" = \? AND "updatedAt" = \?$/,
+    );
+    // A stamp never creates an entry: stampForDelete's batches hold UPDATEs only (its grant is PartiQLUpdate alone).
+    expect(toPartiqlInsert('config', stamp)).toBeUndefined();
   });
 });

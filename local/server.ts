@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { errorAnswer, INTERNAL_MESSAGE, internalErrorBody } from '#shared/api/envelope.js';
+import { isHostName } from '#shared/links/urls.js';
 import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
 
 /**
@@ -81,6 +82,12 @@ const requestTime = (date: Date) =>
   `${pad(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:` +
   `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
 
+/** An address and port as a Host header spells them (IPv6 in brackets). */
+const hostPort = (address = '127.0.0.1', port = 0): string => {
+  const plain = address.replace(/^::ffff:/, '');
+  return `${plain.includes(':') ? `[${plain}]` : plain}:${port}`;
+};
+
 /** API Gateway lower-cases header names and joins repeated headers with commas. */
 const eventHeaders = (rawHeaders: string[]): Record<string, string> => {
   const headers: Record<string, string> = {};
@@ -100,7 +107,8 @@ export interface RequestFacts {
   httpVersion: string;
   body: Buffer | undefined;
   routeKey: string;
-  host?: string;
+  /** The address the connection came to (host:port): the event's domain when the Host header names none. */
+  localHost?: string;
   /** A `{proxy+}` route's parameter, decoded as API Gateway decodes it. */
   pathParameters?: Record<string, string>;
 }
@@ -114,6 +122,7 @@ export const toApiGatewayEvent = ({
   httpVersion,
   body,
   routeKey,
+  localHost = '127.0.0.1',
   pathParameters,
 }: RequestFacts): APIGatewayProxyEventV2 => {
   const queryStart = url.indexOf('?');
@@ -132,7 +141,10 @@ export const toApiGatewayEvent = ({
     query[key] = key in query ? `${query[key]},${value}` : value;
   }
   const now = new Date();
-  const host = headers.host ?? 'localhost';
+  // API Gateway's domainName is the API's own domain. The twin takes the Host header the client
+  // used (links made locally then open from where it called), unless it names no plain host
+  // (empty, a path, spaces): then the address the connection came to.
+  const host = isHostName(headers.host) ? headers.host : localHost;
   let path = rawPath;
   try {
     path = decodeURIComponent(rawPath);
@@ -299,6 +311,7 @@ export const createApiServer = ({
           httpVersion: request.httpVersion,
           body,
           routeKey: routePath ? `ANY ${routePath}` : '$default',
+          localHost: hostPort(request.socket.localAddress, request.socket.localPort),
           ...(underPrefix ? { pathParameters: { proxy: decodedOrRaw(rawPath.slice(underPrefix.prefix.length)) } } : {}),
         });
         requestId = event.requestContext.requestId;

@@ -13,10 +13,13 @@ export const PREFERENCES_PREFIX = '/p/';
 const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
 const LOOPBACK = /^(127(\.\d{1,3}){3}|localhost|\[::1\])(:\d{1,5})?$/i;
 
+/** Whether `value` is a host name or address with an optional port, and nothing else. */
+export const isHostName = (value: string | undefined): value is string => value !== undefined && HOST.test(value);
+
 /** The base URL of the links for a request that came to `domainName`, without a trailing slash. */
 export const linkBaseUrl = (configured: string | undefined, domainName: string | undefined): string => {
   if (configured) return configured;
-  if (!domainName || !HOST.test(domainName)) throw new Error('The request names no host to build links on');
+  if (!isHostName(domainName)) throw new Error('The request names no host to build links on');
   return `${LOOPBACK.test(domainName) ? 'http' : 'https'}://${domainName.toLowerCase()}`;
 };
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals
 import { sealLink } from '#shared/links/token.js';
 import { waitForMigration } from '../reliability/support.js';
 import { createLinks, LINK_PATHS, oneClick, openPage, tokenOf, twinKeyring } from '../support/links.js';
-import { type LocalService, startLocalService } from '../support/local-service.js';
+import { type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
 
 // Contract 13 through the local twin, over HTTP: links from links/create, the one-click
 // unsubscribe of RFC 8058 and its page, the preference page, revocation (links/revoke and an
@@ -84,6 +84,21 @@ describe('links/create', () => {
       .join(' ');
     for (const id of [ORG, 'ann', 'd1']) expect(readable).not.toContain(id);
     remember(ann.unsubscribeUrl);
+  });
+
+  test.each([
+    ['empty', ''],
+    ['not a host name', 'a b<>"'],
+    ['a URL', 'http://evil.example/x'],
+  ])('a Host header that is %s: links on the address the request came to, never a 5xx', async (_case, host) => {
+    const response = await rawRequest(`${service.baseUrl}${LINK_PATHS.create}`, {
+      headers: [['host', host], ['content-type', 'application/json'], ...Object.entries(service.authHeaders())],
+      body: JSON.stringify({ data: { organizationId: ORG, userIds: ['hosted'] } }),
+    });
+    expect(response.status).toBe(200);
+    const links = JSON.parse(response.text).result.data.hosted as { unsubscribeUrl: string };
+    expect(links.unsubscribeUrl.startsWith(`${service.baseUrl}/u/`)).toBe(true);
+    remember(links.unsubscribeUrl);
   });
 
   test('limits: expiresInDays 1 to 365, a category id, a channel', async () => {

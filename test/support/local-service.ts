@@ -38,8 +38,9 @@ export const rawRequest = (
   { method = 'POST', headers = [], body }: { method?: string; headers?: [string, string][]; body?: string | Buffer },
 ): Promise<RawResponse> =>
   new Promise((resolve, reject) => {
-    // A raw header list gets neither Host nor a length from Node: both are added here.
-    const added: [string, string][] = [['host', new URL(url).host]];
+    // A raw header list gets neither Host nor a length from Node: both are added here (Host unless given).
+    const givesHost = headers.some(([name]) => name.toLowerCase() === 'host');
+    const added: [string, string][] = givesHost ? [] : [['host', new URL(url).host]];
     if (body !== undefined) added.push(['content-length', String(Buffer.byteLength(body))]);
     const request = httpRequest(url, { method, headers: [...added, ...headers].flat() }, (response) => {
       const chunks: Buffer[] = [];

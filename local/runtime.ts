@@ -18,6 +18,7 @@ import {
 import { PUBLIC_ROUTES, publicFunctionSpecOf } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
+import { MARSHALL_OPTIONS } from '#shared/platform/marshall-options.js';
 import { apiPages } from './api-pages.js';
 import { type AwsCall, recordCalls } from './call-recorder.js';
 import {
@@ -257,7 +258,7 @@ const start = async (
     credentials: embedded.credentials,
   });
   cleanups.push(async () => dynamo.destroy());
-  const doc = DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } });
+  const doc = DynamoDBDocumentClient.from(dynamo, { marshallOptions: MARSHALL_OPTIONS });
   await ensureTables(dynamo);
 
   const sqs: LocalSqs = await startLocalSqs({

@@ -6,6 +6,8 @@ import * as z from 'zod/mini';
  */
 export const MAX_CATEGORY_LENGTH = 64;
 const CATEGORY_ID = /^[a-z0-9][a-z0-9._-]*$/;
+/** The rule in words, for the messages. */
+export const CATEGORY_ID_RULE = `1 to ${MAX_CATEGORY_LENGTH} characters: a lower-case letter or a digit, then a-z, 0-9, '.', '_' or '-'`;
 
 export const categoryId = (name: string) =>
   z

@@ -76,12 +76,23 @@ const bodyText = (event: APIGatewayProxyEventV2): string => {
   }
 };
 
+const PROTO_KEY =
+  'Request body must not hold a key named __proto__: no field has that name, and no map is keyed by it.';
+
+// JSON.parse defines a `__proto__` key as an own property (no prototype is touched), and the
+// routes' strict objects refuse it as an unknown key; but a map keyed by ids (a policy's
+// categories) would drop it unseen when validated. So no such key is taken at all. Only a body
+// that could spell one (plainly or with a \u escape) pays for the reviver.
+const refuseProtoKey = (key: string, value: unknown) => {
+  if (key === '__proto__') throw invalid(PROTO_KEY);
+  return value;
+};
+
 const parseJson = (text: string): unknown => {
   try {
-    // Plain JSON.parse defines a `__proto__` key as an own property (no prototype is touched);
-    // the route's strict schema then refuses it by name, like any other unknown key.
-    return JSON.parse(text);
+    return text.includes('__proto__') || text.includes('\\u') ? JSON.parse(text, refuseProtoKey) : JSON.parse(text);
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     throw invalid(`Request body must be valid JSON: ${(error as Error).message}.`);
   }
 };

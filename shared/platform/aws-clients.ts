@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dependencyTimeoutMs } from './environment.js';
+import { MARSHALL_OPTIONS } from './marshall-options.js';
 import { traced } from './tracing.js';
 
 /**
@@ -23,6 +24,6 @@ export const requestHandler = requestHandlerOptions();
 
 export const createDocumentClient = (
   client = traced(new DynamoDBClient({ maxAttempts: MAX_ATTEMPTS, requestHandler })),
-) => DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+) => DynamoDBDocumentClient.from(client, { marshallOptions: MARSHALL_OPTIONS });
 
 export const documentClient = createDocumentClient();

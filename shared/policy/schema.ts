@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { categoryId } from '#shared/api/categories.js';
+import { CATEGORY_ID_RULE, categoryId } from '#shared/api/categories.js';
 import { CHANNELS, deliverySetting } from '#shared/api/channels.js';
 
 /** docs/api.md, Categories and policy: the limits of a policy. */
@@ -54,7 +54,10 @@ export const policySchema = z
       categories: z.optional(
         z
           .record(categoryId('category id'), categoryPolicy, {
-            error: 'categories must be an object keyed by category id',
+            error: (issue) =>
+              issue.code === 'invalid_key'
+                ? `each key of categories must be a category id (${CATEGORY_ID_RULE})`
+                : 'categories must be an object keyed by category id',
           })
           .check(
             z.refine((categories) => Object.keys(categories).length <= MAX_POLICY_CATEGORIES, {

@@ -266,6 +266,49 @@ describe('hostile input over HTTP', () => {
     expect(stored.body.result?.data).toMatchObject([{ config: {} }]);
   });
 
+  // Ids that are names of Object's properties: a map keyed by them must stay a map (stored,
+  // answered and counted), never a prototype nor a class instance the SDK refuses.
+  test.each(['constructor', 'prototype', 'valueof', 'hasownproperty'])(
+    'a policy category named %s is stored and answered like any other, never 5xx',
+    async (id) => {
+      const organizationId = `org-a-${id}`;
+      const categories = JSON.parse(`{"comment":{"label":"Comments"},${JSON.stringify(id)}:{"label":"Named ${id}"}}`);
+      const set = await service.call('/v2/organizations/policy/set', { organizationId, policy: { categories } });
+      expect({ status: set.status, error: set.body.error }).toEqual({ status: 200, error: undefined });
+      const got = await service.call('/v2/organizations/policy/get', { organizationId });
+      const data = got.body.result?.data as { policy: { categories: Record<string, { label: string }> } } | undefined;
+      const stored = data?.policy.categories ?? {};
+      expect(Object.keys(stored).sort()).toEqual(['comment', id].sort());
+      expect(Object.getOwnPropertyDescriptor(stored, id)?.value).toEqual({ label: `Named ${id}` });
+    },
+  );
+
+  test.each([
+    ['__proto__', /must not hold a key named __proto__/],
+    ['toString', /each key of categories must be a category id \(1 to 64 characters/],
+  ])('a policy category key %s is refused naming the rule, and nothing is stored', async (id, message) => {
+    const organizationId = `org-a-refused-${id}`;
+    const categories = JSON.parse(`{"comment":{"label":"Comments"},${JSON.stringify(id)}:{"label":"Named"}}`);
+    const set = await service.call('/v2/organizations/policy/set', { organizationId, policy: { categories } });
+    expect(set.status).toBe(400);
+    expect(set.body.error?.status).toBe('INVALID_ARGUMENT');
+    expect(set.body.error?.message).toMatch(message);
+    const got = await service.call('/v2/organizations/policy/get', { organizationId });
+    expect(got.body.result?.data).toMatchObject({ version: 0 });
+  });
+
+  test.each([
+    ['plainly', '{"data":{"organizationId":"org-a","userId":"u1","__proto__":{}}}'],
+    ['with escapes', '{"data":{"organizationId":"org-a","userId":"u1","\\u005f\\u005fproto__":{}}}'],
+  ])('a key __proto__ spelled %s anywhere in a body is 400 naming it', async (_how, body) => {
+    const response = await rawRequest(`${service.baseUrl}${PATHS.get}`, {
+      headers: [['content-type', 'application/json'], ...as(creds.a.apiKey, creds.a.token)],
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.text).error.message).toMatch(/must not hold a key named __proto__/);
+  });
+
   test.each([
     'application/json ; charset=utf-8',
     'Application/JSON;Charset=UTF-8',

@@ -396,7 +396,9 @@ export const runCredentialsCommand = async (
           `Revoked ${apiKey} (revoked at ${at}) in ${target.description}.\n` +
             (flushed
               ? `Every function of ${values.stack} that authenticates starts afresh (${flushed.length}): the revocation holds from their next request.`
-              : 'Warm functions may accept it for up to their cache time (CREDENTIAL_CACHE_TTL_SECONDS, default 60 s); --now --stack NAME ends that at once.'),
+              : `Warm functions may accept it for up to their cache time (CREDENTIAL_CACHE_TTL_SECONDS, default 60 s); ${
+                  values.table === undefined ? 'restarting npm start' : '--now --stack NAME'
+                } ends that at once.`),
         );
       }
     }

@@ -5,7 +5,7 @@ import { errorAnswer } from '#shared/api/envelope.js';
 import { logger } from '#shared/platform/logger.js';
 
 /** Paths the answer repeats: the API's own. Any other (a mangled link of an email, with its token) is not repeated. */
-const shownPath = (path: string): string => (/^\/v2\//.test(path) && path.length <= 512 ? path : 'this path');
+const isShown = (path: string): boolean => /^\/v2\//.test(path) && path.length <= 512;
 
 /**
  * The API's `$default` route: any path that is not one of the operations answers NOT_FOUND
@@ -15,6 +15,10 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredRe
   // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: its headers may hold a token.
   .use(injectLambdaContext(logger, { resetKeys: true, logEvent: false }))
   .handler(async (event) => {
-    const request = `${event.requestContext?.http?.method ?? 'POST'} ${shownPath(event.rawPath ?? '/')}`;
-    return errorAnswer('NOT_FOUND', `No route for ${request}.`);
+    const method = event.requestContext?.http?.method ?? 'POST';
+    const path = event.rawPath ?? '/';
+    return errorAnswer(
+      'NOT_FOUND',
+      isShown(path) ? `No route for ${method} ${path}.` : `No route for ${method} on this path.`,
+    );
   });

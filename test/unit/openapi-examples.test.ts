@@ -88,3 +88,15 @@ test('the unknown-route answer matches the document', async () => {
   expect(body).toEqual(doc.components.responses.UnknownRoute.content['application/json'].example);
   assertMatchesOpenApi('/v2/unknown', 404, body);
 });
+
+test.each([
+  ['a path outside the API', '/u/AbCdEf.token-like', 'GET'],
+  ['a path of 600 characters', `/v2/${'x'.repeat(600)}`, 'POST'],
+])('%s answers 404 without repeating the path', async (_case, path, method) => {
+  const { handler } = await import('#functions/not-found.js');
+  const response = await handler(apiEvent(path, { method }), lambdaContext() as never);
+  expect(response.statusCode).toBe(404);
+  expect(JSON.parse(response.body ?? 'null')).toEqual({
+    error: { status: 'NOT_FOUND', message: `No route for ${method} on this path.` },
+  });
+});

@@ -38,6 +38,16 @@ describe('config resolve request', () => {
     expect(messages(resolveConfigRequest, { ...valid, activity: { kind: 'mention' } })).toHaveLength(1);
     expect(messages(resolveConfigRequest, { ...valid, extra: 1 })).toHaveLength(1);
   });
+
+  test('at: from 1970 to before 9999, so that every deliverAt keeps a four-digit year', () => {
+    const bound = 'at must be from 1970-01-01T00:00:00Z to before 9999-01-01T00:00:00Z';
+    for (const at of ['1970-01-01T00:00:00Z', '9998-12-31T23:59:59Z', '2026-11-26T10:00:00+14:00']) {
+      expect(messages(resolveConfigRequest, { ...valid, at })).toEqual([]);
+    }
+    for (const at of ['1969-12-31T23:59:59Z', '0000-01-01T00:00:00+14:00', '9999-12-31T23:59:59Z']) {
+      expect(messages(resolveConfigRequest, { ...valid, at })).toEqual([bound]);
+    }
+  });
 });
 
 describe('config reset request', () => {

@@ -20,6 +20,9 @@ export const activity = z.strictObject(
   { error: (issue) => (issue.code === 'invalid_type' ? 'activity must be an object' : undefined) },
 );
 
+const EARLIEST_AT = Date.parse('1970-01-01T00:00:00Z');
+const LATEST_AT = Date.parse('9999-01-01T00:00:00Z');
+
 /** POST /v2/notifications/config/resolve */
 export const resolveConfigRequest = z.strictObject({
   organizationId: identifier('organizationId'),
@@ -28,7 +31,14 @@ export const resolveConfigRequest = z.strictObject({
   activity: z.optional(activity),
   category,
   /** The instant to decide at (default: the request's time). */
-  at: z.optional(instant('at')),
+  at: z.optional(
+    instant('at').check(
+      // Every deliverAt then stays a four-digit year, as RFC 3339 writes it (a deferral adds days).
+      z.refine((at) => Date.parse(at) >= EARLIEST_AT && Date.parse(at) < LATEST_AT, {
+        error: 'at must be from 1970-01-01T00:00:00Z to before 9999-01-01T00:00:00Z',
+      }),
+    ),
+  ),
   priority: z.optional(z.enum(PRIORITIES, { error: `priority must be one of ${PRIORITIES.join(', ')}` })),
 });
 export type ResolveConfigRequest = z.infer<typeof resolveConfigRequest>;

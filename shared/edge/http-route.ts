@@ -169,8 +169,8 @@ export const readRequest = <S extends z.core.$ZodType>(schema: S, event: APIGate
   if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) throw invalid('Content-Type must be application/json.');
   const text = bodyText(event);
   if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) throw bodyTooLarge();
-  if (text.length === 0) throw invalid(NOT_AN_ENVELOPE);
-  return parseCallableBody(schema, parseJson(text));
+  // No body is answered as a body that is no object is: the same message and details.
+  return parseCallableBody(schema, text.length === 0 ? undefined : parseJson(text));
 };
 
 // --- Authentication, with a deadline of its own ---

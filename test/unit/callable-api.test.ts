@@ -170,6 +170,16 @@ describe('envelope', () => {
     expect(ddb).not.toHaveReceivedCommand(BatchGetCommand);
   });
 
+  test('no body and a body of null answer alike, details included', async () => {
+    const empty = await call({ rawBody: '', headers: authHeaders(apiKey) });
+    const nothing = await call({ rawBody: 'null', headers: authHeaders(apiKey) });
+    expectError(empty, 400, 'INVALID_ARGUMENT');
+    expect(empty.body).toEqual(nothing.body);
+    expect(empty.body.error?.details).toEqual([
+      { path: 'body', message: 'Request body must be a JSON object with a single key, data.' },
+    ]);
+  });
+
   test('invalid JSON is 400 INVALID_ARGUMENT', async () => {
     const response = await call({ rawBody: '{"data": ' });
     expectError(response, 400, 'INVALID_ARGUMENT');

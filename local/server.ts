@@ -297,10 +297,13 @@ export const createApiServer = ({
       reading.delete(request.socket);
     }
     if (body === undefined) {
-      result = errorAnswer(
-        'INVALID_ARGUMENT',
-        `Request body must be at most 1 MiB (1048576 bytes); this one exceeds even the ${MAX_REQUEST_BYTES}-byte invocation limit.`,
-      );
+      // Over Lambda's invocation limit no function is invoked: API Gateway answers it itself,
+      // outside the envelope, before any route or credential is looked at.
+      result = {
+        statusCode: 413,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Request Entity Too Large' }),
+      };
     } else {
       try {
         const event = toApiGatewayEvent({

@@ -17,8 +17,6 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredRe
   .handler(async (event) => {
     const method = event.requestContext?.http?.method ?? 'POST';
     const path = event.rawPath ?? '/';
-    return errorAnswer(
-      'NOT_FOUND',
-      isShown(path) ? `No route for ${method} ${path}.` : `No route for ${method} on this path.`,
-    );
+    const message = isShown(path) ? `No route for ${method} ${path}.` : `No route for ${method} on this path.`;
+    return errorAnswer('NOT_FOUND', message);
   });

@@ -53,7 +53,10 @@ const getConfig = (path = '/v2/notifications/config/get') =>
 /** Rewrites a file of the copy as an editor does: in place, or as a new file renamed over the old. */
 const save = async (file: string, edit: (text: string) => string, how: 'in place' | 'renamed over') => {
   const path = join(checkout.root, file);
-  const text = edit(await readFile(path, 'utf8'));
+  const before = await readFile(path, 'utf8');
+  const text = edit(before);
+  // An edit that finds nothing to change would test nothing (the code it edits moved on).
+  if (text === before) throw new Error(`The edit of ${file} changed nothing`);
   if (how === 'in place') return writeFile(path, text);
   await writeFile(`${path}.tmp`, text);
   await rename(`${path}.tmp`, path);

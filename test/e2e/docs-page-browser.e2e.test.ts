@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { launchChromium, screenshotsFolder } from '../support/chromium.js';
+import { launchChromium, openTab, screenshotsFolder } from '../support/chromium.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The twin's pages as a person sees them: GET / leads to the docs page, and the page, rendered
@@ -38,15 +38,7 @@ test('GET / answers JSON that leads to the docs page and the OpenAPI document', 
 
 /** The docs page in a fresh tab; `errors` collects what the browser reports, a refused script or style among them. */
 const openDocs = async (width: number, options: { javaScriptEnabled?: boolean } = {}) => {
-  const context = await browser.newContext({ viewport: { width, height: width < 760 ? 844 : 900 }, ...options });
-  const page = await context.newPage();
-  // What a reader sees at once or not at all: no test waits for the page to change on its own.
-  page.setDefaultTimeout(5_000);
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
+  const { page, errors, context } = await openTab(browser, width, options);
   await page.goto(`${service.baseUrl}/docs`);
   return { page, errors, close: () => context.close() };
 };

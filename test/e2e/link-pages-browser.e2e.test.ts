@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotsFolder } from '../support/chromium.js';
+import { launchChromium, openTab, screenshotsFolder } from '../support/chromium.js';
 import { createLinks } from '../support/links.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
@@ -48,14 +48,7 @@ afterAll(async () => {
 });
 
 const open = async (url: string, width: number, options: { javaScriptEnabled?: boolean } = {}) => {
-  const context = await browser.newContext({ viewport: { width, height: width < 760 ? 844 : 900 }, ...options });
-  const page = await context.newPage();
-  page.setDefaultTimeout(5_000);
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
+  const { page, errors, context } = await openTab(browser, width, options);
   const requests: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
   const response = await page.goto(url);

@@ -1,5 +1,5 @@
 import { Agent, createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listen } from './listen.js';
 
 /**
  * DynamoDB Local answers a TransactWriteItems before its COMMIT has run: its
@@ -99,22 +99,11 @@ export const startDynamoCommitBarrier = async ({
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port: boundPort } = server.address() as AddressInfo;
+  const boundPort = await listen(server, port);
   return {
     endpoint: `http://127.0.0.1:${boundPort}`,
     close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const cut = setTimeout(() => server.closeAllConnections(), 2_000);
-      await closed;
-      clearTimeout(cut);
+      await closeServer(server);
       agent.destroy();
     },
   };

@@ -1,11 +1,12 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { errorAnswer, INTERNAL_MESSAGE, internalErrorBody } from '#shared/api/envelope.js';
 import { isHostName } from '#shared/links/urls.js';
 import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
+import { closeServer, hostPort, listen } from './listen.js';
 
 /**
  * The local twin of API Gateway's HTTP API in front of the Lambda functions: each request
@@ -81,12 +82,6 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const requestTime = (date: Date) =>
   `${pad(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:` +
   `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
-
-/** An address and port as a Host header spells them (IPv6 in brackets). */
-const hostPort = (address = '127.0.0.1', port = 0): string => {
-  const plain = address.replace(/^::ffff:/, '');
-  return `${plain.includes(':') ? `[${plain}]` : plain}:${port}`;
-};
 
 /** API Gateway lower-cases header names and joins repeated headers with commas. */
 const eventHeaders = (rawHeaders: string[]): Record<string, string> => {
@@ -314,7 +309,10 @@ export const createApiServer = ({
           httpVersion: request.httpVersion,
           body,
           routeKey: routePath ? `ANY ${routePath}` : '$default',
-          localHost: hostPort(request.socket.localAddress, request.socket.localPort),
+          localHost: hostPort(
+            (request.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+            request.socket.localPort ?? 0,
+          ),
           ...(underPrefix ? { pathParameters: { proxy: decodedOrRaw(rawPath.slice(underPrefix.prefix.length)) } } : {}),
         });
         requestId = event.requestContext.requestId;
@@ -373,22 +371,8 @@ export const createApiServer = ({
 
   return {
     server,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address() as AddressInfo;
-          const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-          resolve(`http://${shownHost}:${address.port}`);
-        });
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeIdleConnections();
-        server.close(() => resolve());
-        // Connections still busy after a grace period are cut.
-        setTimeout(() => server.closeAllConnections(), 2_000).unref();
-      }),
+    listen: async (port, host) =>
+      `http://${hostPort(host === '0.0.0.0' ? '127.0.0.1' : host, await listen(server, port, host))}`,
+    close: () => closeServer(server),
   };
 };

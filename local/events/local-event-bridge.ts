@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listen } from '../listen.js';
 import { EventsFile } from './events-file.js';
 import { type AcceptedEvent, eventBridgeProtocol } from './protocol.js';
 
@@ -55,28 +55,14 @@ export const startLocalEventBridge = async ({
       log,
     ),
   );
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } catch (error) {
+  const boundPort = await listen(server, port).catch(async (error) => {
     await events?.close();
     throw error;
-  }
-  const { port: boundPort } = server.address() as AddressInfo;
+  });
   return {
     endpoint: `http://127.0.0.1:${boundPort}`,
     async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // A connection still busy after a grace period is cut.
-      const cut = setTimeout(() => server.closeAllConnections(), 2_000);
-      await closed;
-      clearTimeout(cut);
+      await closeServer(server);
       await events?.close();
     },
   };

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../lambda-context.js';
+import { hostPort, listen } from '../listen.js';
 import { sqsProtocol } from './protocol.js';
 import { LocalQueue, type LogLine, type QueueOptions } from './queue.js';
 import { QueueStore } from './store.js';
@@ -47,20 +47,11 @@ export const startLocalSqs = async ({
     sqsProtocol({ named: (name) => queues.get(name), all: () => [...queues.values()] }, log),
   );
 
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } catch (error) {
+  const boundPort = await listen(server, port, host).catch(async (error) => {
     await store?.close();
     throw error;
-  }
-  const { port: boundPort } = server.address() as AddressInfo;
-  const endpoint = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
+  });
+  const endpoint = `http://${hostPort(host, boundPort)}`;
 
   return {
     endpoint,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { newKeyringDocument, serializeKeyringDocument } from '#shared/links/keyring.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../lambda-context.js';
+import { closeServer, listen } from '../listen.js';
 import { ensureKeyFile, readKeyFile, writeKeyFile } from './key-file.js';
 import { type LocalSecret, type SecretValueStore, secretsManagerProtocol } from './protocol.js';
 
@@ -68,24 +68,11 @@ export const startLocalSecretsManager = async ({
   }
   const secret: LocalSecret = { name: LOCAL_LINK_KEYS_SECRET, arn: LOCAL_LINK_KEYS_ARN, store };
   const server: Server = createServer(secretsManagerProtocol(secret, log));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port: boundPort } = server.address() as AddressInfo;
+  const boundPort = await listen(server, port);
   return {
     endpoint: `http://127.0.0.1:${boundPort}`,
     secretId: LOCAL_LINK_KEYS_SECRET,
     createdKeys,
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const cut = setTimeout(() => server.closeAllConnections(), 2_000);
-      await closed;
-      clearTimeout(cut);
-    },
+    close: () => closeServer(server),
   };
 };

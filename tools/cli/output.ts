@@ -9,6 +9,9 @@ export interface CliIo {
 /** A mistake in the command line: exit code 2 and a pointer to --help. */
 export class UsageError extends Error {}
 
+/** A refusal the command explains in one line (an unknown key, a key in use): exit code 1. */
+export class CommandError extends Error {}
+
 /** Rows as aligned columns, two spaces apart. */
 export const table = (rows: string[][]): string => {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];

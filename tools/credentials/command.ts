@@ -16,7 +16,7 @@ import {
 } from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
 import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
-import { type CliIo, describeError, table, UsageError } from '../cli/output.js';
+import { type CliIo, CommandError, describeError, table, UsageError } from '../cli/output.js';
 import { flushCredentialCaches, regionalFlushClients } from './flush-functions.js';
 
 /**
@@ -61,8 +61,6 @@ Other:
   -h, --help    this text
 
 Exit codes: 0 done, 1 failed (e.g. unknown api key, AWS error), 2 invalid command line.`;
-
-class CommandError extends Error {}
 
 const OPTIONS = {
   organizations: { type: 'string' },

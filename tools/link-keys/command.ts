@@ -14,7 +14,7 @@ import {
 import { DAY_SECONDS, MAX_LINK_SECONDS } from '#shared/links/model.js';
 import { DEFAULT_LINK_KEYS_CACHE_SECONDS } from '#shared/platform/environment.js';
 import { LOCAL_CREDENTIALS } from '../cli/local-store.js';
-import { type CliIo, describeError, table, UsageError } from '../cli/output.js';
+import { type CliIo, CommandError, describeError, table, UsageError } from '../cli/output.js';
 
 /**
  * `npm run link-keys -- list|add|use|retire|rotate`: the operators' tool for the keys of the links
@@ -49,8 +49,6 @@ Other:
   -h, --help    this text
 
 Exit codes: 0 done, 1 failed (e.g. an unknown key, AWS error), 2 invalid command line.`;
-
-class CommandError extends Error {}
 
 const OPTIONS = {
   id: { type: 'string' },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { sealLink } from '#shared/links/token.js';
 import { waitForMigration } from '../reliability/support.js';
-import { createLinks, LINK_PATHS, oneClick, openPage, tokenOf, twinKeyring } from '../support/links.js';
+import { createLinks, LINK_PATHS, oneClick, openPage, postForm, tokenOf, twinKeyring } from '../support/links.js';
 import { type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
 
 // Contract 13 through the local twin, over HTTP: links from links/create, the one-click
@@ -326,11 +326,10 @@ test('the preference page saves what the person changed, as a link change', asyn
   const page = await openPage(url);
   expect(page.status).toBe(200);
   expect(page.html).toContain('name="org:slack"');
-  const saved = await openPage(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'org:slack=ALL&was:org:slack=default&doc:email=NONE&was:doc:email=default&org:inbox=default&was:org:inbox=default',
-  });
+  const saved = await postForm(
+    url,
+    'org:slack=ALL&was:org:slack=default&doc:email=NONE&was:doc:email=default&org:inbox=default&was:org:inbox=default',
+  );
   expect(saved.status).toBe(303);
   expect(saved.headers.get('location')).toBe('?saved=1');
   expect((await get('mo')).config).toEqual({ slack: 'ALL' });
@@ -338,11 +337,7 @@ test('the preference page saves what the person changed, as a link change', asyn
   expect((await openPage(`${url}?saved=1`)).html).toContain('Your choices are saved.');
   // Unknown fields or values: a 400 page, nothing written.
   for (const body of ['org:slack=SOMETIMES', 'org:fax=ALL', 'other=1', 'org:slack=ALL&org:slack=NONE']) {
-    const refused = await openPage(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-    });
+    const refused = await postForm(url, body);
     expect({ body, status: refused.status }).toEqual({ body, status: 400 });
   }
   expect((await get('mo')).config).toEqual({ slack: 'ALL' });
@@ -351,12 +346,7 @@ test('the preference page saves what the person changed, as a link change', asyn
 test('the schedule from the preference page: set and recorded as a link change, only what changed, refused whole when invalid', async () => {
   const links = await createLinks(service, { organizationId: ORG, userIds: ['nia'] });
   const url = remember(links.nia?.preferencesUrl as string);
-  const post = (fields: [string, string][]) =>
-    openPage(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
-    });
+  const post = (fields: [string, string][]) => postForm(url, new URLSearchParams(fields).toString());
   const schedule = async () => {
     const answer = await service.call('/v2/notifications/schedule/get', { organizationId: ORG, userId: 'nia' });
     return (answer.body.result?.data as { schedule: unknown } | undefined)?.schedule;

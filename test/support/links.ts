@@ -51,5 +51,9 @@ export const openPage = async (url: string, init: RequestInit = {}) => {
   return { status: response.status, headers: response.headers, html: await response.text() };
 };
 
-export const oneClick = (url: string, body = 'List-Unsubscribe=One-Click') =>
+/** A page's form sent as a browser sends it (application/x-www-form-urlencoded). */
+export const postForm = (url: string, body: string) =>
   openPage(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+
+/** RFC 8058's one-click POST, as a mail client sends it. */
+export const oneClick = (url: string, body = 'List-Unsubscribe=One-Click') => postForm(url, body);

@@ -8,6 +8,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
 import { type FunctionSpec, memoryOf, timeoutSecondsOf } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import type { EnvName } from '#shared/platform/environment.js';
@@ -64,12 +65,23 @@ export interface ServiceFunctionProps {
   logRetention: RetentionDays;
   /** For the function's log group. */
   removalPolicy: RemovalPolicy;
+  /**
+   * Keep the SDK's default credential chain instead of the environment-only provider
+   * (service/bundle-aliases.ts): for code that must look like a plain SDK function (the bench's
+   * baselines). The service's functions never set it.
+   */
+  sdkCredentialChain?: boolean;
 }
+
+/** esbuild's `--alias` arguments for the bundle aliases, targets as absolute paths. */
+const aliasArgs = () => ({
+  '--alias': Object.entries(LAMBDA_BUNDLE_ALIASES).map(([specifier, file]) => `${specifier}=${join(REPO_ROOT, file)}`),
+});
 
 /**
  * One Lambda function with the service's defaults set once: Node.js 24 on ARM64, an ESM
  * bundle (minified, source maps, AWS SDK bundled rather than taken from the runtime, so the
- * SDK version is the one the tests ran against), X-Ray tracing, its own log group with
+ * SDK version is the one the tests ran against, with credentials from the environment only), X-Ray tracing, its own log group with
  * retention, and its own role with no managed policy: log writes are granted on its log group
  * only. Tables and queues are bound with grantTable/grantQueue, which grant the listed actions
  * and set the environment variable together so that neither can be forgotten.
@@ -126,6 +138,8 @@ export class ServiceFunction extends Construct {
         externalModules: [],
         // Some bundled CommonJS dependencies call require(); ESM has none unless created.
         banner: "import { createRequire } from 'node:module';const require = createRequire(import.meta.url);",
+        // Modules of this repository in place of SDK packages a Lambda function never needs.
+        esbuildArgs: props.sdkCredentialChain ? {} : aliasArgs(),
         // The asset hash is taken from the output, map included: its paths must not depend on
         // where the cloud assembly is written (`cdk synth -o`).
         commandHooks: {

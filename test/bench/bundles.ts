@@ -13,6 +13,7 @@ import { createServiceApp } from '#infra/service-app.js';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
 import { startLocalSecretsManager } from '#local/secrets/local-secrets-manager.js';
+import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
 import { type FunctionSpec, NON_ROUTE_FUNCTIONS } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { handlerEntryOf, PUBLIC_ROUTES } from '#service/routes.js';
@@ -35,12 +36,37 @@ import { fmtBytes, fmtMs, fmtRatio, median, percentile, ratio } from './stats.js
 
 const run = promisify(execFile);
 
-/** Cold-start baselines: the same first reads with nothing of the service's own; with SQS for the functions that send. */
+/**
+ * Cold-start baselines: the same first reads with nothing of the service's own; with SQS for the
+ * functions that send. The scored ones are plain SDK functions, with the SDK's default credential
+ * chain; the service's functions take credentials from the environment only
+ * (service/bundle-aliases.ts), and the same two baselines built that way show the framework's
+ * own share (reported, not scored).
+ */
 export const BASELINES = {
-  reads: { name: 'Baseline: DynamoDB reads', entry: 'test/bench/fixtures/baseline-reads.ts' },
-  readsAndSend: { name: 'Baseline: DynamoDB reads + SQS send', entry: 'test/bench/fixtures/baseline-reads-send.ts' },
+  reads: { name: 'Baseline: DynamoDB reads', entry: 'test/bench/fixtures/baseline-reads.ts', sdkCredentialChain: true },
+  readsAndSend: {
+    name: 'Baseline: DynamoDB reads + SQS send',
+    entry: 'test/bench/fixtures/baseline-reads-send.ts',
+    sdkCredentialChain: true,
+  },
+  readsEnvCredentials: {
+    name: 'Baseline: DynamoDB reads, environment credentials',
+    entry: 'test/bench/fixtures/baseline-reads.ts',
+    sdkCredentialChain: false,
+  },
+  readsAndSendEnvCredentials: {
+    name: 'Baseline: DynamoDB reads + SQS send, environment credentials',
+    entry: 'test/bench/fixtures/baseline-reads-send.ts',
+    sdkCredentialChain: false,
+  },
 } as const;
 type BaselineKind = keyof typeof BASELINES;
+/** Each scored baseline's twin with the service's credential provider. */
+const SAME_CREDENTIALS: Partial<Record<BaselineKind, BaselineKind>> = {
+  reads: 'readsEnvCredentials',
+  readsAndSend: 'readsAndSendEnvCredentials',
+};
 
 interface Bundle {
   name: string;
@@ -54,8 +80,10 @@ interface Bundle {
   mapSources: number;
   /** The function's environment from the template, Refs replaced by plausible values. */
   env: Record<string, string>;
-  /** The baseline it is compared with: whether it sends to SQS. */
+  /** The baseline it is compared with: whether it sends to SQS (a baseline: itself). */
   baseline: BaselineKind;
+  /** Built with the SDK's default credential chain (the scored baselines only). */
+  sdkCredentialChain: boolean;
 }
 
 interface InitSample {
@@ -107,10 +135,10 @@ const bundlesOf = (
   outdir: string,
   stack: Stack,
   template: Json,
-  functions: [string, ServiceFunction, string, BaselineKind][],
+  functions: [string, ServiceFunction, string, BaselineKind, boolean][],
 ) =>
   Promise.all(
-    functions.map(async ([name, fn, entry, baseline]): Promise<Bundle> => {
+    functions.map(async ([name, fn, entry, baseline, sdkCredentialChain]): Promise<Bundle> => {
       const logicalId = stack.getLogicalId(fn.function.node.defaultChild as CfnElement);
       const props = template.Resources[logicalId].Properties;
       const dir = join(outdir, `asset.${String(props.Code.S3Key).replace(/\.zip$/, '')}`);
@@ -125,6 +153,7 @@ const bundlesOf = (
         mapDependencySources: map.sources.filter((source) => source.includes('node_modules/')).length,
         env: resolveEnv(props.Environment?.Variables),
         baseline,
+        sdkCredentialChain,
       };
     }),
   );
@@ -160,30 +189,33 @@ const synthBundles = async (
     Object.entries(stack.functions).map(([name, fn]) => {
       const spec = specs[name];
       if (!spec) throw new Error(`bench: no function spec for the stack's function ${name}`);
-      return [name, fn, spec.entry, queuesOf(spec)];
+      return [name, fn, spec.entry, queuesOf(spec), false];
     }),
   );
 
   const baselineApp = new App({ outdir: join(outdir, 'baseline') });
   const baselineStack = new Stack(baselineApp, 'BenchBaseline');
-  const baselineFunctions = Object.entries(BASELINES).map(([kind, { name, entry }]) => {
+  const baselineFunctions = Object.entries(BASELINES).map(([kind, { name, entry, sdkCredentialChain }]) => {
     const fn = new ServiceFunction(baselineStack, kind, {
       spec: { entry, description: name },
+      sdkCredentialChain,
       // The same service-wide variables every function gets; tables and queue come with the bench's env.
       environment: { POWERTOOLS_SERVICE_NAME: 'notification-preferences', POWERTOOLS_LOG_LEVEL: 'INFO' },
       logRetention: RetentionDays.ONE_WEEK,
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    return [name, fn, entry, kind as BaselineKind] as [string, ServiceFunction, string, BaselineKind];
+    return [name, fn, entry, kind as BaselineKind, sdkCredentialChain] as [
+      string,
+      ServiceFunction,
+      string,
+      BaselineKind,
+      boolean,
+    ];
   });
   const baselineTemplate = baselineApp.synth().getStackByName(baselineStack.stackName).template as Json;
-  const [reads, readsAndSend] = await bundlesOf(
-    join(outdir, 'baseline'),
-    baselineStack,
-    baselineTemplate,
-    baselineFunctions,
-  );
-  return { functions, baselines: { reads: reads as Bundle, readsAndSend: readsAndSend as Bundle } };
+  const built = await bundlesOf(join(outdir, 'baseline'), baselineStack, baselineTemplate, baselineFunctions);
+  const baselines = Object.fromEntries(built.map((b) => [b.baseline, b])) as Record<BaselineKind, Bundle>;
+  return { functions, baselines };
 };
 
 // One cold start: import the bundle, then answer one event (BENCH_EVENT) with a Lambda-like
@@ -389,11 +421,14 @@ const startTargets = async () => {
 
 /** Output bytes per package of a bundle, and the size of its map with every source mapped (esbuild metafile of an analysis build, same entry). */
 const packageBytes = async (
-  entry: string,
+  { entry, sdkCredentialChain }: Pick<Bundle, 'entry' | 'sdkCredentialChain'>,
   metafileOut: string,
 ): Promise<{ total: number; fullMapBytes: number; byPackage: Map<string, number> }> => {
   const result = await build({
     entryPoints: [join(REPO_ROOT, entry)],
+    alias: sdkCredentialChain
+      ? {}
+      : Object.fromEntries(Object.entries(LAMBDA_BUNDLE_ALIASES).map(([name, file]) => [name, join(REPO_ROOT, file)])),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -435,7 +470,7 @@ export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise
     const synthStarted = performance.now();
     const { functions, baselines } = await synthBundles(outdir);
     const synthMs = performance.now() - synthStarted;
-    const all = [baselines.reads, baselines.readsAndSend, ...functions];
+    const all = [...Object.values(baselines), ...functions];
 
     // Cold starts interleaved (one of each per round), so machine noise hits all alike.
     const samples = new Map<Bundle, InitSample[]>(all.map((b) => [b, []]));
@@ -454,7 +489,7 @@ export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise
       await Promise.all(
         all.map(
           async (b) =>
-            [b, await packageBytes(b.entry, join(metafileDir, `${b.name.replace(/\W+/g, '-')}.meta.json`))] as const,
+            [b, await packageBytes(b, join(metafileDir, `${b.name.replace(/\W+/g, '-')}.meta.json`))] as const,
         ),
       ),
     );
@@ -546,6 +581,22 @@ export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise
     }
     s.tables.push({
       title:
+        "The framework's own share (not scored): each function against its baseline built with the same credential provider (environment only), so that only the service's code and libraries differ",
+      columns: ['function', 'baseline', 'bundle x baseline', 'first answer CPU x baseline'],
+      rows: rows
+        .filter((r) => !r.isBaseline)
+        .map((r) => {
+          const same = baselines[SAME_CREDENTIALS[r.bundle.baseline] ?? r.bundle.baseline];
+          return [
+            r.bundle.name,
+            same.name.replace('Baseline: ', ''),
+            fmtRatio(ratio(r.bundle.bytes, same.bytes)),
+            fmtRatio(ratio(r.firstCpu, byBundle.get(same)?.firstCpu ?? Number.NaN)),
+          ];
+        }),
+    });
+    s.tables.push({
+      title:
         'Source maps (index.mjs.map, as synthesized by the stack): what every cold start with --enable-source-maps reads, against a map of every source',
       columns: ['function', 'deployed map', 'sources', 'of them in node_modules', 'map of every source', 'saved'],
       rows: all.map((b) => {
@@ -580,6 +631,7 @@ export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise
       )
         .map((b) => b.entry)
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
+      `Credentials: the scored baselines keep the SDK's default credential chain, as a plain SDK function has it; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts). The same change makes the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
       "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
       "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the second adds the SQS client and one SendMessage, and is the baseline of the functions whose spec has queues (they are the only ones to bundle the SQS client).",
       `"Largest additions" and "map of every source" come from an esbuild build of the same entry with source maps of every input (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
+import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
 import {
   CHANGE_PUBLISHER_BATCH_SIZE,
   CHANGE_PUBLISHER_FUNCTION,
@@ -321,6 +322,53 @@ describe('functions', () => {
     });
     expect(unauthenticated.statusCode).toBe(401);
     expect(JSON.parse(unauthenticated.body).error.status).toBe('UNAUTHENTICATED');
+  });
+
+  test('every bundle takes AWS credentials from the environment only: the SDK default chain is left out', () => {
+    for (const key of FUNCTION_KEYS) {
+      const map = JSON.parse(readFileSync(join(assetDir(key), 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      const code = readFileSync(join(assetDir(key), 'index.mjs'), 'utf8');
+      // NotFound makes no AWS call and bundles no client at all.
+      const expected = key === 'NotFound' ? [] : [LAMBDA_BUNDLE_ALIASES['@aws-sdk/credential-provider-node']];
+      expect({ key, provider: map.sources.filter((source) => source.endsWith('lambda-credentials.ts')) }).toEqual({
+        key,
+        provider: expected,
+      });
+      // The chain's own messages (its SSO link, its last word): neither is bundled.
+      const chain = ['defaultProvider::fromSSO', 'Could not load credentials from any providers'];
+      expect({ key, chain: chain.filter((text) => code.includes(text)) }).toEqual({ key, chain: [] });
+    }
+  });
+
+  test('without credentials in its environment a bundle fails its call at once, naming the cause', () => {
+    // Lambda always sets them; a missing one must not send the SDK looking elsewhere (files,
+    // instance metadata) but fail the request and say why in the log.
+    const script = `const { handler } = await import(${JSON.stringify(join(assetDir('getConfig'), 'index.mjs'))});
+      const answer = await handler(${JSON.stringify({
+        rawPath: '/v2/notifications/config/get',
+        headers: { 'content-type': 'application/json', 'x-service-api-key': 'k', 'x-service-auth-token': 't' },
+        body: JSON.stringify({ data: { organizationId: 'acme', userIds: ['alice'] } }),
+        requestContext: { http: { method: 'POST' }, requestId: 'r2' },
+      })}, {});
+      process.stdout.write('ANSWER ' + JSON.stringify(answer));`;
+    const { stdout, stderr } = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: s.outdir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: s.outdir,
+        AWS_REGION: 'eu-west-1',
+        AWS_EC2_METADATA_DISABLED: 'true',
+        POWERTOOLS_LOG_LEVEL: 'ERROR',
+        [ENV.configTable]: 'config',
+        [ENV.credentialsTable]: 'credentials',
+        [ENV.limitsTable]: 'limits',
+      },
+      encoding: 'utf8',
+    });
+    const answer = JSON.parse(stdout.slice(stdout.indexOf('ANSWER ') + 'ANSWER '.length));
+    expect(answer.statusCode).toBe(500);
+    expect(JSON.parse(answer.body).error.status).toBe('INTERNAL');
+    expect(stdout + stderr).toContain('Unable to find environment variable credentials');
   });
 
   test('environment: exactly the variables each function reads, with the configured values', () => {

@@ -73,18 +73,23 @@ export interface ServiceFunctionProps {
   sdkCredentialChain?: boolean;
 }
 
-/** esbuild's `--alias` arguments for the bundle aliases, targets as absolute paths. */
+/**
+ * esbuild's `--alias` arguments for the bundle aliases. esbuild resolves an alias's target in its
+ * working directory, the project root (`projectRoot`), so a relative path holds wherever the
+ * repository is checked out.
+ */
 const aliasArgs = () => ({
-  '--alias': Object.entries(LAMBDA_BUNDLE_ALIASES).map(([specifier, file]) => `${specifier}=${join(REPO_ROOT, file)}`),
+  '--alias': Object.entries(LAMBDA_BUNDLE_ALIASES).map(([specifier, file]) => `${specifier}=./${file}`),
 });
 
 /**
  * One Lambda function with the service's defaults set once: Node.js 24 on ARM64, an ESM
  * bundle (minified, source maps, AWS SDK bundled rather than taken from the runtime, so the
- * SDK version is the one the tests ran against, with credentials from the environment only), X-Ray tracing, its own log group with
- * retention, and its own role with no managed policy: log writes are granted on its log group
- * only. Tables and queues are bound with grantTable/grantQueue, which grant the listed actions
- * and set the environment variable together so that neither can be forgotten.
+ * SDK version is the one the tests ran against; credentials from the environment only), X-Ray
+ * tracing, its own log group with retention, and its own role with no managed policy: log
+ * writes are granted on its log group only. Tables and queues are bound with
+ * grantTable/grantQueue, which grant the listed actions and set the environment variable together
+ * so that neither can be forgotten.
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;

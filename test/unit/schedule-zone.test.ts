@@ -220,9 +220,29 @@ describe('cost: Intl is asked little, and remembered', () => {
     timeZoneIssue('Mars/Olympus_Mons');
     expect(zoneStats().zonesRemembered).toBe(zonesRemembered);
     resetZoneMemory();
-    expect(timeZoneIssue('America/Argentina/Ushuaia')).toBeUndefined();
-    offsetAt('America/Argentina/Ushuaia', Date.parse('2026-01-01T00:00:00Z'));
+    // An IANA name ICU does not list (it lists Pacific/Enderbury), seen by no other test here:
+    // checked by resolution, with the formatter then kept for its computations.
+    expect(timeZoneIssue('Pacific/Kanton')).toBeUndefined();
+    offsetAt('Pacific/Kanton', Date.parse('2026-01-01T00:00:00Z'));
     expect(zoneStats()).toMatchObject({ formattersCreated: 1, zonesRemembered: zonesRemembered + 1 });
+  });
+
+  test('a name ICU lists is accepted without a formatter (a route that only validates pays no ICU set-up)', () => {
+    resetZoneMemory();
+    expect(timeZoneIssue('America/Argentina/Ushuaia')).toBeUndefined();
+    expect(timeZoneIssue('Europe/Berlin')).toBeUndefined();
+    expect(zoneStats().formattersCreated).toBe(0);
+  });
+
+  test('every name ICU lists is its own resolution and in IANA case: the shortcut accepts what the rules would', () => {
+    for (const name of Intl.supportedValuesOf('timeZone')) {
+      const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+      expect({ name, resolved, ianaCase: /^[A-Z][^/]*(?:\/[A-Z][^/]*)*$/.test(name) }).toEqual({
+        name,
+        resolved: name,
+        ianaCase: true,
+      });
+    }
   });
 
   test('a year of offsets: one Intl call per day and 17 per transition, then none', () => {

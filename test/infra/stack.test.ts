@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -266,24 +266,35 @@ describe('functions', () => {
   });
 
   // Run in a fresh Node from the cloud assembly, where no node_modules can be found: any
-  // dependency left out of the bundle (the AWS SDK included) fails the import.
-  const invokeBundle = (key: FunctionKey, event: object): { statusCode: number; body: string } => {
+  // dependency left out of the bundle (the AWS SDK included) fails the import. No AWS
+  // credentials in the environment, no home folder of the machine's: nothing to find elsewhere.
+  const ANSWER = 'ANSWER ';
+  const runBundle = (key: FunctionKey, event: object, logLevel = 'SILENT') => {
     const script = `const { handler } = await import(${JSON.stringify(join(assetDir(key), 'index.mjs'))});
-      process.stdout.write(JSON.stringify(await handler(${JSON.stringify(event)}, {})));`;
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      const answer = await handler(${JSON.stringify(event)}, {});
+      process.stdout.write(${JSON.stringify(`\n${ANSWER}`)} + JSON.stringify(answer));`;
+    const { stdout, stderr, status } = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: s.outdir,
       env: {
         PATH: process.env.PATH,
+        HOME: s.outdir,
         AWS_REGION: 'eu-west-1',
-        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        AWS_EC2_METADATA_DISABLED: 'true',
+        POWERTOOLS_LOG_LEVEL: logLevel,
         [ENV.configTable]: 'config',
         [ENV.credentialsTable]: 'credentials',
         [ENV.limitsTable]: 'limits',
       },
       encoding: 'utf8',
     });
-    return JSON.parse(output);
+    if (status !== 0) throw new Error(`${key} bundle exited ${status}: ${stderr}`);
+    const answer = JSON.parse(stdout.slice(stdout.lastIndexOf(ANSWER) + ANSWER.length)) as {
+      statusCode: number;
+      body: string;
+    };
+    return { answer, log: stdout + stderr };
   };
+  const invokeBundle = (key: FunctionKey, event: object) => runBundle(key, event).answer;
 
   test(
     'asset hashes do not depend on the output folder (cdk synth -o elsewhere)',
@@ -343,32 +354,19 @@ describe('functions', () => {
   test('without credentials in its environment a bundle fails its call at once, naming the cause', () => {
     // Lambda always sets them; a missing one must not send the SDK looking elsewhere (files,
     // instance metadata) but fail the request and say why in the log.
-    const script = `const { handler } = await import(${JSON.stringify(join(assetDir('getConfig'), 'index.mjs'))});
-      const answer = await handler(${JSON.stringify({
+    const { answer, log } = runBundle(
+      'getConfig',
+      {
         rawPath: '/v2/notifications/config/get',
         headers: { 'content-type': 'application/json', 'x-service-api-key': 'k', 'x-service-auth-token': 't' },
         body: JSON.stringify({ data: { organizationId: 'acme', userIds: ['alice'] } }),
         requestContext: { http: { method: 'POST' }, requestId: 'r2' },
-      })}, {});
-      process.stdout.write('ANSWER ' + JSON.stringify(answer));`;
-    const { stdout, stderr } = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: s.outdir,
-      env: {
-        PATH: process.env.PATH,
-        HOME: s.outdir,
-        AWS_REGION: 'eu-west-1',
-        AWS_EC2_METADATA_DISABLED: 'true',
-        POWERTOOLS_LOG_LEVEL: 'ERROR',
-        [ENV.configTable]: 'config',
-        [ENV.credentialsTable]: 'credentials',
-        [ENV.limitsTable]: 'limits',
       },
-      encoding: 'utf8',
-    });
-    const answer = JSON.parse(stdout.slice(stdout.indexOf('ANSWER ') + 'ANSWER '.length));
+      'ERROR',
+    );
     expect(answer.statusCode).toBe(500);
     expect(JSON.parse(answer.body).error.status).toBe('INTERNAL');
-    expect(stdout + stderr).toContain('Unable to find environment variable credentials');
+    expect(log).toContain('Unable to find environment variable credentials');
   });
 
   test('environment: exactly the variables each function reads, with the configured values', () => {

@@ -54,8 +54,8 @@ export const MIGRATION_CONSUMER_FUNCTION = {
   tables: {
     // List source entries, read targets, copy with the source's stamp (a put and an update in one
     // transaction), stamp the other sources (PartiQL UPDATEs in batches; one by one when a batch
-    // leaves some) and delete.
-    config: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'PartiQLUpdate', 'DeleteItem'],
+    // leaves some) and delete them (PartiQL DELETEs in batches; one by one likewise).
+    config: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'PartiQLUpdate', 'DeleteItem', 'PartiQLDelete'],
     // Lease, progress, complete or fail (updates), read the record, release locks; on completion the
     // forwarding record that the links of the old document follow (an update).
     migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],

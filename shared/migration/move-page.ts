@@ -76,13 +76,12 @@ export const skippedSources = (outcomes: readonly Outcome[]): MarkedEntry[] =>
  * Deletes the page's moved and skipped source entries, each only if unchanged since it was read:
  * a source rewritten meanwhile stays and is moved by a later pass. They are first stamped with
  * the migration's attribution, which the change stream's record of each delete then carries:
- * those whose copy was written got the stamp with it, the others get it here (one request per
- * page). True when any was deleted.
+ * those whose copy was written got the stamp with it, the others get it here; the deletes go
+ * 25 to a request. True when any was deleted.
  */
 export const deleteSources = async (
   entries: MigrationEntries,
   outcomes: readonly Outcome[],
-  concurrency: number,
   change: ChangeAttribution,
 ): Promise<boolean> => {
   const done = outcomes.filter((o) => o.kind !== 'retry');
@@ -91,10 +90,9 @@ export const deleteSources = async (
   const stamped = new Set(
     [...withCopy, ...(toStamp.length > 0 ? await entries.stampForDelete(toStamp, change) : [])].map(entryId),
   );
-  const deleted = await pMap(
+  const deleted = await entries.deleteEntriesIf(
     done.map((o) => o.source).filter((source) => stamped.has(entryId(source))),
-    (source) => entries.deleteEntryIf(source, { version: source.version, updatedAt: source.updatedAt }, change),
-    { concurrency },
+    change,
   );
-  return deleted.some(Boolean);
+  return deleted.length > 0;
 };

@@ -62,7 +62,7 @@ export const moveStep: JobStep<MigrationRecord, WorkerDeps> = (deps, { record, r
       fields: { skippedCheckpoint: [...next] },
       saved: async () => {
         checkpoint = next;
-        stalled = (await deleteSources(entries, outcomes, concurrency, change)) ? 0 : stalled + 1;
+        stalled = (await deleteSources(entries, outcomes, change)) ? 0 : stalled + 1;
         if (stalled >= MAX_STALLED_PAGES) {
           throw new Error(`No progress on migration ${migrationId} in ${stalled} pages: its entries keep changing`);
         }

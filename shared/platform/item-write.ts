@@ -36,6 +36,12 @@ export interface ItemWrite {
   conditions: Condition[];
 }
 
+/** One conditional delete of one item (`exists` and `equals` conditions: a missing item fails them). */
+export interface ItemDelete {
+  key: Record<string, string>;
+  conditions: Condition[];
+}
+
 /** A condition in UpdateItem's expression language. */
 const updateItemCondition = (
   condition: Condition,
@@ -57,20 +63,29 @@ const updateItemCondition = (
   }
 };
 
-/** An UpdateItem's expression, names and values for the write (Key included). */
-export const toUpdateItem = (write: ItemWrite) => {
+/** An expression's attribute names and values, and the placeholders that add to them. */
+const placeholders = () => {
   const names: Record<string, string> = {};
   const values: Record<string, Value> = {};
-  const name = (attribute: string) => {
-    const placeholder = `#a${Object.keys(names).length}`;
-    names[placeholder] = attribute;
-    return placeholder;
+  return {
+    names,
+    values,
+    name: (attribute: string) => {
+      const placeholder = `#a${Object.keys(names).length}`;
+      names[placeholder] = attribute;
+      return placeholder;
+    },
+    value: (v: Value) => {
+      const placeholder = `:v${Object.keys(values).length}`;
+      values[placeholder] = v;
+      return placeholder;
+    },
   };
-  const value = (v: Value) => {
-    const placeholder = `:v${Object.keys(values).length}`;
-    values[placeholder] = v;
-    return placeholder;
-  };
+};
+
+/** An UpdateItem's expression, names and values for the write (Key included). */
+export const toUpdateItem = (write: ItemWrite) => {
+  const { names, values, name, value } = placeholders();
   const sets = [
     ...write.set.map(([attribute, v]) => `${name(attribute)} = ${value(v)}`),
     ...(write.setIfMissing ?? []).map(([attribute, v]) => {
@@ -114,24 +129,10 @@ const quoted = (identifier: string): string => {
   return `"${identifier}"`;
 };
 
-/** The write as a PartiQL UPDATE: applies only to an item that exists (else ConditionalCheckFailed). */
-export const toPartiqlUpdate = (table: string, write: ItemWrite): Statement => {
-  if (write.setIfMissing?.length) throw new Error('if_not_exists has no PartiQL rendering');
-  const parameters: Value[] = [];
-  const p = (v: Value) => {
-    parameters.push(v);
-    return '?';
-  };
-  const clauses = [
-    ...write.set.map(([attribute, v]) => `SET ${quoted(attribute)} = ${p(v)}`),
-    ...(write.increment ?? []).map((attribute) => `SET ${quoted(attribute)} = ${quoted(attribute)} + 1`),
-    ...(write.addToSet ?? []).map(
-      ([attribute, members]) => `SET ${quoted(attribute)} = set_add(${quoted(attribute)}, ${p(members)})`,
-    ),
-    ...(write.remove ?? []).map((attribute) => `REMOVE ${quoted(attribute)}`),
-  ];
-  const where = Object.entries(write.key).map(([attribute, v]) => `${quoted(attribute)} = ${p(v)}`);
-  for (const condition of write.conditions) {
+/** A statement's WHERE: the item's key, then its conditions. */
+const whereClause = ({ key, conditions }: Pick<ItemWrite, 'key' | 'conditions'>, p: (v: Value) => string): string => {
+  const where = Object.entries(key).map(([attribute, v]) => `${quoted(attribute)} = ${p(v)}`);
+  for (const condition of conditions) {
     const n = quoted(condition.attribute);
     switch (condition.kind) {
       case 'exists':
@@ -151,8 +152,36 @@ export const toPartiqlUpdate = (table: string, write: ItemWrite): Statement => {
         break;
     }
   }
+  return where.join(' AND ');
+};
+
+/** A statement's parameter list and the placeholder that appends to it. */
+const parameterList = () => {
+  const parameters: Value[] = [];
   return {
-    Statement: `UPDATE ${quoted(table)} ${clauses.join(' ')} WHERE ${where.join(' AND ')}`,
+    parameters,
+    p: (v: Value) => {
+      parameters.push(v);
+      return '?';
+    },
+  };
+};
+
+/** The write as a PartiQL UPDATE: applies only to an item that exists (else ConditionalCheckFailed). */
+export const toPartiqlUpdate = (table: string, write: ItemWrite): Statement => {
+  if (write.setIfMissing?.length) throw new Error('if_not_exists has no PartiQL rendering');
+  const { parameters, p } = parameterList();
+  const clauses = [
+    ...write.set.map(([attribute, v]) => `SET ${quoted(attribute)} = ${p(v)}`),
+    ...(write.increment ?? []).map((attribute) => `SET ${quoted(attribute)} = ${quoted(attribute)} + 1`),
+    ...(write.addToSet ?? []).map(
+      ([attribute, members]) => `SET ${quoted(attribute)} = set_add(${quoted(attribute)}, ${p(members)})`,
+    ),
+    ...(write.remove ?? []).map((attribute) => `REMOVE ${quoted(attribute)}`),
+  ];
+  const where = whereClause(write, p);
+  return {
+    Statement: `UPDATE ${quoted(table)} ${clauses.join(' ')} WHERE ${where}`,
     Parameters: parameters,
   };
 };
@@ -176,4 +205,26 @@ export const toPartiqlInsert = (table: string, write: ItemWrite): Statement | un
   for (const attribute of write.increment ?? []) field(attribute, 1);
   for (const [attribute, members] of write.addToSet ?? []) field(attribute, members);
   return { Statement: `INSERT INTO ${quoted(table)} VALUE {${fields.join(', ')}}`, Parameters: parameters };
+};
+
+/** The delete as a PartiQL DELETE: applies only while its conditions hold (else ConditionalCheckFailed). */
+export const toPartiqlDelete = (table: string, del: ItemDelete): Statement => {
+  const { parameters, p } = parameterList();
+  return { Statement: `DELETE FROM ${quoted(table)} WHERE ${whereClause(del, p)}`, Parameters: parameters };
+};
+
+/** A DeleteItem's Key, condition, names and values for the delete. */
+export const toDeleteItem = (del: ItemDelete) => {
+  const { names, values, name, value } = placeholders();
+  const conditions = del.conditions.map((condition) => updateItemCondition(condition, name, value));
+  return {
+    Key: del.key,
+    ...(conditions.length
+      ? {
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        }
+      : {}),
+  };
 };

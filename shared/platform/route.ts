@@ -25,7 +25,8 @@ export type TableAction =
   | 'ConditionCheckItem'
   /** The statements of a PartiQL BatchExecuteStatement: IAM checks each statement's kind. */
   | 'PartiQLUpdate'
-  | 'PartiQLInsert';
+  | 'PartiQLInsert'
+  | 'PartiQLDelete';
 
 /** SQS actions a function may be given to produce messages (consuming goes through the event source). */
 export type QueueAction = 'SendMessage';

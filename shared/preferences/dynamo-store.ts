@@ -11,7 +11,14 @@ import { CHANNELS, type Channel, type DeliverySetting } from '#shared/api/channe
 import { drainWithBackoff } from '#shared/platform/backoff.js';
 import { conditional, ifConditionHolds, isConditionFailure } from '#shared/platform/conditional-write.js';
 import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
-import { type ItemWrite, type Statement, toUpdateItem } from '#shared/platform/item-write.js';
+import {
+  type ItemDelete,
+  type ItemWrite,
+  type Statement,
+  toDeleteItem,
+  toPartiqlDelete,
+  toUpdateItem,
+} from '#shared/platform/item-write.js';
 import { PARTIQL_BATCH_LIMIT, writeBatch } from '#shared/platform/partiql-batch.js';
 import type { Schedule } from '#shared/schedules/schema.js';
 import {
@@ -280,6 +287,24 @@ export const stampWrite = (entry: UnchangedEntry, change: ChangeAttribution, mar
     { kind: 'equals', attribute: 'updatedAt', value: entry.updatedAt },
   ],
 });
+
+/**
+ * Deletes an entry if it is unchanged since it was read (version and write time) and still
+ * bears the stamp of `change` (stampWrite), which the change stream's record of the delete shows.
+ */
+export const deleteWrite = (entry: UnchangedEntry, change: ChangeAttribution): ItemDelete => ({
+  key: entryTableKey(entry),
+  conditions: [
+    { kind: 'equals', attribute: 'version', value: entry.version },
+    { kind: 'equals', attribute: 'updatedAt', value: entry.updatedAt },
+    { kind: 'equals', attribute: ATTRIBUTION_ATTRIBUTES.changedBy, value: change.changedBy },
+    { kind: 'equals', attribute: ATTRIBUTION_ATTRIBUTES.changedAt, value: change.changedAt },
+  ],
+});
+
+/** The starts of the PartiQL batches of `count` items. */
+const batchStarts = (count: number): number[] =>
+  Array.from({ length: Math.ceil(count / PARTIQL_BATCH_LIMIT) }, (_, i) => i * PARTIQL_BATCH_LIMIT);
 
 /** What one request's batches found so far: entries that were there, entries created; its first batch. */
 interface WriteTally {
@@ -633,37 +658,40 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
       );
       return applied;
     };
-    const starts = Array.from(
-      { length: Math.ceil(writes.length / PARTIQL_BATCH_LIMIT) },
-      (_, i) => i * PARTIQL_BATCH_LIMIT,
-    );
-    const applied = (await Promise.all(starts.map(stamp))).flat();
+    const applied = (await Promise.all(batchStarts(writes.length).map(stamp))).flat();
     return entries.filter((_, index) => applied[index]);
   }
 
   async deleteEntryIf(key: EntryKey, unchanged: Unchanged, change: ChangeAttribution): Promise<boolean> {
-    return conditional(() =>
-      this.client.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: entryTableKey(key),
-          ConditionExpression:
-            '#version = :version AND #at = :at AND #changedBy = :changedBy AND #changedAt = :changedAt',
-          ExpressionAttributeNames: {
-            '#version': 'version',
-            '#at': 'updatedAt',
-            '#changedBy': ATTRIBUTION_ATTRIBUTES.changedBy,
-            '#changedAt': ATTRIBUTION_ATTRIBUTES.changedAt,
-          },
-          ExpressionAttributeValues: {
-            ':version': unchanged.version,
-            ':at': unchanged.updatedAt,
-            ':changedBy': change.changedBy,
-            ':changedAt': change.changedAt,
-          },
-        }),
-      ),
-    );
+    const del = deleteWrite({ ...key, ...unchanged }, change);
+    return conditional(() => this.client.send(new DeleteCommand({ TableName: this.tableName, ...toDeleteItem(del) })));
+  }
+
+  /**
+   * The deletes in PartiQL batches of 25 (one request instead of 25; 1 write unit per entry, as
+   * DeleteItem). A statement whose condition failed leaves its entry; one the batch did not
+   * apply for another reason (throttled, the call failed) is tried once more on its own, and
+   * its answer is the entry's.
+   */
+  async deleteEntriesIf(entries: readonly UnchangedEntry[], change: ChangeAttribution): Promise<EntryKey[]> {
+    const remove = async (start: number): Promise<boolean[]> => {
+      const chunk = entries.slice(start, start + PARTIQL_BATCH_LIMIT);
+      const codes = await this.executeStatements(
+        chunk.map((entry) => toPartiqlDelete(this.tableName, deleteWrite(entry, change))),
+        undefined,
+      ).catch(() => chunk.map(() => 'CallFailed'));
+      return Promise.all(
+        chunk.map((entry, i) =>
+          codes[i] === undefined
+            ? true
+            : codes[i] === 'ConditionalCheckFailed'
+              ? false
+              : this.deleteEntryIf(entry, entry, change),
+        ),
+      );
+    };
+    const deleted = (await Promise.all(batchStarts(entries.length).map(remove))).flat();
+    return entries.filter((_, index) => deleted[index]);
   }
 
   async listUserEntries(

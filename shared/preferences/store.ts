@@ -172,6 +172,9 @@ export interface MigrationEntryStore {
    * when it was changed or gone.
    */
   deleteEntryIf(key: EntryKey, unchanged: Unchanged, change: ChangeAttribution): Promise<boolean>;
+
+  /** deleteEntryIf of each entry, many in one request. Answers the deleted ones. */
+  deleteEntriesIf(entries: readonly UnchangedEntry[], change: ChangeAttribution): Promise<EntryKey[]>;
 }
 
 /** What an entry must still have for a conditional delete. */

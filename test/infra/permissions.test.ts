@@ -23,15 +23,20 @@ const COMMAND_ACTIONS: Record<string, string | string[]> = {
   DeleteCommand: 'dynamodb:DeleteItem',
   BatchWriteCommand: 'dynamodb:BatchWriteItem',
   SendMessageCommand: 'sqs:SendMessage',
-  // The adapters' PartiQL batches hold UPDATE and INSERT statements (shared/platform/item-write.ts).
+  // The adapters' PartiQL batches of writes hold UPDATE and INSERT statements (shared/platform/item-write.ts).
   BatchExecuteStatementCommand: ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert'],
 };
 
+const PARTIQL_ACTIONS = ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert', 'dynamodb:PartiQLDelete'];
 /**
- * Methods whose PartiQL batches hold UPDATEs only: a stamp's equality conditions require its item,
- * so item-write.ts renders no INSERT for it (test/unit/partiql-batch.test.ts shows it).
+ * Methods whose PartiQL batches hold one kind of statement: a stamp's equality conditions require
+ * its item, so item-write.ts renders no INSERT for it (test/unit/partiql-batch.test.ts shows it);
+ * the batched deletes are DELETEs (toPartiqlDelete).
  */
-const UPDATE_ONLY_BATCHES = new Set(['stampForDelete']);
+const BATCH_STATEMENTS = new Map([
+  ['stampForDelete', ['dynamodb:PartiQLUpdate']],
+  ['deleteEntriesIf', ['dynamodb:PartiQLDelete']],
+]);
 
 /** IAM checks each action inside a transaction: those a method's transaction holds (`{ Put: …}`, `{ Update }`). */
 const TRANSACTION_ACTIONS: Record<string, string> = {
@@ -79,7 +84,11 @@ const adapterActions = (path: string, className: string): Map<string, Set<string
   return new Map(
     [...methods.keys()].map((name) => {
       const actions = resolve(name);
-      if (UPDATE_ONLY_BATCHES.has(name)) actions.delete('dynamodb:PartiQLInsert');
+      const statements = BATCH_STATEMENTS.get(name);
+      if (statements) {
+        for (const action of PARTIQL_ACTIONS) actions.delete(action);
+        for (const action of statements) actions.add(action);
+      }
       return [name, actions];
     }),
   );

@@ -514,10 +514,12 @@ describe('least-privilege IAM', () => {
     expect(dataAccess('NotFound')).toEqual({});
     expect(dataAccess('MigrationConsumer')).toEqual({
       // UpdateItem and PartiQLUpdate: it stamps a source entry with the migration's attribution
-      // before deleting it (in PartiQL batches, and one by one what a batch leaves).
+      // before deleting it; DeleteItem and PartiQLDelete: the deletes (in PartiQL batches, and one
+      // by one what a batch leaves).
       [tableId('config')]: [
         'dynamodb:BatchGetItem',
         'dynamodb:DeleteItem',
+        'dynamodb:PartiQLDelete',
         'dynamodb:PartiQLUpdate',
         'dynamodb:PutItem',
         'dynamodb:Query',

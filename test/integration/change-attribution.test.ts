@@ -1,5 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { type ChangeAttribution, linkActor } from '#shared/preferences/change-attribution.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import type { EntryKey } from '#shared/preferences/model.js';
@@ -21,6 +21,8 @@ beforeEach(async () => {
   await dynamo.createTables();
   h = harness(dynamo);
 });
+
+const keysOf = ({ organizationId, userId, documentId }: EntryKey): EntryKey => ({ organizationId, userId, documentId });
 
 const item = async (key: EntryKey) =>
   (await dynamo.doc.send(new GetCommand({ TableName: dynamo.tables.config, Key: entryTableKey(key) }))).Item;
@@ -125,6 +127,58 @@ describe('every write of an entry says who made it and why', () => {
       changedBy: 'ak_3',
       changedAt: '2026-01-05T00:00:00.000Z',
     });
+  });
+
+  test('deleting a page in PartiQL batches: only entries unchanged and stamped go, over several batches', async () => {
+    const change: ChangeAttribution = {
+      cause: 'migration',
+      changedBy: 'migration:m2',
+      changedAt: '2026-01-03T00:00:00.000Z',
+    };
+    // 30 entries: two batches (25 statements a call).
+    const keys = Array.from({ length: 30 }, (_, i) => ({ organizationId: ORG, userId: `u${i}`, documentId: SRC }));
+    for (const key of keys) {
+      await h.store.setChannels(key, { email: 'ALL' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' });
+    }
+    const read = await h.store.getMarkedEntries(keys);
+    const entries = read.map((entry) => ({ ...keysOf(entry), version: entry.version, updatedAt: entry.updatedAt }));
+    // All stamped but u1; then u2 changed (a later write), u3 deleted by someone else, u29 changed too.
+    const stamped = entries.filter((entry) => entry.userId !== 'u1');
+    expect(await h.store.stampForDelete(stamped, change)).toHaveLength(29);
+    for (const userId of ['u2', 'u29']) {
+      await h.store.setChannels(
+        { organizationId: ORG, userId, documentId: SRC },
+        { inbox: 'NONE' },
+        { updatedAt: '2026-01-04T00:00:00.000Z', updatedBy: 'ak_2' },
+      );
+    }
+    await dynamo.doc.send(
+      new DeleteCommand({
+        TableName: dynamo.tables.config,
+        Key: entryTableKey({ organizationId: ORG, userId: 'u3', documentId: SRC }),
+      }),
+    );
+
+    const singles = jest.spyOn(h.store, 'deleteEntryIf');
+    const deleted = await h.store.deleteEntriesIf(entries, change);
+    // Every statement answered in its batch: a failed condition is no reason to try again alone.
+    expect(singles).not.toHaveBeenCalled();
+    const kept = ['u1', 'u2', 'u3', 'u29'];
+    expect(deleted.map((entry) => entry.userId).sort()).toEqual(
+      keys
+        .map((key) => key.userId)
+        .filter((userId) => !kept.includes(userId))
+        .sort(),
+    );
+    for (const key of keys) {
+      const stored = await item(key);
+      expect({ userId: key.userId, stored: stored !== undefined }).toEqual({
+        userId: key.userId,
+        stored: ['u1', 'u2', 'u29'].includes(key.userId),
+      });
+    }
+    // The changed entries keep their own writes.
+    expect(await item({ organizationId: ORG, userId: 'u2', documentId: SRC })).toMatchObject({ inbox: 'NONE' });
   });
 
   test('stamping a page: an entry changed since it was read is left unstamped, the others are stamped', async () => {

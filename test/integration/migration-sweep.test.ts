@@ -126,8 +126,8 @@ describe('a migration that lost its message', () => {
     await h.seed(sourceEntries(120));
     const id = await h.start(ORG, SRC, DST);
     await setFields(id, { sweepResumes: MAX_SWEEP_RESUMES - 1, sweptAt: new Date(T).toISOString() });
-    // Killed after its first page was saved: progress.
-    const process = new Process({ method: 'deleteEntryIf', call: 10 });
+    // Killed after its first page was saved, before its deletes: progress.
+    const process = new Process({ method: 'deleteEntriesIf', call: 1 });
     await expect(
       h.deliver(id, { entries: process.wrap(h.store), repository: process.wrap(h.repository), pageSize: 50 }),
     ).rejects.toBeInstanceOf(CrashError);

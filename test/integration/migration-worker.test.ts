@@ -169,7 +169,7 @@ describe('at-least-once delivery', () => {
       ...h.deps(),
       entries: new Proxy(h.store, {
         get: (target, property, receiver) =>
-          property === 'deleteEntryIf'
+          property === 'deleteEntriesIf'
             ? async () => {
                 throw Object.assign(new Error('throttled'), { name: 'ProvisionedThroughputExceededException' });
               }
@@ -198,7 +198,7 @@ describe('at-least-once delivery', () => {
       ...h.deps(),
       entries: new Proxy(h.store, {
         get: (target, property, receiver) =>
-          property === 'deleteEntryIf'
+          property === 'deleteEntriesIf'
             ? async () => {
                 // The page's progress is saved by now, its checkpoint with it.
                 saved ??= (await h.repository.get(id))?.skippedCheckpoint;
@@ -295,11 +295,13 @@ describe('config writes during a migration', () => {
             return value.apply(target, args);
           };
         }
-        if (property === 'deleteEntryIf') {
-          return async (...args: Parameters<typeof target.deleteEntryIf>) => {
-            deletes += 1;
-            // Rewritten between its copy and its delete: the delete must not happen.
-            if (deletes === 50) await write(args[0].userId, { email: 'NONE' }, 50);
+        if (property === 'deleteEntriesIf') {
+          return async (...args: Parameters<typeof target.deleteEntriesIf>) => {
+            // The 50th source to delete is rewritten between its copy and its delete: that
+            // delete must not happen (the batch's others do).
+            const fiftieth = args[0][49 - deletes];
+            deletes += args[0].length;
+            if (fiftieth) await write(fiftieth.userId, { email: 'NONE' }, 50);
             return value.apply(target, args);
           };
         }

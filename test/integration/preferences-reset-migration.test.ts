@@ -104,8 +104,8 @@ describe('config reset of the source document during a migration', () => {
     return new Proxy(h.store, {
       get: (target, property, receiver) => {
         const value = Reflect.get(target, property, receiver);
-        if (property !== 'deleteEntryIf') return value;
-        return async (...args: Parameters<typeof target.deleteEntryIf>) => {
+        if (property !== 'deleteEntriesIf') return value;
+        return async (...args: Parameters<typeof target.deleteEntriesIf>) => {
           racing ??= before();
           await racing;
           return value.apply(target, args);

@@ -1,7 +1,14 @@
 import { describe, expect, test } from '@jest/globals';
-import { type ItemWrite, toPartiqlInsert, toPartiqlUpdate, toUpdateItem } from '#shared/platform/item-write.js';
+import {
+  type ItemWrite,
+  toDeleteItem,
+  toPartiqlDelete,
+  toPartiqlInsert,
+  toPartiqlUpdate,
+  toUpdateItem,
+} from '#shared/platform/item-write.js';
 import { type ExecuteStatements, writeBatch } from '#shared/platform/partiql-batch.js';
-import { stampWrite } from '#shared/preferences/dynamo-store.js';
+import { deleteWrite, stampWrite } from '#shared/preferences/dynamo-store.js';
 
 // The batches of config/set and schedule/set: an UPDATE never creates, an INSERT never changes,
 // so each refused for that is sent again as the other kind; anything else is left to the
@@ -160,5 +167,28 @@ describe('one write, three renderings', () => {
     );
     // A stamp never creates an entry: stampForDelete's batches hold UPDATEs only (its grant is PartiQLUpdate alone).
     expect(toPartiqlInsert('config', stamp)).toBeUndefined();
+  });
+
+  test("a delete: DeleteItem's condition and a PartiQL DELETE with the same key and conditions", () => {
+    const del = deleteWrite(
+      { organizationId: 'o', userId: 'u', documentId: 'd', version: 3, updatedAt: '2026-01-01T00:00:00.000Z' },
+      { cause: 'migration', changedBy: 'migration:m1', changedAt: '2026-02-01T00:00:00.000Z' },
+    );
+    expect(toDeleteItem(del)).toEqual({
+      Key: del.key,
+      ConditionExpression: '#a0 = :v0 AND #a1 = :v1 AND #a2 = :v2 AND #a3 = :v3',
+      ExpressionAttributeNames: { '#a0': 'version', '#a1': 'updatedAt', '#a2': 'changedBy', '#a3': 'changedAt' },
+      ExpressionAttributeValues: {
+        ':v0': 3,
+        ':v1': '2026-01-01T00:00:00.000Z',
+        ':v2': 'migration:m1',
+        ':v3': '2026-02-01T00:00:00.000Z',
+      },
+    });
+    expect(toPartiqlDelete('config', del)).toEqual({
+      Statement:
+        'DELETE FROM "config" WHERE "pk" = ? AND "sk" = ? AND "version" = ? AND "updatedAt" = ? AND "changedBy" = ? AND "changedAt" = ?',
+      Parameters: [del.key.pk, del.key.sk, 3, '2026-01-01T00:00:00.000Z', 'migration:m1', '2026-02-01T00:00:00.000Z'],
+    });
   });
 });

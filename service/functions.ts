@@ -128,8 +128,8 @@ export const ERASURE_CONSUMER_FUNCTION = {
   timeoutSeconds: 60,
   tables: {
     // Read the entries found, stamp them (PartiQL UPDATEs in batches; one by one when a batch leaves
-    // some), delete them.
-    config: ['BatchGetItem', 'UpdateItem', 'PartiQLUpdate', 'DeleteItem'],
+    // some), delete them (PartiQL DELETEs in batches; one by one likewise).
+    config: ['BatchGetItem', 'UpdateItem', 'PartiQLUpdate', 'DeleteItem', 'PartiQLDelete'],
     // Lease, progress, complete or fail (updates), read the record, release the user's lock.
     migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
     // The user's history in the organization: its keys, then batch deletes.

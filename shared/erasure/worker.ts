@@ -1,4 +1,3 @@
-import pMap from 'p-map';
 import type { HistoryStore } from '#shared/history/store.js';
 import type { Delivery, RunOutcome } from '#shared/jobs/delivery-policy.js';
 import type { RunDeps } from '#shared/jobs/pages.js';
@@ -6,16 +5,14 @@ import { runJob } from '#shared/jobs/run.js';
 import { isCounted, type JobStep, type PageResult } from '#shared/jobs/step.js';
 import type { LinkRevoker } from '#shared/links/revocation.js';
 import { type ChangeAttribution, erasureActor } from '#shared/preferences/change-attribution.js';
-import type { EntryKey } from '#shared/preferences/model.js';
 import type { ErasureEntryStore, MarkedEntry } from '#shared/preferences/store.js';
 import { entryId } from '#shared/preferences/store.js';
 import { isTombstone } from '#shared/preferences/tombstone.js';
 import { erasureJob } from './kind.js';
 import type { ErasureRecord } from './model.js';
 
-/** Keys per page: one Query of the user index, one BatchGetItem, one stamping transaction. */
+/** Keys per page: one Query of the user index, one BatchGetItem, its stamps and deletes in PartiQL batches of 25. */
 export const ERASURE_PAGE_SIZE = 100;
-export const DELETE_CONCURRENCY = 16;
 /** Passes over the user's entries that each still found some (written again meanwhile) before the run gives up. */
 export const MAX_PASSES = 10;
 
@@ -25,7 +22,6 @@ export interface ErasureWorkerDeps extends RunDeps<ErasureRecord> {
   /** Revokes the user's links in emails (shared/links/revocation.ts): an erasure ends every link made before it. */
   links?: LinkRevoker;
   pageSize?: number;
-  concurrency?: number;
 }
 
 const EMPTY: PageResult = { outcome: 'empty' };
@@ -45,7 +41,7 @@ const EMPTY: PageResult = { outcome: 'empty' };
  * too): the revocation holds a keyed hash, no identifier, and expires with the longest link life.
  */
 export const eraseStep: JobStep<ErasureRecord, ErasureWorkerDeps> = (deps, { record, run, savedPages, now }) => {
-  const { entries, history, pageSize = ERASURE_PAGE_SIZE, concurrency = DELETE_CONCURRENCY } = deps;
+  const { entries, history, pageSize = ERASURE_PAGE_SIZE } = deps;
   const { erasureId, organizationId, userId } = record;
   let startKey: Record<string, string> | undefined;
   let foundInPass = false;
@@ -113,14 +109,11 @@ export const eraseStep: JobStep<ErasureRecord, ErasureWorkerDeps> = (deps, { rec
       outcome: 'page',
       counts: { erased: fresh.filter((entry) => stamped.has(entryId(entry)) && !isTombstone(entry)).length },
       saved: async () => {
-        await pMap(
+        const gone = await entries.deleteEntriesIf(
           found.filter((entry) => stamped.has(entryId(entry))),
-          async (entry) => {
-            const unchanged = { version: entry.version, updatedAt: entry.updatedAt };
-            if (await entries.deleteEntryIf(entry as EntryKey, unchanged, change)) deleted.add(entryId(entry));
-          },
-          { concurrency },
+          change,
         );
+        for (const entry of gone) deleted.add(entryId(entry));
       },
     };
   };

@@ -193,7 +193,7 @@ export interface UserEntryPage {
 
 /** What user erasure needs on top of the stamped delete of MigrationEntryStore. */
 export interface ErasureEntryStore
-  extends Pick<MigrationEntryStore, 'getMarkedEntries' | 'stampForDelete' | 'deleteEntryIf'> {
+  extends Pick<MigrationEntryStore, 'getMarkedEntries' | 'stampForDelete' | 'deleteEntriesIf'> {
   /**
    * The keys of a user's entries in an organization (documents and the organization level,
    * tombstones included), from the user index: `limit` per page, from `startKey` on. The index

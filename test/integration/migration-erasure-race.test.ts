@@ -263,7 +263,7 @@ describe.each(SHAPES)(
     test('every point: the erased user never comes back, every other user is moved', async () => {
       const calls = (await callsAlone('erasure', shape)).names;
       expect(calls).toEqual(
-        expect.arrayContaining(['listUserEntries', 'getMarkedEntries', 'stampForDelete', 'deleteEntryIf']),
+        expect.arrayContaining(['listUserEntries', 'getMarkedEntries', 'stampForDelete', 'deleteEntriesIf']),
       );
       for (const pause of points(calls)) {
         const jobs = await startBoth(shape);

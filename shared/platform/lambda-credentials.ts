@@ -8,8 +8,7 @@ import { type FromEnvInit, fromEnv } from '@aws-sdk/credential-provider-env';
  * link; its other links (SSO, ini files, credential processes, web identity, container and
  * instance metadata) and the STS and SSO clients they carry are 132 KiB of each bundle and about
  * 12 ms of CPU at each cold start (`npm run bench -- --only=bundles`), for sources a Lambda
- * function never has. Without the variables
- * the first call fails with the SDK's own CredentialsProviderError (logged, INTERNAL), never with
- * a silent fall-through to another source.
+ * function never has. Without the variables the first call fails with the SDK's own
+ * CredentialsProviderError (logged, INTERNAL), never with a silent fall-through to another source.
  */
 export const defaultProvider = (init?: FromEnvInit) => fromEnv(init);

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
+import { DEFAULT_CREDENTIAL_CACHE_SECONDS, DEFAULT_POLICY_CACHE_SECONDS } from '#shared/platform/environment.js';
 import { ORG, users } from './ids.js';
 import { progress } from './progress.js';
 import { goal, type Section, section } from './report.js';
@@ -276,7 +277,7 @@ const report = (
   s.notes.push(
     'CPU/req is the server process\'s CPU time (user + system) per successful request, the store excluded when local/dynamo.ts runs it in a process of its own (DynamoDB Local); "CPU ratio" is baseline/service, what the requests/s ratio tends to when both are CPU-bound. It is much less sensitive than requests/s to other work on a shared machine, which shows up as a spread between runs and cases.',
     'Each server has its own store, started as `npm start` starts it (local/dynamo.ts), and makes the same storage calls; the ratio measures what the middleware, validation and API Gateway twin add on top of the same storage work. At 1 connection requests/s is 1/latency, so that ratio is the latency ratio too.',
-    'The credential cache is at the deployed default (60 s): after the first request no credential is read. The baseline does no authentication at all.',
+    `The credential and policy caches are at the deployed defaults (${DEFAULT_CREDENTIAL_CACHE_SECONDS} s and ${DEFAULT_POLICY_CACHE_SECONDS} s; \`npm start\` itself reads the policy on every request unless POLICY_CACHE_SECONDS is set): after the first request no credential is read, and the organization's policy once per ${DEFAULT_POLICY_CACHE_SECONDS} s. The baseline does no authentication at all.`,
   );
   s.data = { results, memory, options };
   return s;

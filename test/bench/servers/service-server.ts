@@ -1,10 +1,13 @@
 import { startLocalRuntime } from '#local/runtime.js';
+import { DEFAULT_CREDENTIAL_CACHE_SECONDS, DEFAULT_POLICY_CACHE_SECONDS, ENV } from '#shared/platform/environment.js';
 import { serve } from './protocol.js';
 
 /**
  * The service as `npm start --in-memory` runs it (API Gateway twin, the real handlers,
- * its store started as `npm start` starts it), with the deployed credential cache (60 s) and logs
- * silenced.
+ * its store started as `npm start` starts it), with the deployed credential and policy caches
+ * (the twin's own policy cache is off, so that a policy set on a laptop applies at once: a warm
+ * function on AWS reads an organization's policy once per cache period, not per request) and
+ * logs silenced.
  */
 const runtime = await startLocalRuntime({
   host: '127.0.0.1',
@@ -13,7 +16,11 @@ const runtime = await startLocalRuntime({
   dataDir: '/nonexistent-in-memory',
   // The change publisher is a function of its own on AWS: its work is not the routes'.
   changePublisher: false,
-  env: { CREDENTIAL_CACHE_TTL_SECONDS: '60', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+  env: {
+    [ENV.credentialCacheSeconds]: String(DEFAULT_CREDENTIAL_CACHE_SECONDS),
+    [ENV.policyCacheSeconds]: String(DEFAULT_POLICY_CACHE_SECONDS),
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+  },
 });
 serve(
   {

@@ -347,7 +347,8 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
    * both cost a write unit. So a request's first batch of 25 goes alone and tries UPDATE; from
    * then on each batch tries first the kind the request's earlier batches needed most (the
    * tally, by the request's meta, which all its batches share). A request of new entries, like
-   * one of existing entries, costs 1 write unit per entry plus at most 25.
+   * one of existing entries, costs 1 write unit per entry plus at most 25; one that mixes them
+   * pays also for the batches in flight when the kind it needs changes.
    */
   private async writeInBatches(
     keys: readonly EntryKey[],

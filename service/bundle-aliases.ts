@@ -9,3 +9,11 @@ export const LAMBDA_BUNDLE_ALIASES = {
   // what it saves: shared/platform/lambda-credentials.ts).
   '@aws-sdk/credential-provider-node': 'shared/platform/lambda-credentials.ts',
 } as const satisfies Record<string, string>;
+
+/**
+ * The aliases as esbuild takes them: each target a path from the repository root (`./…`), which
+ * esbuild resolves in its working directory, so a build must run there (the stack's does:
+ * NodejsFunction's projectRoot; `absWorkingDir` for the API).
+ */
+export const esbuildAliases = (): Record<string, string> =>
+  Object.fromEntries(Object.entries(LAMBDA_BUNDLE_ALIASES).map(([specifier, file]) => [specifier, `./${file}`]));

@@ -8,7 +8,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
+import { esbuildAliases } from '#service/bundle-aliases.js';
 import { type FunctionSpec, memoryOf, timeoutSecondsOf } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import type { EnvName } from '#shared/platform/environment.js';
@@ -73,13 +73,9 @@ export interface ServiceFunctionProps {
   sdkCredentialChain?: boolean;
 }
 
-/**
- * esbuild's `--alias` arguments for the bundle aliases. esbuild resolves an alias's target in its
- * working directory, the project root (`projectRoot`), so a relative path holds wherever the
- * repository is checked out.
- */
+/** esbuild's `--alias` arguments for the bundle aliases (run in the project root: `projectRoot`). */
 const aliasArgs = () => ({
-  '--alias': Object.entries(LAMBDA_BUNDLE_ALIASES).map(([specifier, file]) => `${specifier}=./${file}`),
+  '--alias': Object.entries(esbuildAliases()).map(([specifier, target]) => `${specifier}=${target}`),
 });
 
 /**

@@ -13,7 +13,7 @@ import { createServiceApp } from '#infra/service-app.js';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
 import { startLocalSecretsManager } from '#local/secrets/local-secrets-manager.js';
-import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
+import { esbuildAliases } from '#service/bundle-aliases.js';
 import { type FunctionSpec, NON_ROUTE_FUNCTIONS } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { handlerEntryOf, PUBLIC_ROUTES } from '#service/routes.js';
@@ -130,15 +130,13 @@ const lambdaEnv = (name: string): Record<string, string> => ({
 
 const queuesOf = (spec: Pick<FunctionSpec, 'queues'>): BaselineKind => (spec.queues ? 'readsAndSend' : 'reads');
 
+/** A function synthesized for the bench, before its bundle is read. */
+type Built = Pick<Bundle, 'name' | 'entry' | 'baseline' | 'sdkCredentialChain'> & { fn: ServiceFunction };
+
 /** Functions of a synthesized stack: the asset directory of each, its map and its environment. */
-const bundlesOf = (
-  outdir: string,
-  stack: Stack,
-  template: Json,
-  functions: [string, ServiceFunction, string, BaselineKind, boolean][],
-) =>
+const bundlesOf = (outdir: string, stack: Stack, template: Json, functions: Built[]) =>
   Promise.all(
-    functions.map(async ([name, fn, entry, baseline, sdkCredentialChain]): Promise<Bundle> => {
+    functions.map(async ({ name, fn, entry, baseline, sdkCredentialChain }): Promise<Bundle> => {
       const logicalId = stack.getLogicalId(fn.function.node.defaultChild as CfnElement);
       const props = template.Resources[logicalId].Properties;
       const dir = join(outdir, `asset.${String(props.Code.S3Key).replace(/\.zip$/, '')}`);
@@ -189,7 +187,7 @@ const synthBundles = async (
     Object.entries(stack.functions).map(([name, fn]) => {
       const spec = specs[name];
       if (!spec) throw new Error(`bench: no function spec for the stack's function ${name}`);
-      return [name, fn, spec.entry, queuesOf(spec), false];
+      return { name, fn, entry: spec.entry, baseline: queuesOf(spec), sdkCredentialChain: false };
     }),
   );
 
@@ -204,13 +202,7 @@ const synthBundles = async (
       logRetention: RetentionDays.ONE_WEEK,
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    return [name, fn, entry, kind as BaselineKind, sdkCredentialChain] as [
-      string,
-      ServiceFunction,
-      string,
-      BaselineKind,
-      boolean,
-    ];
+    return { name, fn, entry, baseline: kind as BaselineKind, sdkCredentialChain };
   });
   const baselineTemplate = baselineApp.synth().getStackByName(baselineStack.stackName).template as Json;
   const built = await bundlesOf(join(outdir, 'baseline'), baselineStack, baselineTemplate, baselineFunctions);
@@ -426,9 +418,9 @@ const packageBytes = async (
 ): Promise<{ total: number; fullMapBytes: number; byPackage: Map<string, number> }> => {
   const result = await build({
     entryPoints: [join(REPO_ROOT, entry)],
-    alias: sdkCredentialChain
-      ? {}
-      : Object.fromEntries(Object.entries(LAMBDA_BUNDLE_ALIASES).map(([name, file]) => [name, join(REPO_ROOT, file)])),
+    // As the stack builds it: aliases resolved from the repository root.
+    absWorkingDir: REPO_ROOT,
+    alias: sdkCredentialChain ? {} : esbuildAliases(),
     bundle: true,
     platform: 'node',
     format: 'esm',

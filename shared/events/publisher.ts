@@ -81,17 +81,15 @@ export const createPublisherHandler = (deps: PublisherDeps) => {
       processInParallel: false,
       throwOnFullBatchFailure: false,
     });
-    const unpublished = await publishInOrder(deps.bus, handled);
-    if (unpublished.length > 0) {
-      const reported = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
-      for (const { record } of unpublished) {
-        const sequenceNumber = record.dynamodb?.SequenceNumber;
-        if (sequenceNumber && !reported.has(sequenceNumber)) {
-          response.batchItemFailures.push({ itemIdentifier: sequenceNumber });
-        }
-      }
+    // A copy: with no failure, Powertools answers a module-level default object, which a push
+    // would change for every later batch of this instance.
+    const batchItemFailures = [...response.batchItemFailures];
+    const reported = new Set(batchItemFailures.map((failed) => failed.itemIdentifier));
+    for (const { record } of await publishInOrder(deps.bus, handled)) {
+      const sequenceNumber = record.dynamodb?.SequenceNumber;
+      if (sequenceNumber && !reported.has(sequenceNumber)) batchItemFailures.push({ itemIdentifier: sequenceNumber });
     }
-    return response;
+    return { batchItemFailures };
   };
 };
 

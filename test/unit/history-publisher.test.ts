@@ -93,6 +93,15 @@ describe('the change publisher', () => {
     expect(response.batchItemFailures[0]).toEqual({ itemIdentifier: '1' });
   });
 
+  test('a batch whose events were refused leaves nothing behind: the next batch reports no failure', async () => {
+    const { bus, handler } = setup();
+    bus.refuse = 1;
+    expect((await handler({ Records: [set('1', 'ALL')] })).batchItemFailures).toEqual([{ itemIdentifier: '1' }]);
+    expect(await handler({ Records: [set('2', 'NONE')] })).toEqual({ batchItemFailures: [] });
+    // Nor does a new handler (a module's state is the warm instance's).
+    expect(await setup().handler({ Records: [set('3', 'MINE')] })).toEqual({ batchItemFailures: [] });
+  });
+
   test("an erasure's change is not stored: it removes that entry's history", async () => {
     const { history, bus, handler } = setup();
     const erased = streamRecord('config', 'REMOVE', {

@@ -97,8 +97,9 @@ export const CHANGE_PUBLISHER_FUNCTION = {
   description: "Records config changes in the history and publishes events, from the tables' streams",
   timeoutSeconds: 60,
   tables: {
-    // Record a change (conditional put); an erasure's change deletes that entry's history (query, batch delete).
-    history: ['PutItem', 'Query', 'BatchWriteItem'],
+    // Record changes (puts, 25 per BatchWriteItem); an erasure's change deletes that entry's
+    // history (query, batch delete).
+    history: ['Query', 'BatchWriteItem'],
   },
   // An entry's history is found through the index of one entry's changes.
   indexes: { history: [ENTRY_INDEX] },

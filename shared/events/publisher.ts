@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { changesOf } from '#shared/history/from-stream.js';
 import { historyExpiry } from '#shared/history/retention.js';
-import type { HistoryStore } from '#shared/history/store.js';
+import type { HistoryStore, HistoryWrite } from '#shared/history/store.js';
 import { logger } from '#shared/platform/logger.js';
 import { PUT_EVENTS_LIMIT } from './eventbridge-bus.js';
 import { type BusEvent, configChangedEvent, type EventBus } from './events.js';
@@ -20,34 +20,87 @@ export interface PublisherDeps {
 /** `arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>` -> `<name>`. */
 export const tableOfArn = (arn: string | undefined): string | undefined => /:table\/([^/]+)\//.exec(arn ?? '')?.[1];
 
+/** What one stream record asks for, in order: history to store or to erase (an entry's), and events. */
+export interface RecordPlan {
+  steps: ({ store: HistoryWrite } | { erase: { organizationId: string; userId: string; documentId: string | null } })[];
+  events: BusEvent[];
+}
+
 /**
- * One stream record: a config change is stored in the history (once: the key comes from the
- * record) and becomes an event, as does a policy's new version; a finished migration becomes an event. Answers the events to
- * publish. An erasure's change is not stored: it removes that entry's history instead (every
- * earlier change of the entry is before it in the stream, so none is stored after it).
+ * One stream record, read: a config change is stored in the history (its key comes from the
+ * record, so a redelivery stores the same item) and becomes an event, as does a policy's new
+ * version; a finished migration becomes an event. An erasure's change is not stored: it removes
+ * that entry's history instead (every earlier change of the entry is before it in the stream,
+ * so none is stored after it). Pure: the handler does the steps.
  */
-export const handleRecord = async (deps: PublisherDeps, record: DynamoDBRecord): Promise<BusEvent[]> => {
+export const planRecord = (
+  deps: Pick<PublisherDeps, 'tables' | 'retentionDays'>,
+  record: DynamoDBRecord,
+): RecordPlan => {
   const table = tableOfArn(record.eventSourceARN);
   if (table === deps.tables.config) {
     const policyEvent = policyEventOf(record);
-    if (policyEvent) return [policyEvent];
+    if (policyEvent) return { steps: [], events: [policyEvent] };
     const recorded = changesOf(record);
-    for (const one of recorded) {
-      const { change } = one;
-      if (change.cause === 'erasure') {
-        await deps.history.deleteEntryHistory(change.organizationId, change.userId, change.documentId);
-      } else {
-        await deps.history.record(one, historyExpiry(change.changedAt, deps.retentionDays));
-      }
-    }
-    return recorded.map(({ change }) => configChangedEvent(change));
+    return {
+      steps: recorded.map((one) => {
+        const { change } = one;
+        return change.cause === 'erasure'
+          ? { erase: { organizationId: change.organizationId, userId: change.userId, documentId: change.documentId } }
+          : { store: { recorded: one, expiresAt: historyExpiry(change.changedAt, deps.retentionDays) } };
+      }),
+      events: recorded.map(({ change }) => configChangedEvent(change)),
+    };
   }
   if (table === deps.tables.migrations) {
     const event = jobEventOf(record);
-    return event ? [event] : [];
+    return { steps: [], events: event ? [event] : [] };
   }
   logger.warn('Stream record of an unknown table ignored', { eventSourceARN: record.eventSourceARN });
-  return [];
+  return { steps: [], events: [] };
+};
+
+/** The first record of a batch whose plan or history failed: it and every later record fail. */
+interface RecordFailure {
+  index: number;
+  error: unknown;
+}
+
+/**
+ * Does the records' history steps in stream order, with as few calls as order allows: the changes
+ * to store are gathered (BatchWriteItem, 25 to a call) until an erasure of an entry's history,
+ * which waits for every change before it to be stored. Stops at the first record that fails.
+ */
+const applyHistory = async (
+  history: HistoryStore,
+  plans: readonly (RecordPlan | RecordFailure)[],
+): Promise<RecordFailure | undefined> => {
+  let pending: { write: HistoryWrite; index: number }[] = [];
+  const flush = async (): Promise<RecordFailure | undefined> => {
+    const writes = pending;
+    pending = [];
+    if (writes.length === 0) return undefined;
+    const failed = await history.recordAll(writes.map(({ write }) => write));
+    return failed && { index: (writes[failed.index] as { index: number }).index, error: failed.error };
+  };
+  for (const [index, plan] of plans.entries()) {
+    if ('error' in plan) return (await flush()) ?? plan;
+    for (const step of plan.steps) {
+      if ('store' in step) {
+        pending.push({ write: step.store, index });
+        continue;
+      }
+      const failed = await flush();
+      if (failed) return failed;
+      const { organizationId, userId, documentId } = step.erase;
+      try {
+        await history.deleteEntryHistory(organizationId, userId, documentId);
+      } catch (error) {
+        return { index, error };
+      }
+    }
+  }
+  return flush();
 };
 
 class EarlierRecordFailed extends Error {
@@ -55,27 +108,37 @@ class EarlierRecordFailed extends Error {
 }
 
 /**
- * The stream handler (Lambda's DynamoDB event source, or the local twin's poller): records in
- * stream order, one at a time. Once one fails, the later ones of the batch fail too, unprocessed:
- * the event source retries from the first failure (partial batch response), so the changes of an
- * entry are always handled in their order. Events are published after the records, 10 per call;
- * those that cannot be published fail their record and the later ones (published again on the
- * retry: delivery is at least once, and each event's id stays the same).
+ * The stream handler (Lambda's DynamoDB event source, or the local twin's poller): the records'
+ * history in stream order, then their events. Once a record fails, the later ones of the batch
+ * fail too, unprocessed: the event source retries from the first failure (partial batch
+ * response), so the changes of an entry are always handled in their order. Events are published
+ * after the history, 10 per call; those that cannot be published fail their record and the
+ * later ones (published again on the retry: delivery is at least once, and each event's id stays
+ * the same).
  */
 export const createPublisherHandler = (deps: PublisherDeps) => {
   return async (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> => {
-    const processor = new BatchProcessor(EventType.DynamoDBStreams);
-    const handled: { record: DynamoDBRecord; events: BusEvent[] }[] = [];
-    let failed = false;
-    const recordHandler = async (record: DynamoDBRecord): Promise<void> => {
-      if (failed) throw new EarlierRecordFailed('An earlier record of the batch failed');
+    const plans = event.Records.map((record, index): RecordPlan | RecordFailure => {
       try {
-        handled.push({ record, events: await handleRecord(deps, record) });
+        return planRecord(deps, record);
       } catch (error) {
-        failed = true;
-        throw error;
+        return { index, error };
       }
+    });
+    const failure = await applyHistory(deps.history, plans);
+    const failedAt = failure?.index ?? plans.length;
+    const handled = plans.slice(0, failedAt).map((plan, index) => ({
+      record: event.Records[index] as DynamoDBRecord,
+      events: (plan as RecordPlan).events,
+    }));
+    // Powertools answers the partial batch response from what each record's handler throws.
+    const indexOf = new Map(event.Records.map((record, index) => [record, index]));
+    const recordHandler = async (record: DynamoDBRecord): Promise<void> => {
+      const index = indexOf.get(record) ?? 0;
+      if (index < failedAt) return;
+      throw index === failedAt ? failure?.error : new EarlierRecordFailed('An earlier record of the batch failed');
     };
+    const processor = new BatchProcessor(EventType.DynamoDBStreams);
     const response = await processPartialResponse(event, recordHandler, processor, {
       ...(context ? { context } : {}),
       processInParallel: false,

@@ -1,22 +1,19 @@
 import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
-  PutCommand,
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { drainWithBackoff } from '#shared/platform/backoff.js';
-import { conditional } from '#shared/platform/conditional-write.js';
 import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
-import type { RecordedChange } from './from-stream.js';
 import { ENTRY_INDEX, entrySortPrefix, historyKeys, userPartition } from './keys.js';
 import type { HistoryChange } from './results.js';
 import { HISTORY_TTL_ATTRIBUTE } from './retention.js';
-import type { HistoryPage, HistoryQuery, HistoryStore } from './store.js';
+import type { HistoryPage, HistoryQuery, HistoryStore, HistoryWrite, HistoryWriteFailure } from './store.js';
 
 type Item = Record<string, unknown>;
-type WriteRequest = { DeleteRequest: { Key: Item } };
+type WriteRequest = { DeleteRequest: { Key: Item } } | { PutRequest: { Item: Item } };
 
 const BATCH_WRITE_LIMIT = 25;
 /** Keys read per Query of a delete pass. */
@@ -59,30 +56,56 @@ const categoryFilter = (category: string | null | undefined) => {
   };
 };
 
+/** The starts of the 25-item chunks of `count` items. */
+const chunkStarts = (count: number): number[] =>
+  Array.from({ length: Math.ceil(count / BATCH_WRITE_LIMIT) }, (_, i) => i * BATCH_WRITE_LIMIT);
+
+/** A change as its history item: keyed by its entry, time and stream record; expiring with the TTL. */
+const historyItem = ({ recorded: { change, sequenceNumber }, expiresAt }: HistoryWrite): Item => {
+  const { documentId, category, ...rest } = change;
+  return {
+    ...historyKeys(change, change.changedAt, sequenceNumber),
+    ...rest,
+    ...(documentId === null ? {} : { documentId }),
+    ...(category === null ? {} : { category }),
+    [HISTORY_TTL_ATTRIBUTE]: expiresAt,
+  };
+};
+
 export class DynamoHistoryStore implements HistoryStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     readonly tableName: string,
   ) {}
 
-  async record({ change, sequenceNumber }: RecordedChange, expiresAt: number): Promise<boolean> {
-    const { documentId, category, ...rest } = change;
-    return conditional(() =>
-      this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...historyKeys(change, change.changedAt, sequenceNumber),
-            ...rest,
-            ...(documentId === null ? {} : { documentId }),
-            ...(category === null ? {} : { category }),
-            [HISTORY_TTL_ATTRIBUTE]: expiresAt,
-          },
-          // The key comes from the stream record: a redelivery finds its own item there.
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
+  /**
+   * 25 changes to a BatchWriteItem, the calls at once. A put needs no condition: the key comes
+   * from the stream record, so a redelivered change is written again as the same item (a
+   * conditional put per change cost one call each). When a call fails, its changes are written
+   * again one at a time, in order, to find the first that fails: a change the table refuses
+   * fails alone, not the 24 beside it.
+   */
+  async recordAll(writes: readonly HistoryWrite[]): Promise<HistoryWriteFailure | undefined> {
+    const items = writes.map(historyItem);
+    const failures = await Promise.all(
+      chunkStarts(items.length).map(async (start) => {
+        const chunk = items.slice(start, start + BATCH_WRITE_LIMIT);
+        try {
+          await this.writeAll(chunk.map((Item) => ({ PutRequest: { Item } })));
+          return undefined;
+        } catch {
+          for (const [offset, Item] of chunk.entries()) {
+            try {
+              await this.writeAll([{ PutRequest: { Item } }]);
+            } catch (error) {
+              return { index: start + offset, error };
+            }
+          }
+          return undefined;
+        }
+      }),
     );
+    return failures.find((failure) => failure !== undefined);
   }
 
   async list({ organizationId, userId, documentId, category, limit, startKey }: HistoryQuery): Promise<HistoryPage> {
@@ -161,20 +184,22 @@ export class DynamoHistoryStore implements HistoryStore {
         }),
       );
       const keys = (output.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }));
-      for (let start = 0; start < keys.length; start += BATCH_WRITE_LIMIT) {
-        const requests: WriteRequest[] = keys
-          .slice(start, start + BATCH_WRITE_LIMIT)
-          .map((Key) => ({ DeleteRequest: { Key } }));
-        const left = await drainWithBackoff<WriteRequest[]>(requests, async (batch) => {
-          const result = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: batch } }));
-          const rest = result.UnprocessedItems?.[this.tableName] as WriteRequest[] | undefined;
-          return rest?.length ? rest : undefined;
-        });
-        if (left) throw new UnprocessedItemsError(`${left.length} history items left undeleted after retries`);
+      for (const start of chunkStarts(keys.length)) {
+        await this.writeAll(keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } })));
       }
       deleted += keys.length;
       startKey = output.LastEvaluatedKey;
     } while (startKey);
     return deleted;
+  }
+
+  /** One BatchWriteItem of at most 25 requests; what it leaves unprocessed is sent again with backoff. */
+  private async writeAll(requests: WriteRequest[]): Promise<void> {
+    const left = await drainWithBackoff<WriteRequest[]>(requests, async (batch) => {
+      const result = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: batch } }));
+      const rest = result.UnprocessedItems?.[this.tableName] as WriteRequest[] | undefined;
+      return rest?.length ? rest : undefined;
+    });
+    if (left) throw new UnprocessedItemsError(`${left.length} history writes left unprocessed after retries`);
   }
 }

@@ -21,10 +21,26 @@ export interface HistoryPage {
   lastKey?: Record<string, string>;
 }
 
+/** A change to store, and when the table's TTL removes it (epoch seconds). */
+export interface HistoryWrite {
+  recorded: RecordedChange;
+  expiresAt: number;
+}
+
+/** The first change of a `recordAll` that was not stored, and why. */
+export interface HistoryWriteFailure {
+  index: number;
+  error: unknown;
+}
+
 /** The storage port of the change history (the DynamoDB adapter: dynamo-store.ts). */
 export interface HistoryStore {
-  /** Stores a change once: false when it was already stored (a redelivered stream record). */
-  record(change: RecordedChange, expiresAt: number): Promise<boolean>;
+  /**
+   * Stores changes, in any order. A change's key comes from its stream record, so a change
+   * stored again (a redelivered record) is the same item. Answers the first change that could not
+   * be stored (those after it may or may not be), undefined when every one was.
+   */
+  recordAll(writes: readonly HistoryWrite[]): Promise<HistoryWriteFailure | undefined>;
   /** Newest first. */
   list(query: HistoryQuery): Promise<HistoryPage>;
   /** Deletes every change of one entry of the user; returns how many. */

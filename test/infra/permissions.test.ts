@@ -328,7 +328,7 @@ describe('grants match what the code calls', () => {
   test('the change publisher writes the history only (it reads the streams through its event sources)', () => {
     const history = adapterActions('shared/history/dynamo-store.ts', 'DynamoHistoryStore');
     const publisher = source('shared/events/publisher.ts');
-    expect(granted('ChangePublisher', 'HistoryTable')).toEqual(actionsOf(history, calledOn(publisher, 'deps.history')));
+    expect(granted('ChangePublisher', 'HistoryTable')).toEqual(actionsOf(history, calledOn(publisher, 'history')));
     expect(granted('ChangePublisher', 'CredentialsTable')).toEqual([]);
   });
 });

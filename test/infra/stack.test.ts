@@ -920,7 +920,7 @@ describe('change publisher', () => {
     const [busId] = only(ofType('AWS::Events::EventBus'));
     const access = dataAccess('ChangePublisher');
     expect(access[busId]).toEqual(['events:PutEvents']);
-    expect(access[tableId('history')]).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:Query']);
+    expect(access[tableId('history')]).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:Query']);
     // On the config and migrations tables, only what the event source mappings need, on the streams.
     const streamStatements = roleStatements('ChangePublisher').filter((st) =>
       asArray(st.Action).some((action) => action.startsWith('dynamodb:') && action !== 'dynamodb:ListStreams'),

@@ -78,23 +78,25 @@ const seed = async () => {
   let sequence = 0;
   for (const entry of [...alice, ...others]) {
     sequence += 1;
-    await history.record(
+    await history.recordAll([
       {
-        sequenceNumber: String(sequence),
-        change: {
-          changeId: `c${sequence}`,
-          ...entry,
-          scope: entry.documentId === null ? 'organization' : 'document',
-          category: null,
-          cause: 'set',
-          changedAt: meta.updatedAt,
-          changedBy: 'ak_1',
-          before: {},
-          after: { inbox: 'NONE' },
+        recorded: {
+          sequenceNumber: String(sequence),
+          change: {
+            changeId: `c${sequence}`,
+            ...entry,
+            scope: entry.documentId === null ? 'organization' : 'document',
+            category: null,
+            cause: 'set',
+            changedAt: meta.updatedAt,
+            changedBy: 'ak_1',
+            before: {},
+            after: { inbox: 'NONE' },
+          },
         },
+        expiresAt: 2_000_000_000,
       },
-      2_000_000_000,
-    );
+    ]);
   }
   return { alice, others };
 };

@@ -38,13 +38,23 @@ const change = (overrides: Partial<HistoryChange> = {}, sequenceNumber = String(
 });
 
 const ids = (changes: HistoryChange[]) => changes.map((c) => c.changeId);
+/** Stores changes (expiring far in the future); answers the first that failed, if any. */
+const storeChanges = (...changes: RecordedChange[]) =>
+  store.recordAll(changes.map((recorded) => ({ recorded, expiresAt: 2_000_000_000 })));
 
 describe('the history table', () => {
-  test('a change is stored once: the same stream record again is refused', async () => {
+  test('a change is stored once: the same stream record again writes the same item', async () => {
     const one = change();
-    expect(await store.record(one, 2_000_000_000)).toBe(true);
-    expect(await store.record(one, 2_000_000_000)).toBe(false);
+    expect(await storeChanges(one)).toBeUndefined();
+    expect(await storeChanges(one)).toBeUndefined();
     expect((await store.list({ organizationId: 'acme', userId: 'alice', limit: 10 })).changes).toEqual([one.change]);
+  });
+
+  test('60 changes in one call are all stored (three calls of at most 25)', async () => {
+    const many = Array.from({ length: 60 }, (_, i) => change({ documentId: `doc-${i}` }));
+    expect(await storeChanges(...many)).toBeUndefined();
+    const listed = await store.list({ organizationId: 'acme', userId: 'alice', limit: 100 });
+    expect(ids(listed.changes).sort()).toEqual(ids(many.map((x) => x.change)).sort());
   });
 
   test("a user's changes newest first, by document, by organization level, page by page", async () => {
@@ -54,7 +64,7 @@ describe('the history table', () => {
     const d = change({ changedAt: '2026-01-01T00:00:04.000Z' });
     const otherUser = change({ changedAt: '2026-01-01T00:00:05.000Z', userId: 'alice#2' });
     const otherOrg = change({ changedAt: '2026-01-01T00:00:06.000Z', organizationId: 'acme#x' });
-    for (const item of [a, b, c, d, otherUser, otherOrg]) await store.record(item, 2_000_000_000);
+    await storeChanges(a, b, c, d, otherUser, otherOrg);
 
     const query = { organizationId: 'acme', userId: 'alice' };
     expect(ids((await store.list({ ...query, limit: 10 })).changes)).toEqual(ids([d, c, b, a].map((x) => x.change)));
@@ -85,7 +95,7 @@ describe('the history table', () => {
     const later = Array.from({ length: 6 }, (_, i) =>
       record(i % 3 === 0 ? 'comment' : null, `2026-01-01T00:00:0${i + 2}.000Z`, String(600 + i)),
     );
-    for (const item of [...together, ...later]) expect(await store.record(item, 2_000_000_000)).toBe(true);
+    expect(await storeChanges(...together, ...later)).toBeUndefined();
     const query = { organizationId: 'acme', userId: 'alice', limit: 10 };
     expect((await store.list(query)).changes).toHaveLength(9);
 
@@ -114,7 +124,7 @@ describe('the history table', () => {
       change({ documentId: null, scope: 'organization' }),
       change({ documentId: 'doc-1', userId: 'bob' }),
     ];
-    for (const item of items) await store.record(item, 2_000_000_000);
+    await storeChanges(...items);
     expect(await store.deleteEntryHistory('acme', 'alice', 'doc-1')).toBe(1);
     expect(ids((await store.list({ organizationId: 'acme', userId: 'alice', limit: 10 })).changes).sort()).toEqual(
       ids([items[1]!, items[2]!].map((x) => x.change)).sort(),
@@ -128,7 +138,7 @@ describe('the history table', () => {
     // 256 UTF-16 units each, 3 UTF-8 bytes per unit once escaped (see test/reliability/key-limits.test.ts).
     const worst = { organizationId: '#'.repeat(256), userId: '%'.repeat(256), documentId: '\uFFFD'.repeat(256) };
     const item = change({ ...worst }, '9'.repeat(40));
-    expect(await store.record(item, 2_000_000_000)).toBe(true);
+    expect(await storeChanges(item)).toBeUndefined();
     const query = { organizationId: worst.organizationId, userId: worst.userId, limit: 1 };
     expect((await store.list({ ...query, documentId: worst.documentId })).changes).toEqual([item.change]);
   });

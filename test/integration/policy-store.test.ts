@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { ApiError } from '#shared/api/errors.js';
-import { handleRecord } from '#shared/events/publisher.js';
+import { planRecord } from '#shared/events/publisher.js';
 import { DynamoPolicyStore } from '#shared/policy/dynamo-store.js';
 import { policyKey } from '#shared/policy/keys.js';
 import { getPolicy, setPolicy } from '#shared/policy/service.js';
@@ -114,17 +114,8 @@ describe('organization policy', () => {
     const old = await stored();
     await setPolicy({ store }, { organizationId: org, policy: { channels: { inbox: { value: 'NONE' } } } }, 'ak_b');
     const current = await stored();
-    const recorded: unknown[] = [];
-    const deps = {
-      history: {
-        record: async (change: unknown) => void recorded.push(change),
-        deleteEntryHistory: async () => undefined,
-      } as never,
-      bus: { publish: async () => undefined },
-      tables: { config: tables.config, migrations: tables.migrations },
-      retentionDays: 90,
-    };
-    const events = await handleRecord(deps, streamRecord(tables.config, 'MODIFY', { old, new: current }));
+    const deps = { tables: { config: tables.config, migrations: tables.migrations }, retentionDays: 90 };
+    const { steps, events } = planRecord(deps, streamRecord(tables.config, 'MODIFY', { old, new: current }));
     expect(events).toEqual([
       {
         detailType: 'Notification Policy Changed',
@@ -140,11 +131,11 @@ describe('organization policy', () => {
         },
       },
     ]);
-    expect(recorded).toEqual([]);
+    expect(steps).toEqual([]);
     // The first version has no before; a redelivered record announces the same id.
-    const first = await handleRecord(deps, streamRecord(tables.config, 'INSERT', { new: old }));
+    const first = planRecord(deps, streamRecord(tables.config, 'INSERT', { new: old })).events;
     expect(first[0]?.detail).toMatchObject({ id: `policy:${org}:1`, before: {}, version: 1 });
-    expect((await handleRecord(deps, streamRecord(tables.config, 'INSERT', { new: old })))[0]?.detail.id).toBe(
+    expect(planRecord(deps, streamRecord(tables.config, 'INSERT', { new: old })).events[0]?.detail.id).toBe(
       `policy:${org}:1`,
     );
   });

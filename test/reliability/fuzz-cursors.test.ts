@@ -25,25 +25,27 @@ const seed = async () => {
   for (let i = 0; i < 6; i++) {
     const documentId = i % 2 === 0 ? DOCUMENT : null;
     const changedAt = `2026-01-01T00:00:0${i}.000Z`;
-    await store.record(
+    await store.recordAll([
       {
-        sequenceNumber: String(100 + i),
-        change: {
-          changeId: `c-${i}`,
-          organizationId: ORG,
-          userId: USER,
-          documentId,
-          scope: documentId ? 'document' : 'organization',
-          category: null,
-          cause: 'set',
-          changedAt,
-          changedBy: 'ak_1',
-          before: {},
-          after: { inbox: 'ALL' },
+        recorded: {
+          sequenceNumber: String(100 + i),
+          change: {
+            changeId: `c-${i}`,
+            organizationId: ORG,
+            userId: USER,
+            documentId,
+            scope: documentId ? 'document' : 'organization',
+            category: null,
+            cause: 'set',
+            changedAt,
+            changedBy: 'ak_1',
+            before: {},
+            after: { inbox: 'ALL' },
+          },
         },
+        expiresAt: 2_000_000_000,
       },
-      2_000_000_000,
-    );
+    ]);
   }
 };
 

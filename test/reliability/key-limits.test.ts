@@ -226,8 +226,14 @@ describe('the service writes and reads every key with the longest identifiers', 
       };
       // The same record's change of the longest category's layer: a key of its own.
       const layer = { ...change, changeId: 'c1:category', category: worstCategoryEntry.category };
-      expect(await store.record({ change, sequenceNumber: LONGEST_SEQUENCE }, 2_000_000_000)).toBe(true);
-      expect(await store.record({ change: layer, sequenceNumber: LONGEST_SEQUENCE }, 2_000_000_000)).toBe(true);
+      expect(
+        await store.recordAll(
+          [change, layer].map((one) => ({
+            recorded: { change: one, sequenceNumber: LONGEST_SEQUENCE },
+            expiresAt: 2_000_000_000,
+          })),
+        ),
+      ).toBeUndefined();
       const byUser = await store.list({ organizationId: id, userId: id, limit: 10 });
       const byEntry = await store.list({ ...entry, limit: 10 });
       expect([byUser.changes, byEntry.changes]).toEqual([

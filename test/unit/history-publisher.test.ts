@@ -2,28 +2,31 @@ import { describe, expect, test } from '@jest/globals';
 import type { BusEvent, EventBus } from '#shared/events/events.js';
 import { createPublisherHandler, type PublisherDeps } from '#shared/events/publisher.js';
 import type { RecordedChange } from '#shared/history/from-stream.js';
-import type { HistoryPage, HistoryStore } from '#shared/history/store.js';
+import type { HistoryPage, HistoryStore, HistoryWrite, HistoryWriteFailure } from '#shared/history/store.js';
 import { logger } from '#shared/platform/logger.js';
 import { entryItem, streamRecord } from '../support/stream-records.js';
 
 logger.setLogLevel('SILENT');
 
-/** The history as a map keyed like the table: a second write of a key is refused. */
+/** The history as a map keyed like the table: a second write of a key writes the same item. */
 class MemoryHistory implements HistoryStore {
   readonly items = new Map<string, RecordedChange>();
-  readonly erased: string[] = [];
+  /** What the publisher asked, in order: each recordAll's sequence numbers, each entry erased. */
+  readonly calls: string[] = [];
   failOn?: string;
-  async record(recorded: RecordedChange): Promise<boolean> {
-    if (recorded.sequenceNumber === this.failOn) throw new Error('throttled');
-    if (this.items.has(recorded.sequenceNumber)) return false;
-    this.items.set(recorded.sequenceNumber, recorded);
-    return true;
+  async recordAll(writes: readonly HistoryWrite[]): Promise<HistoryWriteFailure | undefined> {
+    this.calls.push(`store ${writes.map(({ recorded }) => recorded.sequenceNumber).join(',')}`);
+    for (const [index, { recorded }] of writes.entries()) {
+      if (recorded.sequenceNumber === this.failOn) return { index, error: new Error('throttled') };
+      this.items.set(recorded.sequenceNumber, recorded);
+    }
+    return undefined;
   }
   async list(): Promise<HistoryPage> {
     return { changes: [] };
   }
   async deleteEntryHistory(organizationId: string, userId: string, documentId: string | null): Promise<number> {
-    this.erased.push(JSON.stringify([organizationId, userId, documentId]));
+    this.calls.push(`erase ${JSON.stringify([organizationId, userId, documentId])}`);
     return 0;
   }
   async deleteUserHistory(): Promise<number> {
@@ -59,7 +62,7 @@ const set = (sequenceNumber: string, inbox: string) =>
   streamRecord('config', 'MODIFY', { old: entryItem(), new: entryItem({ inbox }) }, sequenceNumber);
 
 describe('the change publisher', () => {
-  test('each change is stored once and announced; a redelivered batch stores nothing new', async () => {
+  test('each change is stored once and announced; a redelivered batch writes the same items', async () => {
     const { history, bus, handler } = setup();
     const event = { Records: [set('1', 'ALL'), set('2', 'NONE')] };
     expect(await handler(event)).toEqual({ batchItemFailures: [] });
@@ -93,6 +96,47 @@ describe('the change publisher', () => {
     expect(response.batchItemFailures[0]).toEqual({ itemIdentifier: '1' });
   });
 
+  test("a batch's changes are stored together; an erasure's delete waits for the changes before it", async () => {
+    const { history, bus, handler } = setup();
+    const erased = streamRecord(
+      'config',
+      'REMOVE',
+      { old: entryItem({ inbox: 'ALL', changeCause: 'erasure', changedBy: 'erasure:e1' }) },
+      '3',
+    );
+    const response = await handler({
+      Records: [set('1', 'ALL'), set('2', 'NONE'), erased, set('4', 'MINE'), set('5', 'ALL')],
+    });
+    expect(response.batchItemFailures).toEqual([]);
+    expect(history.calls).toEqual(['store 1,2', `erase ${JSON.stringify(['acme', 'alice', 'doc-1'])}`, 'store 4,5']);
+    expect(bus.published.map((e) => e.detail.id)).toEqual(['event-1', 'event-2', 'event-3', 'event-4', 'event-5']);
+  });
+
+  test('a change the history refuses fails its record and the later ones, never the earlier; no erasure runs past it', async () => {
+    const { history, bus, handler } = setup();
+    history.failOn = '2';
+    const erased = streamRecord(
+      'config',
+      'REMOVE',
+      { old: entryItem({ inbox: 'ALL', changeCause: 'erasure', changedBy: 'erasure:e1' }) },
+      '3',
+    );
+    const response = await handler({ Records: [set('1', 'ALL'), set('2', 'NONE'), erased] });
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: '2' }, { itemIdentifier: '3' }]);
+    expect(history.calls).toEqual(['store 1,2']);
+    expect(bus.published.map((e) => e.detail.id)).toEqual(['event-1']);
+  });
+
+  test('a record that cannot be read fails with the later ones, after the history of those before it', async () => {
+    const { history, bus, handler } = setup();
+    const unreadable = set('2', 'NONE');
+    (unreadable.dynamodb as { NewImage: unknown }).NewImage = { inbox: { Q: 'x' } };
+    const response = await handler({ Records: [set('1', 'ALL'), unreadable, set('3', 'MINE')] });
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: '2' }, { itemIdentifier: '3' }]);
+    expect(history.calls).toEqual(['store 1']);
+    expect(bus.published.map((e) => e.detail.id)).toEqual(['event-1']);
+  });
+
   test('a batch whose events were refused leaves nothing behind: the next batch reports no failure', async () => {
     const { bus, handler } = setup();
     bus.refuse = 1;
@@ -109,7 +153,7 @@ describe('the change publisher', () => {
     });
     await handler({ Records: [erased] });
     expect(history.items.size).toBe(0);
-    expect(history.erased).toEqual([JSON.stringify(['acme', 'alice', 'doc-1'])]);
+    expect(history.calls).toEqual([`erase ${JSON.stringify(['acme', 'alice', 'doc-1'])}`]);
     expect(bus.published[0]?.detail).toMatchObject({ cause: 'erasure', changedBy: 'erasure:e1', after: {} });
   });
 

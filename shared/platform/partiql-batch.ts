@@ -9,6 +9,12 @@ export type FirstTry = 'update' | 'insert';
 export interface BatchOutcome {
   /** Indexes (into the writes given) of those not applied: the caller writes them one by one. */
   unwritten: number[];
+  /**
+   * Of `unwritten`, those refused by their condition when the batch ran (the item missing, or
+   * not as the write requires), with no other statement left to try; the others were throttled,
+   * unanswered or failed. A write whose condition only an unchanged item meets needs no retry.
+   */
+  conditionFailed: number[];
   /** Writes applied to an item that was there. */
   existing: number;
   /** Writes that created their item. */
@@ -23,13 +29,17 @@ type Kind = 'update' | 'insert';
  */
 export type ExecuteStatements = (statements: Statement[]) => Promise<(string | undefined)[]>;
 
-/** What one statement answered: applied, refused for the item's presence or absence, or else. */
-const verdict = (code: string | undefined): 'applied' | 'other-kind' | 'refused' =>
+/**
+ * What one statement answered: applied; refused by its condition (the item's presence or
+ * absence included: an UPDATE finds no item, an INSERT finds one); or failed otherwise.
+ */
+type Verdict = 'applied' | 'conditionFailed' | 'failed';
+const verdict = (code: string | undefined): Verdict =>
   code === undefined
     ? 'applied'
     : code === 'ConditionalCheckFailed' || code === 'DuplicateItem'
-      ? 'other-kind'
-      : 'refused';
+      ? 'conditionFailed'
+      : 'failed';
 
 /**
  * Applies up to PARTIQL_BATCH_LIMIT conditional writes in one BatchExecuteStatement call (two
@@ -47,7 +57,7 @@ export const writeBatch = async (
   signal?: AbortSignal,
 ): Promise<BatchOutcome> => {
   if (writes.length > PARTIQL_BATCH_LIMIT) throw new Error(`At most ${PARTIQL_BATCH_LIMIT} writes per batch`);
-  const outcome: BatchOutcome = { unwritten: [], existing: 0, created: 0 };
+  const outcome: BatchOutcome = { unwritten: [], conditionFailed: [], existing: 0, created: 0 };
   const rendered = writes.map((write) => ({
     update: toPartiqlUpdate(table, write),
     insert: toPartiqlInsert(table, write),
@@ -63,6 +73,10 @@ export const writeBatch = async (
       if (signal?.aborted) throw error;
       return round.map((statement) => ({ ...statement, code: 'CallFailed' }));
     }
+  };
+  const unwritten = (index: number, result: Verdict) => {
+    outcome.unwritten.push(index);
+    if (result === 'conditionFailed') outcome.conditionFailed.push(index);
   };
   const count = (kind: Kind) => {
     if (kind === 'insert') outcome.created++;
@@ -80,12 +94,13 @@ export const writeBatch = async (
     const other: Kind = kind === 'update' ? 'insert' : 'update';
     const result = verdict(code);
     if (result === 'applied') count(kind);
-    else if (result === 'other-kind' && statementOf(index, other)) retry.push({ index, kind: other });
-    else outcome.unwritten.push(index);
+    else if (result === 'conditionFailed' && statementOf(index, other)) retry.push({ index, kind: other });
+    else unwritten(index, result);
   }
   for (const { index, kind, code } of await run(retry)) {
-    if (code === undefined) count(kind);
-    else outcome.unwritten.push(index);
+    const result = verdict(code);
+    if (result === 'applied') count(kind);
+    else unwritten(index, result);
   }
   return outcome;
 };

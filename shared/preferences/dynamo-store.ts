@@ -629,9 +629,10 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
 
   /**
    * The stamps in PartiQL batches of 25, each statement on its own condition (1 write unit per
-   * entry; a transaction cost 2 and bound entries that stand alone). A stamp a batch did not
-   * apply (the entry changed, or the call failed) is tried once more on its own: its answer is
-   * the entry's.
+   * entry; a transaction cost 2 and bound entries that stand alone). A stamp refused by its
+   * condition leaves its entry: the entry changed (or went) since it was read, and its version
+   * never comes back. One the batch did not apply for another reason (throttled, no answer, the
+   * call failed) is tried once more on its own: its answer is the entry's.
    */
   async stampForDelete(
     entries: readonly UnchangedEntry[],
@@ -641,21 +642,24 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
     const writes = entries.map((entry) => stampWrite(entry, change, marker));
     const stamp = async (start: number): Promise<boolean[]> => {
       const chunk = writes.slice(start, start + PARTIQL_BATCH_LIMIT);
-      const { unwritten } = await writeBatch(
+      const { unwritten, conditionFailed } = await writeBatch(
         (statements) => this.executeStatements(statements, undefined),
         this.tableName,
         chunk,
         'update',
       );
       const applied = chunk.map(() => true);
+      for (const index of conditionFailed) applied[index] = false;
       await Promise.all(
-        unwritten.map(async (index) => {
-          applied[index] = await conditional(() =>
-            this.client.send(
-              new UpdateCommand({ TableName: this.tableName, ...toUpdateItem(chunk[index] as ItemWrite) }),
-            ),
-          );
-        }),
+        unwritten
+          .filter((index) => applied[index])
+          .map(async (index) => {
+            applied[index] = await conditional(() =>
+              this.client.send(
+                new UpdateCommand({ TableName: this.tableName, ...toUpdateItem(chunk[index] as ItemWrite) }),
+              ),
+            );
+          }),
       );
       return applied;
     };

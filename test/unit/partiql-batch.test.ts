@@ -41,7 +41,7 @@ describe('writeBatch', () => {
   test('UPDATE first: missing items are INSERTed in a second call, existing ones updated once', async () => {
     const store = fakeStore(new Set(['a']));
     const outcome = await writeBatch(store.execute, 'config', [write('a'), write('b'), write('c')], 'update');
-    expect(outcome).toEqual({ unwritten: [], existing: 1, created: 2 });
+    expect(outcome).toEqual({ unwritten: [], conditionFailed: [], existing: 1, created: 2 });
     expect(store.sent).toEqual([
       ['UPDATE', 'UPDATE', 'UPDATE'],
       ['INSERT', 'INSERT'],
@@ -51,7 +51,7 @@ describe('writeBatch', () => {
   test('INSERT first: existing items are UPDATEd in a second call', async () => {
     const store = fakeStore(new Set(['a']));
     const outcome = await writeBatch(store.execute, 'config', [write('a'), write('b')], 'insert');
-    expect(outcome).toEqual({ unwritten: [], existing: 1, created: 1 });
+    expect(outcome).toEqual({ unwritten: [], conditionFailed: [], existing: 1, created: 1 });
     expect(store.sent).toEqual([['INSERT', 'INSERT'], ['UPDATE']]);
   });
 
@@ -73,6 +73,8 @@ describe('writeBatch', () => {
       'update',
     );
     expect(outcome.unwritten.sort()).toEqual([0, 1]);
+    // Only "newer" was refused by its condition (as both kinds); "throttled" may pass alone.
+    expect(outcome.conditionFailed).toEqual([0]);
     expect(outcome.created).toBe(1);
   });
 
@@ -81,7 +83,7 @@ describe('writeBatch', () => {
     const mustExist = write('gone', { conditions: [{ kind: 'exists', attribute: 'pk' }] });
     expect(toPartiqlInsert('config', mustExist)).toBeUndefined();
     const outcome = await writeBatch(store.execute, 'config', [mustExist], 'insert');
-    expect(outcome).toEqual({ unwritten: [0], existing: 0, created: 0 });
+    expect(outcome).toEqual({ unwritten: [0], conditionFailed: [0], existing: 0, created: 0 });
     expect(store.sent).toEqual([['UPDATE']]);
   });
 
@@ -91,6 +93,7 @@ describe('writeBatch', () => {
     };
     expect(await writeBatch(failing, 'config', [write('a'), write('b')], 'update')).toEqual({
       unwritten: [0, 1],
+      conditionFailed: [],
       existing: 0,
       created: 0,
     });

@@ -1,13 +1,18 @@
 import { type BatchStatementErrorCodeEnum, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchExecuteStatementCommand, DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchExecuteStatementCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { beforeEach, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import type { UnchangedEntry } from '#shared/preferences/store.js';
 
-// The store's batched deletes (a migration's or an erasure's page): PartiQL DELETEs 25 to a
-// call; a failed condition leaves the entry, anything else the batch did not apply is tried once
-// alone as the conditional DeleteItem, whose answer is the entry's.
+// The store's batched stamps and deletes (a migration's or an erasure's page): PartiQL UPDATEs
+// and DELETEs 25 to a call; a failed condition leaves the entry, anything else the batch did not
+// apply is tried once alone as the conditional UpdateItem or DeleteItem, whose answer is the entry's.
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const store = new DynamoPreferenceStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' })), 'config');
@@ -78,4 +83,16 @@ test('an error of a single delete other than its condition is the run’s error'
   ddb.on(BatchExecuteStatementCommand).resolves({ Responses: [failed('InternalServerError')] });
   ddb.on(DeleteCommand).rejects(Object.assign(new Error('down'), { name: 'InternalServerError' }));
   await expect(store.deleteEntriesIf(entries.slice(0, 1), change)).rejects.toThrow('down');
+});
+
+test('stamps: a failed condition leaves its entry without a second try; a throttled stamp is tried alone', async () => {
+  ddb.on(BatchExecuteStatementCommand).resolves({
+    Responses: [failed('ConditionalCheckFailed'), failed('ThrottlingError'), {}],
+  });
+  ddb.on(UpdateCommand).resolves({});
+  const stamped = await store.stampForDelete(entries.slice(0, 3), change);
+  expect(stamped.map((entry) => entry.userId)).toEqual(['u1', 'u2']);
+  const alone = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key?.sk);
+  expect(alone).toEqual(['u1']);
+  expect(ddb.commandCalls(BatchExecuteStatementCommand)).toHaveLength(1);
 });

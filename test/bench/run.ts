@@ -34,6 +34,15 @@ const only = args
   ?.slice('--only='.length)
   .split(',');
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+/** The sections, in the order they run (each `run` below names one). */
+const SECTIONS = ['storage', 'rejected', 'largest', 'throughput', 'migration', 'dev-reload', 'bundles'] as const;
+type SectionName = (typeof SECTIONS)[number];
+const unknown = only?.filter((name) => !(SECTIONS as readonly string[]).includes(name)) ?? [];
+if (unknown.length > 0) {
+  // A misspelt section would otherwise run nothing and report no goal missed.
+  console.error(`[bench] unknown section(s): ${unknown.join(', ')}; the sections are ${SECTIONS.join(', ')}`);
+  process.exit(2);
+}
 const wanted = (name: string) => !only || only.includes(name);
 
 const main = async () => {
@@ -46,7 +55,7 @@ const main = async () => {
     `[bench] ${full ? 'full' : quick ? 'quick' : 'default'} run, Node ${node}, ${cpus}, load average ${loadAtStart}`,
   );
   const sections: Section[] = [];
-  const run = async (name: string, bench: () => Promise<Section[]>) => {
+  const run = async (name: SectionName, bench: () => Promise<Section[]>) => {
     if (!wanted(name)) return;
     const t = performance.now();
     console.log(`\n[bench] ${name}...`);

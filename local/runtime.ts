@@ -175,7 +175,16 @@ export interface LocalRuntime {
 // The handler modules build their clients and read their environment once, at import. A
 // second runtime in the same process therefore reuses the first one's ports, so that those
 // clients keep reaching it.
-let firstPorts: { dynamo: number; barrier: number; sqs: number; events: number; secrets: number } | undefined;
+let firstPorts:
+  | {
+      dynamo: number;
+      /** Undefined when the first runtime was in memory: the functions' clients reach DynamoDB Local itself. */
+      barrier: number | undefined;
+      sqs: number;
+      events: number;
+      secrets: number;
+    }
+  | undefined;
 let running = false;
 
 const portOf = (endpoint: string) => Number(new URL(endpoint).port);
@@ -211,6 +220,10 @@ const start = async (
   cleanup: () => Promise<void>,
 ): Promise<LocalRuntime> => {
   if (!inMemory && !givenDataDir) throw new Error('A persistent local runtime needs a data directory.');
+  // Its functions would keep the first one's way to DynamoDB Local, without the commit barrier.
+  if (!inMemory && firstPorts && firstPorts.barrier === undefined) {
+    throw new Error('A persistent local runtime cannot follow an in-memory one in the same process.');
+  }
   if (options.recordAwsCalls && functions !== IN_PROCESS) {
     throw new Error('recordAwsCalls sees the AWS calls of functions that run in this process only.');
   }
@@ -245,12 +258,16 @@ const start = async (
     port: dynamoPort,
   });
   cleanups.push(() => embedded.close());
-  // The functions' way in: a TransactWriteItems is answered once DynamoDB Local has committed it.
-  const barrier: DynamoCommitBarrier = await startDynamoCommitBarrier({
-    target: embedded.endpoint,
-    port: firstPorts?.barrier ?? 0,
-  });
-  cleanups.push(() => barrier.close());
+  // The functions' way in on disk: a TransactWriteItems is answered once DynamoDB Local has
+  // committed it, so that a crash cannot take back an acknowledged transaction. In memory a
+  // crash takes everything, so the functions skip the extra hop (a second HTTP exchange in this
+  // process for every DynamoDB call). The first runtime of a process decides: the handler
+  // modules keep the endpoint they read at import.
+  const withBarrier = firstPorts ? firstPorts.barrier !== undefined : !inMemory;
+  const barrier: DynamoCommitBarrier | undefined = withBarrier
+    ? await startDynamoCommitBarrier({ target: embedded.endpoint, port: firstPorts?.barrier ?? 0 })
+    : undefined;
+  if (barrier) cleanups.push(() => barrier.close());
   const dynamo = new DynamoDBClient({
     endpoint: embedded.endpoint,
     region: LOCAL_REGION,
@@ -288,7 +305,7 @@ const start = async (
   cleanups.push(() => secrets.close());
   firstPorts ??= {
     dynamo: portOf(embedded.endpoint),
-    barrier: portOf(barrier.endpoint),
+    barrier: barrier ? portOf(barrier.endpoint) : undefined,
     sqs: portOf(sqs.endpoint),
     events: portOf(events.endpoint),
     secrets: portOf(secrets.endpoint),
@@ -323,7 +340,7 @@ const start = async (
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: embedded.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: barrier.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: (barrier ?? embedded).endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: events.endpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,

@@ -5,6 +5,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { drainWithBackoff } from '#shared/platform/backoff.js';
+import { chunkStarts } from '#shared/platform/chunks.js';
 import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import { ENTRY_INDEX, entrySortPrefix, historyKeys, userPartition } from './keys.js';
@@ -56,10 +57,6 @@ const categoryFilter = (category: string | null | undefined) => {
   };
 };
 
-/** The starts of the 25-item chunks of `count` items. */
-const chunkStarts = (count: number): number[] =>
-  Array.from({ length: Math.ceil(count / BATCH_WRITE_LIMIT) }, (_, i) => i * BATCH_WRITE_LIMIT);
-
 /** A change as its history item: keyed by its entry, time and stream record; expiring with the TTL. */
 const historyItem = ({ recorded: { change, sequenceNumber }, expiresAt }: HistoryWrite): Item => {
   const { documentId, category, ...rest } = change;
@@ -88,7 +85,7 @@ export class DynamoHistoryStore implements HistoryStore {
   async recordAll(writes: readonly HistoryWrite[]): Promise<HistoryWriteFailure | undefined> {
     const items = writes.map(historyItem);
     const failures = await Promise.all(
-      chunkStarts(items.length).map(async (start) => {
+      chunkStarts(items.length, BATCH_WRITE_LIMIT).map(async (start) => {
         const chunk = items.slice(start, start + BATCH_WRITE_LIMIT);
         try {
           await this.writeAll(chunk.map((Item) => ({ PutRequest: { Item } })));
@@ -184,7 +181,7 @@ export class DynamoHistoryStore implements HistoryStore {
         }),
       );
       const keys = (output.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }));
-      for (const start of chunkStarts(keys.length)) {
+      for (const start of chunkStarts(keys.length, BATCH_WRITE_LIMIT)) {
         await this.writeAll(keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } })));
       }
       deleted += keys.length;

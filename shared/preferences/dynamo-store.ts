@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { CHANNELS, type Channel, type DeliverySetting } from '#shared/api/channels.js';
 import { drainWithBackoff } from '#shared/platform/backoff.js';
+import { chunkStarts } from '#shared/platform/chunks.js';
 import { conditional, ifConditionHolds, isConditionFailure } from '#shared/platform/conditional-write.js';
 import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
 import {
@@ -303,8 +304,7 @@ export const deleteWrite = (entry: UnchangedEntry, change: ChangeAttribution): I
 });
 
 /** The starts of the PartiQL batches of `count` items. */
-const batchStarts = (count: number): number[] =>
-  Array.from({ length: Math.ceil(count / PARTIQL_BATCH_LIMIT) }, (_, i) => i * PARTIQL_BATCH_LIMIT);
+const batchStarts = (count: number): number[] => chunkStarts(count, PARTIQL_BATCH_LIMIT);
 
 /** What one request's batches found so far: entries that were there, entries created; its first batch. */
 interface WriteTally {
@@ -370,10 +370,7 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
       counts.created += outcome.created;
       return outcome.unwritten.map((index) => keys[start + index] as EntryKey);
     };
-    const starts = Array.from(
-      { length: Math.ceil(writes.length / PARTIQL_BATCH_LIMIT) },
-      (_, i) => i * PARTIQL_BATCH_LIMIT,
-    );
+    const starts = batchStarts(writes.length);
     const unwritten: EntryKey[] = [];
     if (tally) {
       // Another batch of the request is finding out: wait for its answer (its failure is its own).
@@ -744,10 +741,9 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
 
   /** BatchGetItem in chunks of its 100-key maximum, all chunks at once; throttled keys are retried. */
   private async batchGet<T>(keys: readonly EntryKey[], map: (item: Item) => T): Promise<T[]> {
-    const chunks: Item[][] = [];
-    for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
-      chunks.push(keys.slice(start, start + BATCH_GET_LIMIT).map((key) => entryTableKey(key)));
-    }
+    const chunks = chunkStarts(keys.length, BATCH_GET_LIMIT).map((start) =>
+      keys.slice(start, start + BATCH_GET_LIMIT).map((key) => entryTableKey(key)),
+    );
     const read = await Promise.all(
       chunks.map(async (chunk) => {
         const entries: T[] = [];

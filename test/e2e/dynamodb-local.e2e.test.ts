@@ -1,14 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ensureTables } from '#local/dynamo.js';
-import { DbPathInUseError, dbPathHolder, findJava, startDynamoDbLocal } from '#local/dynamodb-local.js';
+import { DbPathInUseError, dbPathHolder, findJava, SHARED_DB_FILE, startDynamoDbLocal } from '#local/dynamodb-local.js';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { TABLE_LIST } from '#service/tables.js';
+import { TABLE_LIST, TABLES } from '#service/tables.js';
 
 // The launcher of AWS's DynamoDB Local (local/dynamodb-local.ts): what a developer without
 // Java is told, data kept between starts, one JVM per data folder, and no JVM left behind.
@@ -70,6 +71,62 @@ test('a data folder keeps its tables across restarts, and serves one JVM at a ti
     // -sharedDb: the same database whatever the credentials and region.
     expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(TABLE_NAMES);
     client.destroy();
+  } finally {
+    await second.close();
+  }
+});
+
+/** SQLite's file header: bytes 18 and 19 are 2 in write-ahead-log mode, 1 in rollback-journal mode. */
+const journalOf = async (file: string): Promise<'wal' | 'rollback'> => {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer } = await handle.read(Buffer.alloc(20), 0, 20, 0);
+    return buffer[18] === 2 && buffer[19] === 2 ? 'wal' : 'rollback';
+  } finally {
+    await handle.close();
+  }
+};
+
+test("a data folder's database is in SQLite's write-ahead-log mode; an older file is converted on start, its items kept", async () => {
+  const dbPath = join(dir, 'wal');
+  const file = join(dbPath, SHARED_DB_FILE);
+  const key = { pk: { S: 'wal-test' }, sk: { S: 'item' } };
+  const withClient = async <T>(endpoint: string, use: (client: DynamoDBClient) => Promise<T>): Promise<T> => {
+    const client = new DynamoDBClient({
+      endpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    try {
+      return await use(client);
+    } finally {
+      client.destroy();
+    }
+  };
+  const first = await startDynamoDbLocal({ dbPath });
+  try {
+    await tablesOf(first.endpoint);
+    await withClient(first.endpoint, (client) =>
+      client.send(new PutItemCommand({ TableName: TABLES.config.localName, Item: { ...key, inbox: { S: 'NONE' } } })),
+    );
+  } finally {
+    await first.close();
+  }
+  expect(await journalOf(file)).toBe('wal');
+
+  // A file an earlier twin wrote in the default journal mode.
+  const db = new DatabaseSync(file);
+  db.exec('PRAGMA journal_mode=DELETE');
+  db.close();
+  expect(await journalOf(file)).toBe('rollback');
+
+  const second = await startDynamoDbLocal({ dbPath });
+  try {
+    expect(await journalOf(file)).toBe('wal');
+    const { Item } = await withClient(second.endpoint, (client) =>
+      client.send(new GetItemCommand({ TableName: TABLES.config.localName, Key: key, ConsistentRead: true })),
+    );
+    expect(Item?.inbox).toEqual({ S: 'NONE' });
   } finally {
     await second.close();
   }

@@ -215,7 +215,14 @@ const synthBundles = async (
 const MARKER = 'BENCH_RESULT ';
 // The function logs to stdout as deployed (that is part of its cost): the result is the line
 // after the marker.
+// The twin's endpoints are http, Lambda's https. For http the SDK imports node:http as a module,
+// whose ESM facade reads every export, WebSocket included, and so loads Node's bundled undici
+// (some 25 ms of CPU here), which a deployed function does not load for these first events (a
+// multipart form would: shared/links/form.ts). undici is loaded before the measured span (reading
+// the Headers global does it), for the baselines and the functions alike; the TLS handshakes a
+// deployed function makes instead are not measured either.
 const INIT_SCRIPT = `const MARKER = ${JSON.stringify(MARKER)};
+void globalThis.Headers;
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const m = await import('./index.mjs');
@@ -624,7 +631,7 @@ export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise
         .map((b) => b.entry)
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
       `Credentials: the scored baselines keep the SDK's default credential chain, as a plain SDK function has it; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts). The same change makes the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
-      "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
+      "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (until 2026-11-26 the span included it, some 45 ms of CPU of a baseline's then 120 ms, which made every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
       "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the second adds the SQS client and one SendMessage, and is the baseline of the functions whose spec has queues (they are the only ones to bundle the SQS client).",
       `"Largest additions" and "map of every source" come from an esbuild build of the same entry with source maps of every input (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
     );

@@ -163,11 +163,15 @@ export class DynamoHistoryStore implements HistoryStore {
   }
 
   deleteUserHistory(organizationId: string, userId: string): Promise<number> {
-    return this.deleteAll(this.keyCondition(organizationId, userId, undefined));
+    // The user's partition of the table itself, read consistently: a change recorded a moment
+    // before the erasure's last step is listed too (an index cannot be read so).
+    return this.deleteAll({ ...this.keyCondition(organizationId, userId, undefined), ConsistentRead: true });
   }
 
   /** Queries the keys page by page and deletes them, 25 per BatchWriteItem (unprocessed ones retried). */
-  private async deleteAll(condition: ReturnType<DynamoHistoryStore['keyCondition']>): Promise<number> {
+  private async deleteAll(
+    condition: ReturnType<DynamoHistoryStore['keyCondition']> & Pick<QueryCommandInput, 'ConsistentRead'>,
+  ): Promise<number> {
     let deleted = 0;
     let startKey: Item | undefined;
     do {

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
@@ -81,4 +81,19 @@ test('a failed call: its changes one at a time, in order; the first that fails i
   // The second chunk (u25-u49) failed as a whole, then went one by one up to u32.
   const singles = sentUsers().filter((users) => users.length === 1);
   expect(singles.map(([user]) => user)).toEqual(['u25', 'u26', 'u27', 'u28', 'u29', 'u30', 'u31', 'u32']);
+});
+
+test("an erasure's deletion of the user's history reads the table's own partition consistently, every page", async () => {
+  ddb
+    .on(QueryCommand)
+    .resolvesOnce({ Items: [{ pk: 'H#acme#alice', sk: 'a' }], LastEvaluatedKey: { pk: 'H#acme#alice', sk: 'a' } })
+    .resolvesOnce({ Items: [{ pk: 'H#acme#alice', sk: 'b' }] });
+  ddb.on(BatchWriteCommand).resolves({});
+  expect(await store.deleteUserHistory('acme', 'alice')).toBe(2);
+  const queries = ddb.commandCalls(QueryCommand).map((call) => call.args[0].input);
+  expect(queries).toHaveLength(2);
+  for (const query of queries) {
+    expect(query).toMatchObject({ TableName: 'history', ConsistentRead: true });
+    expect(query.IndexName).toBeUndefined();
+  }
 });

@@ -80,25 +80,24 @@ export const SHARED_DB_FILE = 'shared-local-instance.db';
  * 23 s. A Node without node:sqlite, or a file SQLite cannot open, is left as it is: DynamoDB
  * Local then works, or reports, as before.
  */
-export const useWriteAheadLog = async (dbFile: string): Promise<boolean> => {
+export const useWriteAheadLog = async (dbFile: string): Promise<void> => {
   let sqlite: typeof import('node:sqlite');
   try {
     sqlite = await import('node:sqlite');
   } catch {
-    return false;
+    return;
   }
   try {
-    return withPrivateUmask(() => {
+    withPrivateUmask(() => {
       const db = new sqlite.DatabaseSync(dbFile);
       try {
-        const row = db.prepare('PRAGMA journal_mode=WAL').get() as { journal_mode?: string } | undefined;
-        return row?.journal_mode === 'wal';
+        db.exec('PRAGMA journal_mode=WAL');
       } finally {
         db.close();
       }
     });
   } catch {
-    return false;
+    // Not a database SQLite can open: DynamoDB Local says so when it opens it.
   }
 };
 

@@ -20,9 +20,11 @@ export interface PublisherDeps {
 /** `arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>` -> `<name>`. */
 export const tableOfArn = (arn: string | undefined): string | undefined => /:table\/([^/]+)\//.exec(arn ?? '')?.[1];
 
+type ErasedEntry = { organizationId: string; userId: string; documentId: string | null };
+
 /** What one stream record asks for, in order: history to store or to erase (an entry's), and events. */
 export interface RecordPlan {
-  steps: ({ store: HistoryWrite } | { erase: { organizationId: string; userId: string; documentId: string | null } })[];
+  steps: ({ store: HistoryWrite } | { erase: ErasedEntry })[];
   events: BusEvent[];
 }
 
@@ -66,22 +68,32 @@ interface RecordFailure {
   error: unknown;
 }
 
+const ofEntry = ({ recorded: { change } }: HistoryWrite, entry: ErasedEntry): boolean =>
+  change.organizationId === entry.organizationId &&
+  change.userId === entry.userId &&
+  change.documentId === entry.documentId;
+
 /**
  * Does the records' history steps in stream order, with as few calls as order allows: the changes
  * to store are gathered (BatchWriteItem, 25 to a call) until an erasure of an entry's history,
- * which waits for every change before it to be stored. Stops at the first record that fails.
+ * which waits for every change before it to be stored, and is handed those of the same entry
+ * (the index it lists an entry's history by may not show them yet). Stops at the first record
+ * that fails.
  */
 const applyHistory = async (
   history: HistoryStore,
   plans: readonly (RecordPlan | RecordFailure)[],
 ): Promise<RecordFailure | undefined> => {
   let pending: { write: HistoryWrite; index: number }[] = [];
+  const stored: HistoryWrite[] = [];
   const flush = async (): Promise<RecordFailure | undefined> => {
     const writes = pending;
     pending = [];
     if (writes.length === 0) return undefined;
     const failed = await history.recordAll(writes.map(({ write }) => write));
-    return failed && { index: (writes[failed.index] as { index: number }).index, error: failed.error };
+    if (failed) return { index: (writes[failed.index] as { index: number }).index, error: failed.error };
+    stored.push(...writes.map(({ write }) => write));
+    return undefined;
   };
   for (const [index, plan] of plans.entries()) {
     if ('error' in plan) return (await flush()) ?? plan;
@@ -94,7 +106,8 @@ const applyHistory = async (
       if (failed) return failed;
       const { organizationId, userId, documentId } = step.erase;
       try {
-        await history.deleteEntryHistory(organizationId, userId, documentId);
+        const recorded = stored.filter((write) => ofEntry(write, step.erase));
+        await history.deleteEntryHistory(organizationId, userId, documentId, recorded);
       } catch (error) {
         return { index, error };
       }

@@ -14,6 +14,9 @@ import { HISTORY_TTL_ATTRIBUTE } from './retention.js';
 import type { HistoryPage, HistoryQuery, HistoryStore, HistoryWrite, HistoryWriteFailure } from './store.js';
 
 type Item = Record<string, unknown>;
+
+/** One history item's key as one string (no key holds a NUL: identifiers hold no control character). */
+const keyText = (key: Item): string => `${String(key.pk)}\u0000${String(key.sk)}`;
 type WriteRequest = { DeleteRequest: { Key: Item } } | { PutRequest: { Item: Item } };
 
 const BATCH_WRITE_LIMIT = 25;
@@ -158,8 +161,24 @@ export class DynamoHistoryStore implements HistoryStore {
     };
   }
 
-  deleteEntryHistory(organizationId: string, userId: string, documentId: string | null): Promise<number> {
-    return this.deleteAll(this.keyCondition(organizationId, userId, documentId));
+  /**
+   * The entry's changes are listed by the entry index, which DynamoDB keeps eventually
+   * consistent: a change stored a moment ago may be missing from it, so the changes the caller
+   * just stored (`recorded`) are deleted by their keys first.
+   */
+  async deleteEntryHistory(
+    organizationId: string,
+    userId: string,
+    documentId: string | null,
+    recorded: readonly HistoryWrite[] = [],
+  ): Promise<number> {
+    const keys = recorded.map(({ recorded: { change, sequenceNumber } }) => {
+      const { pk, sk } = historyKeys(change, change.changedAt, sequenceNumber);
+      return { pk, sk };
+    });
+    await this.deleteKeys(keys);
+    const done = new Set(keys.map(keyText));
+    return keys.length + (await this.deleteAll(this.keyCondition(organizationId, userId, documentId), done));
   }
 
   deleteUserHistory(organizationId: string, userId: string): Promise<number> {
@@ -168,9 +187,10 @@ export class DynamoHistoryStore implements HistoryStore {
     return this.deleteAll({ ...this.keyCondition(organizationId, userId, undefined), ConsistentRead: true });
   }
 
-  /** Queries the keys page by page and deletes them, 25 per BatchWriteItem (unprocessed ones retried). */
+  /** Queries the keys page by page and deletes them but those `done` (not counted); answers how many it deleted. */
   private async deleteAll(
     condition: ReturnType<DynamoHistoryStore['keyCondition']> & Pick<QueryCommandInput, 'ConsistentRead'>,
+    done: ReadonlySet<string> = new Set(),
   ): Promise<number> {
     let deleted = 0;
     let startKey: Item | undefined;
@@ -184,14 +204,21 @@ export class DynamoHistoryStore implements HistoryStore {
           ...(startKey ? { ExclusiveStartKey: startKey } : {}),
         }),
       );
-      const keys = (output.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }));
-      for (const start of chunkStarts(keys.length, BATCH_WRITE_LIMIT)) {
-        await this.writeAll(keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } })));
-      }
+      const keys = (output.Items ?? [])
+        .map((item) => ({ pk: item.pk, sk: item.sk }))
+        .filter((key) => !done.has(keyText(key)));
+      await this.deleteKeys(keys);
       deleted += keys.length;
       startKey = output.LastEvaluatedKey;
     } while (startKey);
     return deleted;
+  }
+
+  /** 25 keys per BatchWriteItem, one call after the other. */
+  private async deleteKeys(keys: readonly Item[]): Promise<void> {
+    for (const start of chunkStarts(keys.length, BATCH_WRITE_LIMIT)) {
+      await this.writeAll(keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } })));
+    }
   }
 
   /** One BatchWriteItem of at most 25 requests; what it leaves unprocessed is sent again with backoff. */

@@ -43,8 +43,16 @@ export interface HistoryStore {
   recordAll(writes: readonly HistoryWrite[]): Promise<HistoryWriteFailure | undefined>;
   /** Newest first. */
   list(query: HistoryQuery): Promise<HistoryPage>;
-  /** Deletes every change of one entry of the user; returns how many. */
-  deleteEntryHistory(organizationId: string, userId: string, documentId: string | null): Promise<number>;
+  /**
+   * Deletes every change of one entry of the user, and `recorded` (changes of that entry stored a
+   * moment ago, which the entry's listing may not show yet) by their keys; returns how many.
+   */
+  deleteEntryHistory(
+    organizationId: string,
+    userId: string,
+    documentId: string | null,
+    recorded?: readonly HistoryWrite[],
+  ): Promise<number>;
   /** Deletes every change of the user in the organization; returns how many. */
   deleteUserHistory(organizationId: string, userId: string): Promise<number>;
 }

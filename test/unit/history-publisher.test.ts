@@ -25,8 +25,14 @@ class MemoryHistory implements HistoryStore {
   async list(): Promise<HistoryPage> {
     return { changes: [] };
   }
-  async deleteEntryHistory(organizationId: string, userId: string, documentId: string | null): Promise<number> {
-    this.calls.push(`erase ${JSON.stringify([organizationId, userId, documentId])}`);
+  async deleteEntryHistory(
+    organizationId: string,
+    userId: string,
+    documentId: string | null,
+    recorded: readonly HistoryWrite[] = [],
+  ): Promise<number> {
+    const keys = recorded.map((write) => write.recorded.sequenceNumber);
+    this.calls.push(`erase ${JSON.stringify([organizationId, userId, documentId])} with ${keys.join(',') || 'none'}`);
     return 0;
   }
   async deleteUserHistory(): Promise<number> {
@@ -108,8 +114,41 @@ describe('the change publisher', () => {
       Records: [set('1', 'ALL'), set('2', 'NONE'), erased, set('4', 'MINE'), set('5', 'ALL')],
     });
     expect(response.batchItemFailures).toEqual([]);
-    expect(history.calls).toEqual(['store 1,2', `erase ${JSON.stringify(['acme', 'alice', 'doc-1'])}`, 'store 4,5']);
+    expect(history.calls).toEqual([
+      'store 1,2',
+      `erase ${JSON.stringify(['acme', 'alice', 'doc-1'])} with 1,2`,
+      'store 4,5',
+    ]);
     expect(bus.published.map((e) => e.detail.id)).toEqual(['event-1', 'event-2', 'event-3', 'event-4', 'event-5']);
+  });
+
+  test("an erasure's delete is handed the changes of that entry stored before it in the batch, and only those", async () => {
+    const { history, handler } = setup();
+    const other = (sequenceNumber: string, overrides: Record<string, unknown>) =>
+      streamRecord(
+        'config',
+        'MODIFY',
+        { old: entryItem(overrides), new: entryItem({ ...overrides, inbox: 'NONE' }) },
+        sequenceNumber,
+      );
+    const erased = streamRecord(
+      'config',
+      'REMOVE',
+      { old: entryItem({ inbox: 'ALL', changeCause: 'erasure', changedBy: 'erasure:e1' }) },
+      '5',
+    );
+    const response = await handler({
+      Records: [
+        set('1', 'ALL'),
+        other('2', { pk: 'DOC#acme#doc-2', documentId: 'doc-2' }),
+        other('3', { sk: 'bob', userId: 'bob' }),
+        set('4', 'NONE'),
+        erased,
+      ],
+    });
+    expect(response.batchItemFailures).toEqual([]);
+    // The entry index may not list 1 and 4 yet: the store deletes them by their keys.
+    expect(history.calls).toEqual(['store 1,2,3,4', `erase ${JSON.stringify(['acme', 'alice', 'doc-1'])} with 1,4`]);
   });
 
   test('a change the history refuses fails its record and the later ones, never the earlier; no erasure runs past it', async () => {
@@ -153,7 +192,7 @@ describe('the change publisher', () => {
     });
     await handler({ Records: [erased] });
     expect(history.items.size).toBe(0);
-    expect(history.calls).toEqual([`erase ${JSON.stringify(['acme', 'alice', 'doc-1'])}`]);
+    expect(history.calls).toEqual([`erase ${JSON.stringify(['acme', 'alice', 'doc-1'])} with none`]);
     expect(bus.published[0]?.detail).toMatchObject({ cause: 'erasure', changedBy: 'erasure:e1', after: {} });
   });
 

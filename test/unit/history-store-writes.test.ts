@@ -3,6 +3,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } f
 import { beforeEach, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
+import { ENTRY_INDEX, historyKeys } from '#shared/history/keys.js';
 import type { HistoryWrite } from '#shared/history/store.js';
 
 // How the change publisher's history is written: 25 puts to a BatchWriteItem, the calls at once;
@@ -96,4 +97,38 @@ test("an erasure's deletion of the user's history reads the table's own partitio
     expect(query).toMatchObject({ TableName: 'history', ConsistentRead: true });
     expect(query.IndexName).toBeUndefined();
   }
+});
+
+test("an entry's history: the changes just stored are deleted by their keys, the rest as the entry index lists them", async () => {
+  const justStored = writes.slice(0, 2).map((write) => ({
+    ...write,
+    recorded: { ...write.recorded, change: { ...write.recorded.change, userId: 'alice' } },
+  }));
+  const [first, second] = justStored.map((write) =>
+    historyKeys(write.recorded.change, write.recorded.change.changedAt, write.recorded.sequenceNumber),
+  );
+  // The index lists the first one already and an older change, not yet the second.
+  ddb.on(QueryCommand).resolves({
+    Items: [
+      { pk: first?.pk, sk: first?.sk },
+      { pk: first?.pk, sk: 'older' },
+    ],
+  });
+  ddb.on(BatchWriteCommand).resolves({});
+  expect(await store.deleteEntryHistory('acme', 'alice', 'doc-1', justStored)).toBe(3);
+  const deleted = ddb
+    .commandCalls(BatchWriteCommand)
+    .map((call) =>
+      ((call.args[0].input.RequestItems?.history ?? []) as { DeleteRequest?: { Key: Record<string, unknown> } }[]).map(
+        (r) => r.DeleteRequest?.Key,
+      ),
+    );
+  expect(deleted).toEqual([
+    [
+      { pk: first?.pk, sk: first?.sk },
+      { pk: second?.pk, sk: second?.sk },
+    ],
+    [{ pk: first?.pk, sk: 'older' }],
+  ]);
+  expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input.IndexName).toBe(ENTRY_INDEX);
 });

@@ -34,6 +34,7 @@ import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo
 import { type DynamoCommitBarrier, startDynamoCommitBarrier } from './dynamo-commit-barrier.js';
 import { type LocalEventBridge, startLocalEventBridge } from './events/local-event-bridge.js';
 import { type FunctionLoader, IN_PROCESS, type RouteFunction } from './function-loader.js';
+import { InFlight } from './in-flight.js';
 import { perInvocation, useInvokeStore } from './invoke-store.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
@@ -428,6 +429,8 @@ const start = async (
     memoryMb: memoryOf(MIGRATION_CONSUMER_FUNCTION),
   });
 
+  // The API's requests, which the stream twin lets go first (local/in-flight.ts).
+  const inFlight = new InFlight();
   // The tables' streams feed the change publisher, as its event source mappings do on AWS.
   const streams = !(options.changePublisher ?? true)
     ? undefined
@@ -441,6 +444,7 @@ const start = async (
         functionName: `${FUNCTION_PREFIX}-ChangePublisher`,
         timeoutMs: timeoutSecondsOf(CHANGE_PUBLISHER_FUNCTION) * 1000,
         memoryMb: memoryOf(CHANGE_PUBLISHER_FUNCTION),
+        yieldTo: inFlight,
         batchSize: CHANGE_PUBLISHER_BATCH_SIZE,
         maxRetryAttempts: CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
         bisectOnError: CHANGE_PUBLISHER_BISECT_ON_ERROR,
@@ -474,6 +478,7 @@ const start = async (
     fallback,
     ...(options.handlerTimeoutMs === undefined ? {} : { timeoutOverrideMs: options.handlerTimeoutMs }),
     pages: await apiPages(),
+    inFlight,
     log,
   });
   const baseUrl = await api.listen(port, host).catch(namingPort('api', host, port));

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { errorAnswer, INTERNAL_MESSAGE, internalErrorBody } from '#shared/api/envelope.js';
 import { isHostName } from '#shared/links/urls.js';
+import type { InFlight } from './in-flight.js';
 import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
 import { closeServer, hostPort, listen } from './listen.js';
 
@@ -56,6 +57,8 @@ export interface ApiServerOptions {
   /** Replace HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS (tests). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Counts each request until it is answered (local/in-flight.ts). */
+  inFlight?: InFlight;
   log?: (line: string) => void;
 }
 
@@ -247,6 +250,7 @@ export const createApiServer = ({
   pages = [],
   headersTimeoutMs = HEADERS_TIMEOUT_MS,
   requestTimeoutMs = REQUEST_TIMEOUT_MS,
+  inFlight,
   log = () => {},
 }: ApiServerOptions): ApiServer => {
   /** Connections whose answer has begun: a late client error must not write into it. */
@@ -347,7 +351,8 @@ export const createApiServer = ({
   const server = createServer(
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
     (request, response) => {
-      respond(request, response).catch((error) => {
+      const answered = respond(request, response);
+      (inFlight ? inFlight.track(answered) : answered).catch((error) => {
         log(`local server error: ${error instanceof Error ? error.stack : String(error)}`);
         if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
         response.end(JSON.stringify(internalErrorBody(randomUUID())));

@@ -10,6 +10,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { InFlight } from '../in-flight.js';
 import { lambdaContext } from '../lambda-context.js';
 import type { CheckpointStore } from './checkpoints.js';
 import { lambdaRecord } from './records.js';
@@ -41,6 +42,12 @@ export interface StreamPollerOptions {
   maxRetryAttempts?: number;
   /** A batch the function fails as a whole is halved before it is retried. */
   bisectOnError?: boolean;
+  /**
+   * Requests it lets go first (local/in-flight.ts): before each round of polls it waits until
+   * none is in flight, for `maxYieldMs` (default 5 s) at most.
+   */
+  yieldTo?: Pick<InFlight, 'quiet'>;
+  maxYieldMs?: number;
   /** Receives the description of a batch given up on (the on-failure destination's message). */
   onFailure?: (failure: StreamBatchFailure) => Promise<void>;
   log?: (line: string) => void;
@@ -93,6 +100,9 @@ interface Failing {
 }
 
 class InvocationTimeout extends Error {}
+
+/** How long a round of polls waits for the API's requests at most: the lag of events under steady traffic. */
+export const DEFAULT_MAX_YIELD_MS = 5_000;
 
 const sequenceOf = (record: DynamoDBRecord): string => record.dynamodb?.SequenceNumber ?? '';
 const arrivalOf = (record: DynamoDBRecord | undefined): string | undefined => {
@@ -154,10 +164,11 @@ export class StreamPoller {
   }
 
   private async loop(): Promise<void> {
-    const { pollMs = 200, log = () => {} } = this.options;
+    const { pollMs = 200, log = () => {}, yieldTo, maxYieldMs = DEFAULT_MAX_YIELD_MS } = this.options;
     let streamArn: string | undefined;
     while (!this.closed) {
       let progressed = false;
+      await yieldTo?.quiet(maxYieldMs);
       try {
         streamArn ??= await this.streamArn();
         if (streamArn) {

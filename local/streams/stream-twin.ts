@@ -1,7 +1,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { type CheckpointStore, FileCheckpoints, MemoryCheckpoints } from './checkpoints.js';
-import { type StreamBatchFailure, type StreamHandler, StreamPoller } from './stream-poller.js';
+import {
+  type StreamBatchFailure,
+  type StreamHandler,
+  StreamPoller,
+  type StreamPollerOptions,
+} from './stream-poller.js';
 
 /**
  * The local twin of DynamoDB Streams plus Lambda's event source mappings: one poller per table
@@ -27,6 +32,9 @@ export interface StreamTwinOptions {
   maxRetryAttempts?: number;
   bisectOnError?: boolean;
   onFailure?: (failure: StreamBatchFailure) => Promise<void>;
+  /** The API's requests, let go first (StreamPollerOptions). */
+  yieldTo?: StreamPollerOptions['yieldTo'];
+  maxYieldMs?: number;
   log?: (line: string) => void;
 }
 

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { InFlight } from '#local/in-flight.js';
 import { type ApiServer, createApiServer, MAX_REQUEST_BYTES } from '#local/server.js';
 import { rawRequest } from '../support/local-service.js';
 
@@ -10,6 +11,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let api: ApiServer;
 let baseUrl: string;
+const inFlight = new InFlight();
 const seen: { event: APIGatewayProxyEventV2; context: Context; remaining?: number }[] = [];
 const logs: string[] = [];
 let answer: (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyResultV2>;
@@ -28,6 +30,7 @@ beforeAll(async () => {
   api = createApiServer({
     routes: new Map([['/v2/things/do', recording('DoThings')]]),
     fallback: recording('NotFound'),
+    inFlight,
     log: (line) => logs.push(line),
   });
   baseUrl = await api.listen(0, '127.0.0.1');
@@ -39,6 +42,24 @@ beforeEach(() => {
   seen.length = 0;
   logs.length = 0;
   answer = async () => ({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' });
+});
+
+test('a request counts as in flight until it is answered (the stream twin waits for it)', async () => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  answer = async () => {
+    await held;
+    return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
+  };
+  const response = rawRequest(`${baseUrl}/v2/things/do`, { body: '{"data":{}}' });
+  while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(inFlight.size).toBe(1);
+  const quiet = inFlight.quiet(10_000).then(() => 'quiet');
+  expect(await Promise.race([quiet, new Promise((resolve) => setTimeout(() => resolve('busy'), 100))])).toBe('busy');
+  release();
+  expect((await response).status).toBe(200);
+  expect(await quiet).toBe('quiet');
+  expect(inFlight.size).toBe(0);
 });
 
 describe('request to event', () => {

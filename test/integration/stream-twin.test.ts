@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { InFlight } from '#local/in-flight.js';
 import { onFailureMessage, type StreamBatchFailure } from '#local/streams/stream-poller.js';
 import { type StreamTwinOptions, startStreamTwin } from '#local/streams/stream-twin.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
@@ -222,5 +223,46 @@ describe("the twin of a table's stream and its event source mapping", () => {
         streamArn: failure.streamArn,
       },
     });
+  });
+  test('while the API answers a request, records wait for it to end, and never longer than the bound', async () => {
+    const seen: string[] = [];
+    const handled = async (records: DynamoDBRecord[]) => {
+      seen.push(...records.map(skOf));
+      return { batchItemFailures: [] };
+    };
+    const inFlight = new InFlight();
+    let finish = () => {};
+    const request = inFlight.track(new Promise<void>((resolve) => (finish = resolve)));
+    const streams = await twin(handled, { yieldTo: inFlight });
+    try {
+      await put('during');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seen).toEqual([]);
+      finish();
+      await request;
+      await until(() => seen.includes('during'));
+    } finally {
+      await streams.close();
+    }
+
+    // A request that never ends holds the records back for maxYieldMs at most.
+    const bounded: string[] = [];
+    const busy = new InFlight();
+    void busy.track(new Promise<void>(() => {}));
+    const started = Date.now();
+    const again = await twin(
+      async (records) => {
+        bounded.push(...records.map(skOf));
+        return { batchItemFailures: [] };
+      },
+      { yieldTo: busy, maxYieldMs: 200 },
+    );
+    try {
+      await put('steady');
+      await until(() => bounded.includes('steady'));
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      await again.close();
+    }
   });
 });

@@ -44,13 +44,16 @@ export const planRecord = (
     const policyEvent = policyEventOf(record);
     if (policyEvent) return { steps: [], events: [policyEvent] };
     const recorded = changesOf(record);
+    const erased = recorded[0]?.change;
     return {
-      steps: recorded.map((one) => {
-        const { change } = one;
-        return change.cause === 'erasure'
-          ? { erase: { organizationId: change.organizationId, userId: change.userId, documentId: change.documentId } }
-          : { store: { recorded: one, expiresAt: historyExpiry(change.changedAt, deps.retentionDays) } };
-      }),
+      // A record is one entry's change, its cause the same for every layer: an erasure of a
+      // channel layer, categories and a schedule erases the entry's history once.
+      steps:
+        erased?.cause === 'erasure'
+          ? [{ erase: { organizationId: erased.organizationId, userId: erased.userId, documentId: erased.documentId } }]
+          : recorded.map((one) => ({
+              store: { recorded: one, expiresAt: historyExpiry(one.change.changedAt, deps.retentionDays) },
+            })),
       events: recorded.map(({ change }) => configChangedEvent(change)),
     };
   }

@@ -185,6 +185,24 @@ describe('the change publisher', () => {
     expect(await setup().handler({ Records: [set('3', 'MINE')] })).toEqual({ batchItemFailures: [] });
   });
 
+  test("an erasure of an entry with several layers erases the entry's history once, and announces each layer", async () => {
+    const { history, bus, handler } = setup();
+    const erased = streamRecord('config', 'REMOVE', {
+      old: entryItem({
+        inbox: 'ALL',
+        'c:comment:email': 'NONE',
+        'c:mention:slack': 'ALL',
+        categoryIds: new Set(['comment', 'mention']),
+        changeCause: 'erasure',
+        changedBy: 'erasure:e1',
+      }),
+    });
+    await handler({ Records: [erased] });
+    expect(history.calls).toEqual([`erase ${JSON.stringify(['acme', 'alice', 'doc-1'])} with none`]);
+    // Every layer's change is still announced (before: null).
+    expect(bus.published.map((e) => e.detail.category ?? null)).toEqual([null, 'comment', 'mention']);
+  });
+
   test("an erasure's change is not stored: it removes that entry's history", async () => {
     const { history, bus, handler } = setup();
     const erased = streamRecord('config', 'REMOVE', {

@@ -67,6 +67,15 @@ const setup = () => {
 const set = (sequenceNumber: string, inbox: string) =>
   streamRecord('config', 'MODIFY', { old: entryItem(), new: entryItem({ inbox }) }, sequenceNumber);
 
+/** The erasure worker's removal of alice's entry on doc-1 (stamped with the erasure's cause). */
+const erasure = (sequenceNumber?: string, layers: Record<string, unknown> = {}) =>
+  streamRecord(
+    'config',
+    'REMOVE',
+    { old: entryItem({ inbox: 'ALL', ...layers, changeCause: 'erasure', changedBy: 'erasure:e1' }) },
+    sequenceNumber,
+  );
+
 describe('the change publisher', () => {
   test('each change is stored once and announced; a redelivered batch writes the same items', async () => {
     const { history, bus, handler } = setup();
@@ -104,12 +113,7 @@ describe('the change publisher', () => {
 
   test("a batch's changes are stored together; an erasure's delete waits for the changes before it", async () => {
     const { history, bus, handler } = setup();
-    const erased = streamRecord(
-      'config',
-      'REMOVE',
-      { old: entryItem({ inbox: 'ALL', changeCause: 'erasure', changedBy: 'erasure:e1' }) },
-      '3',
-    );
+    const erased = erasure('3');
     const response = await handler({
       Records: [set('1', 'ALL'), set('2', 'NONE'), erased, set('4', 'MINE'), set('5', 'ALL')],
     });
@@ -131,12 +135,7 @@ describe('the change publisher', () => {
         { old: entryItem(overrides), new: entryItem({ ...overrides, inbox: 'NONE' }) },
         sequenceNumber,
       );
-    const erased = streamRecord(
-      'config',
-      'REMOVE',
-      { old: entryItem({ inbox: 'ALL', changeCause: 'erasure', changedBy: 'erasure:e1' }) },
-      '5',
-    );
+    const erased = erasure('5');
     const response = await handler({
       Records: [
         set('1', 'ALL'),
@@ -154,12 +153,7 @@ describe('the change publisher', () => {
   test('a change the history refuses fails its record and the later ones, never the earlier; no erasure runs past it', async () => {
     const { history, bus, handler } = setup();
     history.failOn = '2';
-    const erased = streamRecord(
-      'config',
-      'REMOVE',
-      { old: entryItem({ inbox: 'ALL', changeCause: 'erasure', changedBy: 'erasure:e1' }) },
-      '3',
-    );
+    const erased = erasure('3');
     const response = await handler({ Records: [set('1', 'ALL'), set('2', 'NONE'), erased] });
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: '2' }, { itemIdentifier: '3' }]);
     expect(history.calls).toEqual(['store 1,2']);
@@ -187,15 +181,10 @@ describe('the change publisher', () => {
 
   test("an erasure of an entry with several layers erases the entry's history once, and announces each layer", async () => {
     const { history, bus, handler } = setup();
-    const erased = streamRecord('config', 'REMOVE', {
-      old: entryItem({
-        inbox: 'ALL',
-        'c:comment:email': 'NONE',
-        'c:mention:slack': 'ALL',
-        categoryIds: new Set(['comment', 'mention']),
-        changeCause: 'erasure',
-        changedBy: 'erasure:e1',
-      }),
+    const erased = erasure(undefined, {
+      'c:comment:email': 'NONE',
+      'c:mention:slack': 'ALL',
+      categoryIds: new Set(['comment', 'mention']),
     });
     await handler({ Records: [erased] });
     expect(history.calls).toEqual([`erase ${JSON.stringify(['acme', 'alice', 'doc-1'])} with none`]);
@@ -205,9 +194,7 @@ describe('the change publisher', () => {
 
   test("an erasure's change is not stored: it removes that entry's history", async () => {
     const { history, bus, handler } = setup();
-    const erased = streamRecord('config', 'REMOVE', {
-      old: entryItem({ inbox: 'ALL', changeCause: 'erasure', changedBy: 'erasure:e1' }),
-    });
+    const erased = erasure();
     await handler({ Records: [erased] });
     expect(history.items.size).toBe(0);
     expect(history.calls).toEqual([`erase ${JSON.stringify(['acme', 'alice', 'doc-1'])} with none`]);

@@ -80,7 +80,7 @@ export const SHARED_DB_FILE = 'shared-local-instance.db';
  * 23 s. A Node without node:sqlite, or a file SQLite cannot open, is left as it is: DynamoDB
  * Local then works, or reports, as before.
  */
-export const useWriteAheadLog = async (dbFile: string): Promise<void> => {
+const useWriteAheadLog = async (dbFile: string): Promise<void> => {
   let sqlite: typeof import('node:sqlite');
   try {
     sqlite = await import('node:sqlite');

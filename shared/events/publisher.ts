@@ -4,6 +4,7 @@ import { changesOf } from '#shared/history/from-stream.js';
 import { historyExpiry } from '#shared/history/retention.js';
 import type { HistoryStore, HistoryWrite } from '#shared/history/store.js';
 import { logger } from '#shared/platform/logger.js';
+import type { EntryKey } from '#shared/preferences/model.js';
 import { PUT_EVENTS_LIMIT } from './eventbridge-bus.js';
 import { type BusEvent, configChangedEvent, type EventBus } from './events.js';
 import { jobEventOf } from './job-events.js';
@@ -20,11 +21,9 @@ export interface PublisherDeps {
 /** `arn:aws:dynamodb:<region>:<account>:table/<name>/stream/<label>` -> `<name>`. */
 export const tableOfArn = (arn: string | undefined): string | undefined => /:table\/([^/]+)\//.exec(arn ?? '')?.[1];
 
-type ErasedEntry = { organizationId: string; userId: string; documentId: string | null };
-
 /** What one stream record asks for, in order: history to store or to erase (an entry's), and events. */
 export interface RecordPlan {
-  steps: ({ store: HistoryWrite } | { erase: ErasedEntry })[];
+  steps: ({ store: HistoryWrite } | { erase: EntryKey })[];
   events: BusEvent[];
 }
 
@@ -71,7 +70,7 @@ interface RecordFailure {
   error: unknown;
 }
 
-const ofEntry = ({ recorded: { change } }: HistoryWrite, entry: ErasedEntry): boolean =>
+const ofEntry = ({ recorded: { change } }: HistoryWrite, entry: EntryKey): boolean =>
   change.organizationId === entry.organizationId &&
   change.userId === entry.userId &&
   change.documentId === entry.documentId;

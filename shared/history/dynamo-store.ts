@@ -60,15 +60,19 @@ const categoryFilter = (category: string | null | undefined) => {
   };
 };
 
-/** A change as its history item: keyed by its entry, time and stream record; expiring with the TTL. */
-const historyItem = ({ recorded: { change, sequenceNumber }, expiresAt }: HistoryWrite): Item => {
-  const { documentId, category, ...rest } = change;
+/** A change's keys in the table and the entry index: from its entry, time and stream record. */
+const keysOf = ({ recorded: { change, sequenceNumber } }: HistoryWrite) =>
+  historyKeys(change, change.changedAt, sequenceNumber);
+
+/** A change as its history item, expiring with the TTL. */
+const historyItem = (write: HistoryWrite): Item => {
+  const { documentId, category, ...rest } = write.recorded.change;
   return {
-    ...historyKeys(change, change.changedAt, sequenceNumber),
+    ...keysOf(write),
     ...rest,
     ...(documentId === null ? {} : { documentId }),
     ...(category === null ? {} : { category }),
-    [HISTORY_TTL_ATTRIBUTE]: expiresAt,
+    [HISTORY_TTL_ATTRIBUTE]: write.expiresAt,
   };
 };
 
@@ -172,8 +176,8 @@ export class DynamoHistoryStore implements HistoryStore {
     documentId: string | null,
     recorded: readonly HistoryWrite[] = [],
   ): Promise<number> {
-    const keys = recorded.map(({ recorded: { change, sequenceNumber } }) => {
-      const { pk, sk } = historyKeys(change, change.changedAt, sequenceNumber);
+    const keys = recorded.map((write) => {
+      const { pk, sk } = keysOf(write);
       return { pk, sk };
     });
     await this.deleteKeys(keys);

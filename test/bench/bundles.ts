@@ -37,35 +37,36 @@ import { fmtBytes, fmtMs, fmtRatio, median, percentile, ratio } from './stats.js
 const run = promisify(execFile);
 
 /**
- * Cold-start baselines: the same first reads with nothing of the service's own; with SQS for the
- * functions that send. The scored ones are plain SDK functions, with the SDK's default credential
- * chain; the service's functions take credentials from the environment only
- * (service/bundle-aliases.ts), and the same two baselines built that way show the framework's
- * own share (reported, not scored).
+ * Cold-start baselines: the same first reads with nothing of the service's own; with the SQS
+ * client and one send for the functions that send, the Secrets Manager client and one secret
+ * read for those that read the link keys: each function is scored against the baseline with the
+ * clients it uses (its spec's queues and secrets). The scored ones are plain SDK functions, with
+ * the SDK's default credential chain; the service's functions take credentials from the
+ * environment only (service/bundle-aliases.ts), and the same baselines built that way show the
+ * framework's own share (reported, not scored).
  */
+const baseline = (name: string, file: string, sdkCredentialChain: boolean) => ({
+  name: `Baseline: ${name}${sdkCredentialChain ? '' : ', environment credentials'}`,
+  entry: `test/bench/fixtures/${file}.ts`,
+  sdkCredentialChain,
+});
 export const BASELINES = {
-  reads: { name: 'Baseline: DynamoDB reads', entry: 'test/bench/fixtures/baseline-reads.ts', sdkCredentialChain: true },
-  readsAndSend: {
-    name: 'Baseline: DynamoDB reads + SQS send',
-    entry: 'test/bench/fixtures/baseline-reads-send.ts',
-    sdkCredentialChain: true,
-  },
-  readsEnvCredentials: {
-    name: 'Baseline: DynamoDB reads, environment credentials',
-    entry: 'test/bench/fixtures/baseline-reads.ts',
-    sdkCredentialChain: false,
-  },
-  readsAndSendEnvCredentials: {
-    name: 'Baseline: DynamoDB reads + SQS send, environment credentials',
-    entry: 'test/bench/fixtures/baseline-reads-send.ts',
-    sdkCredentialChain: false,
-  },
+  reads: baseline('DynamoDB reads', 'baseline-reads', true),
+  readsAndSend: baseline('DynamoDB reads + SQS send', 'baseline-reads-send', true),
+  readsAndSecret: baseline('DynamoDB reads + secret', 'baseline-reads-secret', true),
+  readsSendAndSecret: baseline('DynamoDB reads + SQS send + secret', 'baseline-reads-send-secret', true),
+  readsEnvCredentials: baseline('DynamoDB reads', 'baseline-reads', false),
+  readsAndSendEnvCredentials: baseline('DynamoDB reads + SQS send', 'baseline-reads-send', false),
+  readsAndSecretEnvCredentials: baseline('DynamoDB reads + secret', 'baseline-reads-secret', false),
+  readsSendAndSecretEnvCredentials: baseline('DynamoDB reads + SQS send + secret', 'baseline-reads-send-secret', false),
 } as const;
 type BaselineKind = keyof typeof BASELINES;
 /** Each scored baseline's twin with the service's credential provider. */
 const SAME_CREDENTIALS: Partial<Record<BaselineKind, BaselineKind>> = {
   reads: 'readsEnvCredentials',
   readsAndSend: 'readsAndSendEnvCredentials',
+  readsAndSecret: 'readsAndSecretEnvCredentials',
+  readsSendAndSecret: 'readsSendAndSecretEnvCredentials',
 };
 
 interface Bundle {
@@ -128,7 +129,15 @@ const lambdaEnv = (name: string): Record<string, string> => ({
   TZ: ':UTC',
 });
 
-const queuesOf = (spec: Pick<FunctionSpec, 'queues'>): BaselineKind => (spec.queues ? 'readsAndSend' : 'reads');
+/** The scored baseline with the clients a function uses. */
+const baselineOf = ({ queues, secrets }: Pick<FunctionSpec, 'queues' | 'secrets'>): BaselineKind =>
+  queues && secrets?.length
+    ? 'readsSendAndSecret'
+    : secrets?.length
+      ? 'readsAndSecret'
+      : queues
+        ? 'readsAndSend'
+        : 'reads';
 
 /** A function synthesized for the bench, before its bundle is read. */
 type Built = Pick<Bundle, 'name' | 'entry' | 'baseline' | 'sdkCredentialChain'> & { fn: ServiceFunction };
@@ -167,17 +176,20 @@ const synthBundles = async (
   const { app, stack } = createServiceApp({ outdir: join(outdir, 'service') });
   const assembly = app.synth();
   const template = assembly.getStackByName(stack.stackName).template as Json;
-  const specs: Record<string, Pick<FunctionSpec, 'entry' | 'queues'>> = {
+  const specs: Record<string, Pick<FunctionSpec, 'entry' | 'queues' | 'secrets'>> = {
     ...Object.fromEntries(
       (OPERATIONS as readonly Operation[]).map((operation) => [
         operation.operationId,
-        { entry: handlerEntryOf(operation), queues: operation.function.queues },
+        { entry: handlerEntryOf(operation), queues: operation.function.queues, secrets: operation.function.secrets },
       ]),
     ),
     ...NON_ROUTE_FUNCTIONS,
     // The pages of the links in emails: their functions are named by the route's id.
     ...Object.fromEntries(
-      PUBLIC_ROUTES.map((route) => [route.id, { entry: handlerEntryOf({ operationId: route.id }), queues: undefined }]),
+      PUBLIC_ROUTES.map((route) => [
+        route.id,
+        { entry: handlerEntryOf({ operationId: route.id }), queues: undefined, secrets: route.function.secrets },
+      ]),
     ),
   };
   const functions = await bundlesOf(
@@ -187,7 +199,7 @@ const synthBundles = async (
     Object.entries(stack.functions).map(([name, fn]) => {
       const spec = specs[name];
       if (!spec) throw new Error(`bench: no function spec for the stack's function ${name}`);
-      return { name, fn, entry: spec.entry, baseline: queuesOf(spec), sdkCredentialChain: false };
+      return { name, fn, entry: spec.entry, baseline: baselineOf(spec), sdkCredentialChain: false };
     }),
   );
 
@@ -342,6 +354,9 @@ const startTargets = async () => {
           documentId: `cold-${round}-source`,
           newDocumentId: `cold-${round}-target`,
         });
+      case 'eraseUser':
+        // A fresh user each round: a repeat of the same erasure would only read (it answers the job's id).
+        return http(operationById('eraseUser').path, { organizationId: 'acme', userId: `cold-erase-${round}` });
       case 'getMigrationStatus':
         return http(operationById('getMigrationStatus').path, { organizationId: 'acme', migrationId: statusId });
       case 'getErasureStatus':
@@ -458,16 +473,21 @@ export interface BundleOptions {
   runs: number;
   /** Where the analysis builds' esbuild metafiles are written. */
   metafileDir: string;
+  /** Only these functions (by name) and the baselines; every function when absent. */
+  functions?: string[];
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise<Section[]> => {
+export const bundleBench = async ({ runs, metafileDir, functions: only }: BundleOptions): Promise<Section[]> => {
   const outdir = await mkdtemp(join(tmpdir(), 'bench-bundles-'));
   const targets = await startTargets();
   try {
     const synthStarted = performance.now();
-    const { functions, baselines } = await synthBundles(outdir);
+    const { functions: every, baselines } = await synthBundles(outdir);
+    const unknown = only?.filter((name) => !every.some((b) => b.name === name)) ?? [];
+    if (unknown.length) throw new Error(`bench: no function named ${unknown.join(', ')}`);
+    const functions = only ? every.filter((b) => only.includes(b.name)) : every;
     const synthMs = performance.now() - synthStarted;
     const all = [...Object.values(baselines), ...functions];
 
@@ -632,7 +652,7 @@ export const bundleBench = async ({ runs, metafileDir }: BundleOptions): Promise
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
       `Credentials: the scored baselines keep the SDK's default credential chain, as a plain SDK function has it; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts). The same change makes the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
       "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (until 2026-11-26 the span included it, some 45 ms of CPU of a baseline's then 120 ms, which made every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
-      "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the second adds the SQS client and one SendMessage, and is the baseline of the functions whose spec has queues (they are the only ones to bundle the SQS client).",
+      "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, users/erase a fresh user, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the others add the SQS client and one SendMessage, the Secrets Manager client and one GetSecretValue, or both: each function is scored against the one with the clients its spec names (queues, secrets), the only ones it bundles.",
       `"Largest additions" and "map of every source" come from an esbuild build of the same entry with source maps of every input (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
     );
     s.data = {

@@ -17,7 +17,7 @@ import { throughputBench } from './throughput.js';
  * throughput runs; `-- --only=storage,rejected,largest,throughput,migration,dev-reload,bundles` to
  * run some sections; `storage` includes the dispatcher case). Other options: --connections=1,8,32
  * --seconds=2 --rounds=5 (throughput), --sample=3000 (entries per way of writing, largest),
- * --sizes=1000,5000 (migration), --saves=5 (dev-reload), --runs=20 (cold starts),
+ * --sizes=1000,5000 (migration), --saves=5 (dev-reload), --runs=20 and --functions=setConfig,getConfig (cold starts),
  * --invocations=2000 (refused requests, per case). Not a Jest suite: it reports
  * figures and scored goals (met or missed), it does not fail on them. Long steps print a
  * progress line on stderr every 5 s.
@@ -98,6 +98,7 @@ const main = async () => {
   await run('bundles', () =>
     bundleBench({
       runs: Number(option('runs') ?? (full ? 40 : quick ? 2 : 20)),
+      ...(option('functions') ? { functions: String(option('functions')).split(',') } : {}),
       metafileDir: join(RESULTS_DIR, 'metafiles'),
     }),
   );

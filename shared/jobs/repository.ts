@@ -5,9 +5,15 @@ import {
   PutCommand,
   QueryCommand,
   ScanCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { conditional, conditionalOrOwn, ifConditionHolds } from '#shared/platform/conditional-write.js';
+import {
+  conditional,
+  conditionalOrOwn,
+  conditionalTransaction,
+  ifConditionHolds,
+} from '#shared/platform/conditional-write.js';
 import { ACTIVE_INDEX, ACTIVE_PK_ATTRIBUTE, recordKey } from './keys.js';
 import { type JobKind, jobIdOf } from './kind.js';
 import type { JobRecord } from './record.js';
@@ -40,6 +46,11 @@ export interface JobLock {
 /** The jobs of one kind in the migrations table, as the engine uses them; every write is conditional. */
 export interface JobRepository<R extends JobRecord> {
   create(record: R): Promise<void>;
+  /**
+   * The usual start in one write: the record and these locks, all written only if none of them
+   * exists yet. False when one does (or a concurrent write met them): nothing was written.
+   */
+  createLocked(record: R, locks: readonly JobLock[]): Promise<boolean>;
   get(id: string): Promise<R | undefined>;
   markQueued(id: string, at: string): Promise<void>;
   /** Takes on queuing a pending, unqueued job's first message (record-updates.ts); false if another request holds that. */
@@ -100,18 +111,60 @@ export class DynamoJobRepository<R extends JobRecord & Q, Q extends { organizati
     return this.client.send(new UpdateCommand({ TableName: this.tableName, Key: recordKey(this.kind, id), ...update }));
   }
 
+  /** A new record's item, written only where none is. */
+  private newRecordPut(record: R) {
+    return {
+      TableName: this.tableName,
+      // In the index of active jobs until it completes or fails.
+      Item: {
+        ...recordKey(this.kind, jobIdOf(this.kind, record)),
+        ...record,
+        [ACTIVE_PK_ATTRIBUTE]: this.kind.activePartition,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    };
+  }
+
+  /** A lock's item, written where none is, or where `takeOverFrom` (a stale holder) still holds it. */
+  private lockPut({ organizationId, subject, role, jobId, createdAt }: JobLock, takeOverFrom?: string) {
+    return {
+      TableName: this.tableName,
+      Item: {
+        ...this.kind.lockKey(organizationId, subject),
+        organizationId,
+        [this.kind.subjectAttribute]: subject,
+        [this.kind.idAttribute]: jobId,
+        ...(role === undefined ? {} : { role }),
+        createdAt,
+      },
+      ...(takeOverFrom === undefined
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : {
+            ConditionExpression: `${this.kind.idAttribute} = :holder`,
+            ExpressionAttributeValues: { ':holder': takeOverFrom },
+          }),
+    };
+  }
+
+  /**
+   * One TransactWriteItems (a transactional write costs twice a plain one's capacity: a start
+   * writes two or three small items). The SDK gives it an idempotency token, so its own retry
+   * of a transaction answered late succeeds rather than meeting its first attempt's items.
+   */
+  createLocked(record: R, locks: readonly JobLock[]): Promise<boolean> {
+    return conditionalTransaction(() =>
+      this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Put: this.newRecordPut(record) }, ...locks.map((lock) => ({ Put: this.lockPut(lock) }))],
+        }),
+      ),
+    );
+  }
+
   async create(record: R): Promise<void> {
     const id = jobIdOf(this.kind, record);
     const created = await conditionalOrOwn(
-      () =>
-        this.client.send(
-          new PutCommand({
-            TableName: this.tableName,
-            // In the index of active jobs until it completes or fails.
-            Item: { ...recordKey(this.kind, id), ...record, [ACTIVE_PK_ATTRIBUTE]: this.kind.activePartition },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        ),
+      () => this.client.send(new PutCommand(this.newRecordPut(record))),
       // The id is new, so a record already there can only be this one.
       async () => {
         const existing = await this.get(id);
@@ -189,28 +242,7 @@ export class DynamoJobRepository<R extends JobRecord & Q, Q extends { organizati
   }
 
   putLock(lock: JobLock, takeOverFrom?: string): Promise<boolean> {
-    const { organizationId, subject, role, jobId, createdAt } = lock;
-    return conditional(() =>
-      this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...this.kind.lockKey(organizationId, subject),
-            organizationId,
-            [this.kind.subjectAttribute]: subject,
-            [this.kind.idAttribute]: jobId,
-            ...(role === undefined ? {} : { role }),
-            createdAt,
-          },
-          ...(takeOverFrom === undefined
-            ? { ConditionExpression: 'attribute_not_exists(pk)' }
-            : {
-                ConditionExpression: `${this.kind.idAttribute} = :holder`,
-                ExpressionAttributeValues: { ':holder': takeOverFrom },
-              }),
-        }),
-      ),
-    );
+    return conditional(() => this.client.send(new PutCommand(this.lockPut(lock, takeOverFrom))));
   }
 
   async releaseLock(organizationId: string, subject: string, id: string): Promise<void> {

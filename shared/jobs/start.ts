@@ -42,15 +42,18 @@ const QUEUE_CLAIM_MS = 30_000;
 
 /**
  * Starts a job (docs/api.md: documents/migrate, users/erase): records it (pending, with the API
- * key that asked), locks its subjects with conditional writes (DynamoDB transactions are avoided:
- * each step is undone on failure instead), queues the first message, and marks the record queued.
+ * key that asked), locks its subjects, queues the first message, and marks the record queued.
  *
- * - The same request while its job is active answers that job's id, queuing nothing; if an
- *   earlier attempt of it stopped before queuing, the repeat finishes that one.
- * - A lock held by a job that is gone, over, or abandoned (never queued) is taken over.
- * - A subject locked by an active job of another request: 409 ABORTED.
- * - A record that loses a lock race, or whose message cannot be queued (503), is marked failed
- *   and its locks are released, so that nothing stays pending.
+ * - The usual case, no lock on its subjects: the record and every lock in one transaction
+ *   (repository.createLocked), then the message.
+ * - Otherwise, each step a conditional write, undone on failure:
+ *   - the same request while its job is active answers that job's id, queuing nothing; if an
+ *     earlier attempt of it stopped before queuing, the repeat finishes that one;
+ *   - a lock held by a job that is gone, over, or abandoned (never queued) is taken over;
+ *   - a subject locked by an active job of another request: 409 ABORTED;
+ *   - a record that loses a lock race is marked failed and its locks are released, so that
+ *     nothing stays pending.
+ * - A message that cannot be queued (503): the record is marked failed and its locks released.
  */
 export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id extends string>(
   kind: JobKind<R, Q, V, Id>,
@@ -59,23 +62,6 @@ export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id
   requestedBy: string,
 ): Promise<Record<Id, string>> => {
   const { repository, now = () => new Date(), newId = () => nextId() } = deps;
-  // A repeated request: one read (two), no write.
-  const [first] = kind.lockSubjects(request);
-  const existing = first && (await activeHolder(repository, request.organizationId, first.subject, now()));
-  if (existing && sameSubjects(kind, existing, request)) {
-    if (existing.status !== 'pending' || existing.queuedAt !== undefined) {
-      return idField(kind, jobIdOf(kind, existing));
-    }
-    // An earlier attempt of this request stopped between recording and queuing, or is still
-    // queuing: the first repeat to claim it finishes it (unless the taker before it is recent
-    // and may still be at it); the others answer its id. Identical requests at once queue one message.
-    const id = jobIdOf(kind, existing);
-    const at = now();
-    const staleBefore = new Date(at.getTime() - QUEUE_CLAIM_MS).toISOString();
-    if (!(await repository.claimQueueing(id, at.toISOString(), staleBefore))) return idField(kind, id);
-    return lockAndQueue(kind, deps, existing, request);
-  }
-
   const at = now().toISOString();
   const record = {
     [kind.idAttribute]: newId(),
@@ -91,6 +77,37 @@ export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id
     // This request takes on queuing its message.
     queueClaimedAt: at,
   } as unknown as R;
+  const id = jobIdOf(kind, record);
+  const subjects = kind.lockSubjects(record);
+  const locks = subjects.map(({ subject, role }) => ({
+    organizationId: request.organizationId,
+    subject,
+    ...(role ? { role } : {}),
+    jobId: id,
+    createdAt: at,
+  }));
+  const all = subjects.map(({ subject }) => subject);
+  if (await repository.createLocked(record, locks)) return queueAndMark(kind, deps, record, all);
+
+  // A lock is there: whose? A repeated request costs this read (two) and no write.
+  const [first] = subjects;
+  const existing = first && (await activeHolder(repository, request.organizationId, first.subject, now()));
+  // The transaction applied after all (answered late, then retried without its token): it is ours.
+  if (existing && jobIdOf(kind, existing) === id) return queueAndMark(kind, deps, record, all);
+  if (existing && sameSubjects(kind, existing, request)) {
+    if (existing.status !== 'pending' || existing.queuedAt !== undefined) {
+      return idField(kind, jobIdOf(kind, existing));
+    }
+    // An earlier attempt of this request stopped between recording and queuing, or is still
+    // queuing: the first repeat to claim it finishes it (unless the taker before it is recent
+    // and may still be at it); the others answer its id. Identical requests at once queue one message.
+    const earlier = jobIdOf(kind, existing);
+    const claimedAt = now();
+    const staleBefore = new Date(claimedAt.getTime() - QUEUE_CLAIM_MS).toISOString();
+    if (!(await repository.claimQueueing(earlier, claimedAt.toISOString(), staleBefore))) return idField(kind, earlier);
+    return lockAndQueue(kind, deps, existing, request);
+  }
+
   // The record exists before any lock names it, so a lock never points at a missing record
   // unless that record's request died (then the lock is stale and recoverable).
   await repository.create(record);
@@ -107,40 +124,62 @@ const undo = async (kind: { name: string; idAttribute: string }, id: string, ste
   }
 };
 
+/** Marks the record failed (only while unqueued) and releases the locks it took. */
+const giveUp = <R extends JobRecord>(
+  kind: { name: string; idAttribute: string },
+  { repository, now = () => new Date() }: StartDeps<R>,
+  record: R,
+  held: readonly string[],
+  reason: string,
+) => {
+  const id = jobIdOf(kind, record);
+  return undo(kind, id, [
+    () => repository.fail(id, reason, now(), { onlyIfUnqueued: true }),
+    ...held.map((subject) => () => repository.releaseLock(record.organizationId, subject, id)),
+  ]);
+};
+
+/** Takes each subject's lock one by one (taking over stale holders), then queues. */
 const lockAndQueue = async <R extends JobRecord & Q, Q extends Request, V, Id extends string>(
   kind: JobKind<R, Q, V, Id>,
-  { repository, queue, now = () => new Date() }: StartDeps<R>,
+  deps: StartDeps<R>,
   record: R,
   request: Q,
 ): Promise<Record<Id, string>> => {
+  const { repository, now = () => new Date() } = deps;
   const id = jobIdOf(kind, record);
-  const { organizationId } = record;
   const held: string[] = [];
-  const giveUp = (reason: string) =>
-    undo(kind, id, [
-      () => repository.fail(id, reason, now(), { onlyIfUnqueued: true }),
-      ...held.map((subject) => () => repository.releaseLock(organizationId, subject, id)),
-    ]);
-
   try {
     for (const { subject, role } of kind.lockSubjects(record)) {
-      await acquireLock(kind, repository, { organizationId, subject, ...(role ? { role } : {}), jobId: id }, now);
+      const lock = { organizationId: record.organizationId, subject, ...(role ? { role } : {}), jobId: id };
+      await acquireLock(kind, repository, lock, now);
       held.push(subject);
     }
   } catch (error) {
     const lost = error instanceof LockConflict;
-    await giveUp(lost ? kind.wording.lostLock : notStarted(kind));
+    await giveUp(kind, deps, record, held, lost ? kind.wording.lostLock : notStarted(kind));
     if (!lost) throw error;
     // Lost a race against the same request: answer the winner's id, as a repeat would.
     if (sameSubjects(kind, error.holder as R, request)) return idField(kind, jobIdOf(kind, error.holder));
     throw new ApiError('ABORTED', kind.wording.conflict(request));
   }
+  return queueAndMark(kind, deps, record, held);
+};
 
+/** Sends the job's first message and marks the record queued; `held`: the locks to release if it cannot be sent. */
+const queueAndMark = async <R extends JobRecord & Q, Q extends Request, V, Id extends string>(
+  kind: JobKind<R, Q, V, Id>,
+  deps: StartDeps<R>,
+  record: R,
+  held: readonly string[],
+): Promise<Record<Id, string>> => {
+  const { repository, queue, now = () => new Date() } = deps;
+  const id = jobIdOf(kind, record);
   try {
     await queue.send(id);
   } catch (error) {
     logger.error(`${titleOf(kind)} message could not be queued`, { error, ...idField(kind, id) });
-    await giveUp(notQueued(kind));
+    await giveUp(kind, deps, record, held, notQueued(kind));
     throw new ApiError('UNAVAILABLE', queueUnavailable(kind), idField(kind, id));
   }
   // The message is out: the job will run whatever happens next. Without the mark the record
@@ -149,7 +188,12 @@ const lockAndQueue = async <R extends JobRecord & Q, Q extends Request, V, Id ex
     .markQueued(id, now().toISOString())
     .catch((error) => logger.warn(`Could not mark the ${kind.name} queued`, { error, ...idField(kind, id) }));
   // The audit line of every job started: who asked for what (the API key, never its token).
-  logger.info('Job started', { kind: kind.name, jobId: id, organizationId, requestedBy: record.requestedBy });
+  logger.info('Job started', {
+    kind: kind.name,
+    jobId: id,
+    organizationId: record.organizationId,
+    requestedBy: record.requestedBy,
+  });
   return idField(kind, id);
 };
 

@@ -4,6 +4,7 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { conditionalTransaction } from '#shared/platform/conditional-write.js';
 import { toUpdateItem } from '#shared/platform/item-write.js';
 import type { ChangeAttribution } from '#shared/preferences/change-attribution.js';
 import { DynamoPreferenceStore, stampWrite } from '#shared/preferences/dynamo-store.js';
@@ -31,19 +32,6 @@ export interface MigrationEntries extends Omit<MigrationEntryStore, 'putEntryIf'
     change: ChangeAttribution,
   ): Promise<boolean>;
 }
-
-/** Why a cancelled transaction was cancelled, item by item (DynamoDB's CancellationReasons). */
-const cancellationCodes = (error: unknown): string[] | undefined => {
-  const { name, CancellationReasons } = (error ?? {}) as {
-    name?: string;
-    CancellationReasons?: { Code?: string }[];
-  };
-  if (name !== 'TransactionCanceledException') return undefined;
-  return (CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
-};
-
-/** A condition that did not hold, or a concurrent transaction: nothing was written, a later pass decides again. */
-const NOT_WRITTEN = new Set(['None', 'ConditionalCheckFailed', 'TransactionConflict']);
 
 /**
  * The config table's MigrationEntries: DynamoPreferenceStore's operations, and the copy as one
@@ -75,14 +63,8 @@ export class DynamoMigrationEntries extends DynamoPreferenceStore implements Mig
         { Update: { TableName: this.tableName, ...toUpdateItem(stampWrite(source, change)) } },
       ],
     };
-    try {
-      await this.db.send(new TransactWriteCommand(input));
-      return true;
-    } catch (error) {
-      const codes = cancellationCodes(error);
-      if (codes?.every((code) => NOT_WRITTEN.has(code))) return false;
-      throw error;
-    }
+    // A condition that did not hold, or a concurrent transaction: a later pass reads both again.
+    return conditionalTransaction(() => this.db.send(new TransactWriteCommand(input)));
   }
 
   /**

@@ -28,3 +28,31 @@ export const conditionalOrOwn = async (
   write: () => Promise<unknown>,
   isOwnWrite: () => Promise<boolean>,
 ): Promise<boolean> => (await conditional(write)) || isOwnWrite();
+
+/** Why a cancelled transaction was cancelled, item by item (DynamoDB's CancellationReasons). */
+const cancellationCodes = (error: unknown): string[] | undefined => {
+  const { name, CancellationReasons } = (error ?? {}) as {
+    name?: string;
+    CancellationReasons?: { Code?: string }[];
+  };
+  if (name !== 'TransactionCanceledException') return undefined;
+  return (CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+};
+
+/** A condition that did not hold, or a concurrent transaction: nothing was written, a later pass decides again. */
+const NOT_WRITTEN = new Set(['None', 'ConditionalCheckFailed', 'TransactionConflict']);
+
+/**
+ * Runs a TransactWriteItems with conditions: true when applied, false when it was cancelled
+ * because a condition did not hold or a concurrent transaction met the same items (nothing was
+ * written); any other failure is thrown.
+ */
+export const conditionalTransaction = async (write: () => Promise<unknown>): Promise<boolean> => {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (cancellationCodes(error)?.every((code) => NOT_WRITTEN.has(code))) return false;
+    throw error;
+  }
+};

@@ -14,6 +14,9 @@ const TRANSIENT_NAMES = new Set([
   'UnprocessedItemsError',
 ]);
 
+/** A transaction cancelled for capacity (the SDK does not retry a cancelled transaction). */
+const TRANSIENT_CANCELLATIONS = new Set(['ProvisionedThroughputExceeded', 'ThrottlingError']);
+
 const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 
 interface SdkLikeError {
@@ -21,6 +24,7 @@ interface SdkLikeError {
   code?: string;
   $retryable?: unknown;
   $metadata?: { httpStatusCode?: number };
+  CancellationReasons?: { Code?: string }[];
 }
 
 export const isTransientDependencyError = (error: unknown): boolean => {
@@ -29,6 +33,9 @@ export const isTransientDependencyError = (error: unknown): boolean => {
   if (e.$retryable) return true;
   if (e.name && TRANSIENT_NAMES.has(e.name)) return true;
   if (e.code && TRANSIENT_CODES.has(e.code)) return true;
+  if (e.name === 'TransactionCanceledException') {
+    return (e.CancellationReasons ?? []).some((reason) => TRANSIENT_CANCELLATIONS.has(reason.Code ?? ''));
+  }
   const status = e.$metadata?.httpStatusCode;
   return typeof status === 'number' && (status >= 500 || status === 429);
 };

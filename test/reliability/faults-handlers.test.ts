@@ -102,7 +102,7 @@ describe('transient faults are retried and never reach the caller', () => {
     expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(1);
     for (const user of users) for (const doc of ['td1', 'td2']) expect((await stored(user, doc))?.inbox).toBe('NONE');
     // The faults did happen, on every kind of call the routes make.
-    for (const operation of ['GetItem', 'UpdateItem', 'BatchGetItem', 'PutItem']) {
+    for (const operation of ['GetItem', 'UpdateItem', 'BatchGetItem', 'TransactWriteItems']) {
       const injected = [...proxy.injected].filter(([key]) => key.startsWith(`${operation}:`));
       expect({ operation, injected: injected.length > 0 }).toEqual({ operation, injected: true });
     }
@@ -126,7 +126,7 @@ describe('transient faults are retried and never reach the caller', () => {
 
 describe('a write that took effect but was answered after the client gave up (the SDK retries it)', () => {
   test('migrate: every write answered late once: 200, one pending migration holding both locks, one message', async () => {
-    proxy.policy = failFirst(['late'], ['PutItem', 'UpdateItem']);
+    proxy.policy = failFirst(['late'], ['TransactWriteItems', 'PutItem', 'UpdateItem']);
     sqs.on(SendMessageCommand).resolves({ MessageId: 'm-late' });
     const response = await call('migrate', {
       organizationId: 'org-1',
@@ -136,7 +136,7 @@ describe('a write that took effect but was answered after the client gave up (th
     expect(response.body.error).toBeUndefined();
     expect(response.statusCode).toBe(200);
     const { migrationId } = response.body.result!.data as { migrationId: string };
-    expect(proxy.injected.get('PutItem:late')).toBeGreaterThanOrEqual(3); // the record and both locks
+    expect(proxy.injected.get('TransactWriteItems:late')).toBe(1); // the record and both locks, in one transaction
     const records = (await scan(dynamo.tables.migrations)).filter((item) => item.documentId === 'late-src');
     expect(records.map((item) => item.pk)).toContain(`MIGRATION#${migrationId}`);
     const status = await call('status', { organizationId: 'org-1', migrationId });

@@ -57,7 +57,7 @@ test('every DynamoDB call answered 1.5 s late: set, get, migrate and status answ
   const moved = await service.call(PATHS.get, { organizationId: ORG, userId: 'slow-2', documentIds: ['slow-new'] });
   expect(answer(moved)).toMatchObject({ status: 200, body: { result: { data: [{ config: { inbox: 'NONE' } }] } } });
   // The store was slow on every kind of call the routes and the consumer make.
-  for (const operation of ['GetItem', 'PutItem', 'UpdateItem', 'BatchGetItem', 'Query'])
+  for (const operation of ['GetItem', 'TransactWriteItems', 'UpdateItem', 'BatchGetItem', 'Query'])
     expect([operation, (proxy.injected.get(`${operation}:late`) ?? 0) > 0]).toEqual([operation, true]);
 }, 150_000);
 

@@ -1,5 +1,12 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
@@ -34,6 +41,7 @@ beforeEach(() => {
     .on(GetCommand, { TableName: 'credentials-table', Key: { apiKey: API_KEY } })
     .resolves({ Item: credentialRecord({ apiKey: API_KEY }) });
   ddb.on(PutCommand).resolves({});
+  ddb.on(TransactWriteCommand).resolves({});
   ddb.on(UpdateCommand).resolves({});
   ddb.on(DeleteCommand).resolves({});
   sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
@@ -45,11 +53,11 @@ afterEach(() => {
 const call = async (handler: HttpHandler, path: string, data: unknown) =>
   parseResponse(await handler(apiEvent(path, { headers: authHeaders(API_KEY), body: { data } }), lambdaContext()));
 
-/** The job record the start wrote (its first conditional put of a `pending` item). */
+/** The job record the start wrote (the `pending` item of its transaction with the locks). */
 const writtenRecord = () =>
   ddb
-    .commandCalls(PutCommand)
-    .map((c) => c.args[0].input.Item as Record<string, unknown>)
+    .commandCalls(TransactWriteCommand)
+    .flatMap((c) => (c.args[0].input.TransactItems ?? []).map((t) => t.Put?.Item as Record<string, unknown>))
     .find((item) => item.status === 'pending');
 
 describe.each([

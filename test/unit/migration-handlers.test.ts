@@ -1,5 +1,12 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
@@ -35,6 +42,7 @@ beforeEach(() => {
     Item: credentialRecord({ apiKey, organizationIds: ['org-1'] }),
   });
   ddb.on(PutCommand).resolves({});
+  ddb.on(TransactWriteCommand).resolves({});
   ddb.on(UpdateCommand).resolves({});
   ddb.on(DeleteCommand).resolves({});
   sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
@@ -65,6 +73,20 @@ const record = (overrides: Partial<MigrationRecord> = {}): MigrationRecord => ({
 const conditionFailed = () =>
   Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
 
+/** DynamoDB's answer to a transaction with these reasons, item by item. */
+const transactionCancelled = (...codes: string[]) =>
+  Object.assign(new Error('Transaction cancelled'), {
+    name: 'TransactionCanceledException',
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
+
+type Put = { Item: { pk: string }; ConditionExpression?: string };
+/** The puts of the start's transaction. */
+const transactionPuts = () =>
+  ddb
+    .commandCalls(TransactWriteCommand)
+    .flatMap((c) => (c.args[0].input.TransactItems ?? []).map((t) => t.Put as unknown as Put));
+
 /** The source document's lock is held by `holder`. */
 const lockHeldBy = (holder: MigrationRecord, documentId = 'doc-a') => {
   ddb
@@ -75,8 +97,14 @@ const lockHeldBy = (holder: MigrationRecord, documentId = 'doc-a') => {
     .resolves({ Item: { ...migrationKey(holder.migrationId), ...holder } });
   // Taking the free lock fails; taking it over from a stale holder (another condition) works.
   const { pk } = lockKey('org-1', documentId);
-  ddb.on(PutCommand).callsFake(async (input: { Item: { pk: string }; ConditionExpression?: string }) => {
-    if (input.Item.pk === pk && input.ConditionExpression === 'attribute_not_exists(pk)') throw conditionFailed();
+  const taken = (put: Put) => put.Item.pk === pk && put.ConditionExpression === 'attribute_not_exists(pk)';
+  ddb.on(PutCommand).callsFake(async (input: Put) => {
+    if (taken(input)) throw conditionFailed();
+    return {};
+  });
+  ddb.on(TransactWriteCommand).callsFake(async (input: { TransactItems: { Put: Put }[] }) => {
+    const codes = input.TransactItems.map(({ Put }) => (taken(Put) ? 'ConditionalCheckFailed' : 'None'));
+    if (codes.includes('ConditionalCheckFailed')) throw transactionCancelled(...codes);
     return {};
   });
 };
@@ -95,19 +123,26 @@ describe('POST /v2/organizations/documents/migrate', () => {
     const { migrationId } = (response.body.result?.data ?? {}) as { migrationId: string };
     expect(migrationId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/); // a ULID: unique and time-sortable
 
-    expect(ddb).toHaveReceivedCommandWith(PutCommand, {
-      TableName: 'migrations-table',
-      Item: expect.objectContaining({ ...migrationKey(migrationId), status: 'pending', moved: 0, skipped: 0 }),
-    });
-    for (const [documentId, role] of [
-      ['doc-a', 'source'],
-      ['doc-b', 'target'],
-    ]) {
-      expect(ddb).toHaveReceivedCommandWith(PutCommand, {
-        Item: expect.objectContaining({ ...lockKey('org-1', documentId as string), migrationId, role }),
+    // The record and both locks in one transaction, each written only where nothing is.
+    expect(ddb).toHaveReceivedCommandTimes(TransactWriteCommand, 1);
+    expect(ddb).not.toHaveReceivedCommand(PutCommand);
+    expect(transactionPuts()).toEqual([
+      expect.objectContaining({
+        TableName: 'migrations-table',
+        Item: expect.objectContaining({ ...migrationKey(migrationId), status: 'pending', moved: 0, skipped: 0 }),
         ConditionExpression: 'attribute_not_exists(pk)',
-      });
-    }
+      }),
+      ...[
+        ['doc-a', 'source'],
+        ['doc-b', 'target'],
+      ].map(([documentId, role]) =>
+        expect.objectContaining({
+          TableName: 'migrations-table',
+          Item: expect.objectContaining({ ...lockKey('org-1', documentId as string), migrationId, role }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    ]);
     expect(sqs).toHaveReceivedCommandTimes(SendMessageCommand, 1);
     expect(sqs).toHaveReceivedCommandWith(SendMessageCommand, {
       QueueUrl: process.env.MIGRATION_QUEUE_URL,
@@ -117,6 +152,25 @@ describe('POST /v2/organizations/documents/migrate', () => {
       Key: migrationKey(migrationId),
       UpdateExpression: 'SET queuedAt = :at',
     });
+  });
+
+  test('a start transaction that applied but was answered as cancelled (a retry without its token): the migration is queued, nothing written again', async () => {
+    // The transaction's items are stored, then the answer is a cancellation (each item exists).
+    const stored = new Map<string, Record<string, unknown>>();
+    ddb.on(TransactWriteCommand).callsFake(async (input: { TransactItems: { Put: Put }[] }) => {
+      for (const { Put } of input.TransactItems) stored.set(Put.Item.pk, Put.Item);
+      throw transactionCancelled(...input.TransactItems.map(() => 'ConditionalCheckFailed'));
+    });
+    ddb.on(GetCommand, { TableName: 'migrations-table' }).callsFake(async (input: { Key: { pk: string } }) => ({
+      Item: stored.get(input.Key.pk),
+    }));
+    const response = await callMigrate();
+    expect(response.statusCode).toBe(200);
+    const { migrationId } = (response.body.result?.data ?? {}) as { migrationId: string };
+    expect(stored.get(migrationKey(migrationId).pk)).toBeDefined();
+    expect(sqs).toHaveReceivedCommandWith(SendMessageCommand, { MessageBody: JSON.stringify({ migrationId }) });
+    expect(ddb).not.toHaveReceivedCommand(PutCommand);
+    expect(failedUpdates()).toEqual([]);
   });
 
   test('two migrations get different, increasing ids', async () => {
@@ -203,6 +257,7 @@ describe('POST /v2/organizations/documents/migrate', () => {
   });
 
   test('DynamoDB throttling after the SDK retries: 503 UNAVAILABLE, nothing queued', async () => {
+    lockHeldBy(record({ status: 'completed', newDocumentId: 'doc-z' }));
     ddb.on(PutCommand).rejects(
       Object.assign(new Error('Rate exceeded'), {
         name: 'ProvisionedThroughputExceededException',
@@ -213,6 +268,15 @@ describe('POST /v2/organizations/documents/migrate', () => {
     expect(response.statusCode).toBe(503);
     expect(response.body.error?.status).toBe('UNAVAILABLE');
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+  });
+
+  test('the start transaction cancelled for capacity (the SDK does not retry it): 503 UNAVAILABLE, nothing else written', async () => {
+    ddb.on(TransactWriteCommand).rejects(transactionCancelled('None', 'ThrottlingError', 'None'));
+    const response = await callMigrate();
+    expect(response.statusCode).toBe(503);
+    expect(response.body.error?.status).toBe('UNAVAILABLE');
+    expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
+    expect(ddb).not.toHaveReceivedCommand(PutCommand);
   });
 
   test.each([
@@ -226,12 +290,14 @@ describe('POST /v2/organizations/documents/migrate', () => {
     expect(response.body.error?.status).toBe('INVALID_ARGUMENT');
     expect(response.body.error?.message).toContain(message);
     expect(ddb).not.toHaveReceivedCommand(PutCommand);
+    expect(ddb).not.toHaveReceivedCommand(TransactWriteCommand);
   });
 
   test('an organization not granted to the credential: 403 PERMISSION_DENIED', async () => {
     const response = await callMigrate({ ...request, organizationId: 'org-2' });
     expect(response.statusCode).toBe(403);
     expect(ddb).not.toHaveReceivedCommand(PutCommand);
+    expect(ddb).not.toHaveReceivedCommand(TransactWriteCommand);
   });
 });
 

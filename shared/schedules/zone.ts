@@ -1,22 +1,28 @@
 /**
- * Time-zone arithmetic from the platform's ICU data (Intl) only: no offset table of our own, so a
- * tzdata update of the runtime is all it takes to follow a government's change (docs/design.md,
+ * Time-zone arithmetic from the platform's ICU data only: no offset table of our own, so a tzdata
+ * update of the runtime is all it takes to follow a government's change (docs/design.md,
  * Delivery schedules: time zones).
  *
- * Intl answers one question, "what is the wall clock of this zone at this instant?", and lists
+ * ICU answers one question, "what is the wall clock of this zone at this instant?", and lists
  * no transitions. Everything else is built on that one question, asked as rarely as possible:
- * - the offset at the start of each UTC day (one Intl call per day, remembered per zone);
+ * - the offset at the start of each UTC day (one question per day, remembered per zone);
  * - where two consecutive day starts differ, the transition inside that day, found by bisection
- *   over whole seconds (about 17 Intl calls, remembered per zone);
+ *   over whole seconds (about 17 questions, remembered per zone);
  * - between transitions the offset is constant, so any offset, local date or wall-time conversion
- *   in a range of days costs one call per day of the range and 17 per transition in it, however
- *   the range is used (the search for a free instant or a digest slot touches a bounded number
- *   of days: see next-instant.ts).
+ *   in a range of days costs one question per day of the range and 17 per transition in it,
+ *   however the range is used (the search for a free instant or a digest slot touches a bounded
+ *   number of days: see next-instant.ts).
  * Assumption: a zone changes its offset at most once within one UTC day (true of every zone in
  * tzdata since 1970); two changes within a day that cancel out would be missed.
  *
+ * The question goes to ICU one of two ways (local-clock.ts): V8's local time with TZ set to the
+ * zone, for a zone shown to be ICU's own (cheap), or an Intl formatter (the first one of a
+ * process costs some 12 ms of CPU).
+ *
  * Instants are epoch milliseconds; offsets are milliseconds east of UTC (local = UTC + offset).
  */
+
+import { localClockKnows, localClockOffset } from './local-clock.js';
 
 const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
@@ -77,10 +83,12 @@ export const civilFromDays = (days: number): CivilDate => {
 /** 0 = Monday ... 6 = Sunday, for a day number of daysFromCivil (1970-01-01 was a Thursday). */
 export const weekdayOfDays = (days: number): number => (((days + 3) % 7) + 7) % 7;
 
-// --- The one question asked of Intl, and what is remembered of its answers -------------------
+// --- The one question asked of ICU, and what is remembered of its answers --------------------
 
 interface ZoneData {
-  formatter: Intl.DateTimeFormat;
+  timeZone: string;
+  /** The zone's formatter, when its questions go to Intl (undefined when they go to V8's local time). */
+  formatter: Intl.DateTimeFormat | undefined;
   /** UTC day number -> the offset at that day's 00:00 UTC. */
   dayStarts: Map<number, number>;
   /** UTC day number -> the instant of the transition inside that day (only days that have one). */
@@ -97,16 +105,26 @@ const zones = new Map<string, ZoneData>();
 let formattersCreated = 0;
 let offsetLookups = 0;
 
-/** What the zone code has asked of Intl since the process started (or since resetZoneMemory). */
-export const zoneStats = (): { formattersCreated: number; offsetLookups: number; zonesRemembered: number } => ({
+/**
+ * What the zone code has asked of ICU since the process started (or since resetZoneMemory):
+ * formatters created, offsets asked (either way), zones remembered, and of those, the zones asked
+ * through V8's local time.
+ */
+export const zoneStats = (): {
+  formattersCreated: number;
+  offsetLookups: number;
+  zonesRemembered: number;
+  zonesOnLocalTime: number;
+} => ({
   formattersCreated,
   offsetLookups,
   zonesRemembered: zones.size,
+  zonesOnLocalTime: [...zones.values()].filter((zone) => zone.formatter === undefined).length,
 });
 
 /**
  * Forgets every remembered day offset and transition (not the formatters) and zeroes the
- * counters: for tests that count the Intl calls of a cold computation.
+ * counters: for tests that count the questions of a cold computation.
  */
 export const resetZoneMemory = (): void => {
   for (const zone of zones.values()) {
@@ -133,30 +151,39 @@ const createFormatter = (timeZone: string): Intl.DateTimeFormat => {
   return formatter;
 };
 
-const rememberZone = (timeZone: string, formatter: Intl.DateTimeFormat): ZoneData => {
-  const data: ZoneData = { formatter, dayStarts: new Map(), transitions: new Map() };
+const rememberZone = (timeZone: string, formatter: Intl.DateTimeFormat | undefined): ZoneData => {
+  const data: ZoneData = { timeZone, formatter, dayStarts: new Map(), transitions: new Map() };
   if (zones.size >= MAX_REMEMBERED_ZONES) zones.clear();
   zones.set(timeZone, data);
   return data;
 };
 
-/** Creating a formatter is the expensive part (some 80 µs): one per zone name, for the process. */
-const zoneData = (timeZone: string): ZoneData =>
-  zones.get(timeZone) ?? rememberZone(timeZone, createFormatter(timeZone));
-
 /**
- * The offset at `at`, asked of Intl (one call, counted). Only the month, day and time of the
- * formatted wall clock are read: the year is the one of the UTC date or its neighbour that puts
- * the offset within a day, which holds for every era (Intl prints years before 1 AD without sign).
+ * A zone's questions go to V8's local time when it is shown to be ICU's own zone there
+ * (local-clock.ts), otherwise to one formatter per zone name for the process (creating one is
+ * some 80 µs, after the process's first, which costs some 12 ms).
  */
+const zoneData = (timeZone: string): ZoneData =>
+  zones.get(timeZone) ?? rememberZone(timeZone, localClockKnows(timeZone) ? undefined : createFormatter(timeZone));
+
+/** The offset at `at`, asked of ICU (one question, counted). */
 const askOffset = (zone: ZoneData, at: number): number => {
   offsetLookups += 1;
+  return zone.formatter ? formattedOffset(zone.formatter, at) : localClockOffset(zone.timeZone, at);
+};
+
+/**
+ * The offset at `at` through Intl. Only the month, day and time of the formatted wall clock are
+ * read: the year is the one of the UTC date or its neighbour that puts the offset within a day,
+ * which holds for every era (Intl prints years before 1 AD without sign).
+ */
+const formattedOffset = (formatter: Intl.DateTimeFormat, at: number): number => {
   let month = 0;
   let day = 0;
   let hour = 0;
   let minute = 0;
   let second = 0;
-  for (const part of zone.formatter.formatToParts(at)) {
+  for (const part of formatter.formatToParts(at)) {
     if (part.type === 'month') month = Number(part.value);
     else if (part.type === 'day') day = Number(part.value);
     else if (part.type === 'hour') hour = Number(part.value) % 24;

@@ -1,4 +1,3 @@
-import { ENTRY_INDEX } from '#shared/history/keys.js';
 import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
 import type { FunctionAccess } from '#shared/platform/route.js';
 import { USER_INDEX } from '#shared/preferences/keys.js';
@@ -98,11 +97,9 @@ export const CHANGE_PUBLISHER_FUNCTION = {
   timeoutSeconds: 60,
   tables: {
     // Record changes (puts, 25 per BatchWriteItem); an erasure's change deletes that entry's
-    // history (query, batch delete).
+    // history (a consistent query of the user's partition, batch delete).
     history: ['Query', 'BatchWriteItem'],
   },
-  // An entry's history is found through the index of one entry's changes.
-  indexes: { history: [ENTRY_INDEX] },
   streams: ['config', 'migrations'],
   eventBus: ['PutEvents'],
   settings: ['historyRetention'],

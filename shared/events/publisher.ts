@@ -70,49 +70,58 @@ interface RecordFailure {
   error: unknown;
 }
 
-const ofEntry = ({ recorded: { change } }: HistoryWrite, entry: EntryKey): boolean =>
-  change.organizationId === entry.organizationId &&
-  change.userId === entry.userId &&
-  change.documentId === entry.documentId;
-
 /**
  * Does the records' history steps in stream order, with as few calls as order allows: the changes
  * to store are gathered (BatchWriteItem, 25 to a call) until an erasure of an entry's history,
- * which waits for every change before it to be stored, and is handed those of the same entry
- * (the index it lists an entry's history by may not show them yet). Stops at the first record
- * that fails.
+ * which waits for every change before it to be stored; consecutive erasures of one user's entries
+ * (an erasure job deletes a user's entries in a row) are gathered into one deletion, which reads
+ * the user's partition consistently, so that the changes stored a moment before, by this batch or
+ * an earlier one, go too. Stops at the first record that fails.
  */
 const applyHistory = async (
   history: HistoryStore,
   plans: readonly (RecordPlan | RecordFailure)[],
 ): Promise<RecordFailure | undefined> => {
   let pending: { write: HistoryWrite; index: number }[] = [];
-  const stored: HistoryWrite[] = [];
-  const flush = async (): Promise<RecordFailure | undefined> => {
+  let erasing: { organizationId: string; userId: string; documentIds: (string | null)[]; index: number } | undefined;
+  const storePending = async (): Promise<RecordFailure | undefined> => {
     const writes = pending;
     pending = [];
     if (writes.length === 0) return undefined;
     const failed = await history.recordAll(writes.map(({ write }) => write));
-    if (failed) return { index: (writes[failed.index] as { index: number }).index, error: failed.error };
-    stored.push(...writes.map(({ write }) => write));
-    return undefined;
+    return failed && { index: (writes[failed.index] as { index: number }).index, error: failed.error };
   };
+  const eraseGathered = async (): Promise<RecordFailure | undefined> => {
+    const erase = erasing;
+    erasing = undefined;
+    if (!erase) return undefined;
+    try {
+      await history.deleteEntryHistory(erase.organizationId, erase.userId, erase.documentIds);
+      return undefined;
+    } catch (error) {
+      // The retry starts again from the first erasure gathered (deleting again is harmless).
+      return { index: erase.index, error };
+    }
+  };
+  const flush = async () => (await storePending()) ?? eraseGathered();
   for (const [index, plan] of plans.entries()) {
     if ('error' in plan) return (await flush()) ?? plan;
     for (const step of plan.steps) {
       if ('store' in step) {
+        const failed = await eraseGathered();
+        if (failed) return failed;
         pending.push({ write: step.store, index });
         continue;
       }
-      const failed = await flush();
+      const failed = await storePending();
       if (failed) return failed;
       const { organizationId, userId, documentId } = step.erase;
-      try {
-        const recorded = stored.filter((write) => ofEntry(write, step.erase));
-        await history.deleteEntryHistory(organizationId, userId, documentId, recorded);
-      } catch (error) {
-        return { index, error };
+      if (erasing && (erasing.organizationId !== organizationId || erasing.userId !== userId)) {
+        const failedErase = await eraseGathered();
+        if (failedErase) return failedErase;
       }
+      erasing ??= { organizationId, userId, documentIds: [], index };
+      erasing.documentIds.push(documentId);
     }
   }
   return flush();

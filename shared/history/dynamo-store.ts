@@ -15,13 +15,13 @@ import type { HistoryPage, HistoryQuery, HistoryStore, HistoryWrite, HistoryWrit
 
 type Item = Record<string, unknown>;
 
-/** One history item's key as one string (no key holds a NUL: identifiers hold no control character). */
-const keyText = (key: Item): string => `${String(key.pk)}\u0000${String(key.sk)}`;
 type WriteRequest = { DeleteRequest: { Key: Item } } | { PutRequest: { Item: Item } };
 
 const BATCH_WRITE_LIMIT = 25;
 /** Keys read per Query of a delete pass. */
 const DELETE_PAGE = 500;
+/** Entries of one user whose changes one Query of an erasure finds (DynamoDB's bound on `IN`). */
+const ERASE_FILTER_VALUES = 100;
 
 const toChange = (item: Item): HistoryChange => ({
   changeId: item.changeId as string,
@@ -166,23 +166,35 @@ export class DynamoHistoryStore implements HistoryStore {
   }
 
   /**
-   * The entry's changes are listed by the entry index, which DynamoDB keeps eventually
-   * consistent: a change stored a moment ago may be missing from it, so the changes the caller
-   * just stored (`recorded`) are deleted by their keys first.
+   * The entries' changes, read from the user's partition of the table itself with a consistent
+   * Query, filtered to the entries: a change stored a moment ago, even by an earlier batch, is
+   * there (the entry index, eventually consistent, may not list it yet). The filter reads the
+   * whole partition, hence one Query for up to ERASE_FILTER_VALUES entries of a user.
    */
   async deleteEntryHistory(
     organizationId: string,
     userId: string,
-    documentId: string | null,
-    recorded: readonly HistoryWrite[] = [],
+    documentIds: readonly (string | null)[],
   ): Promise<number> {
-    const keys = recorded.map((write) => {
-      const { pk, sk } = keysOf(write);
-      return { pk, sk };
-    });
-    await this.deleteKeys(keys);
-    const done = new Set(keys.map(keyText));
-    return keys.length + (await this.deleteAll(this.keyCondition(organizationId, userId, documentId), done));
+    const entryPks = [
+      ...new Set(documentIds.map((documentId) => entryTableKey({ organizationId, userId, documentId }).pk)),
+    ];
+    let deleted = 0;
+    for (let start = 0; start < entryPks.length; start += ERASE_FILTER_VALUES) {
+      const chunk = entryPks.slice(start, start + ERASE_FILTER_VALUES);
+      const names = chunk.map((_, i) => `:entry${i}`);
+      const partition = this.keyCondition(organizationId, userId, undefined);
+      deleted += await this.deleteAll({
+        ...partition,
+        ConsistentRead: true,
+        FilterExpression: `entryPk IN (${names.join(', ')})`,
+        ExpressionAttributeValues: {
+          ...partition.ExpressionAttributeValues,
+          ...Object.fromEntries(chunk.map((pk, i) => [names[i], pk])),
+        },
+      });
+    }
+    return deleted;
   }
 
   deleteUserHistory(organizationId: string, userId: string): Promise<number> {
@@ -193,8 +205,8 @@ export class DynamoHistoryStore implements HistoryStore {
 
   /** Queries the keys page by page and deletes them but those `done` (not counted); answers how many it deleted. */
   private async deleteAll(
-    condition: ReturnType<DynamoHistoryStore['keyCondition']> & Pick<QueryCommandInput, 'ConsistentRead'>,
-    done: ReadonlySet<string> = new Set(),
+    condition: ReturnType<DynamoHistoryStore['keyCondition']> &
+      Pick<QueryCommandInput, 'ConsistentRead' | 'FilterExpression'>,
   ): Promise<number> {
     let deleted = 0;
     let startKey: Item | undefined;
@@ -208,9 +220,7 @@ export class DynamoHistoryStore implements HistoryStore {
           ...(startKey ? { ExclusiveStartKey: startKey } : {}),
         }),
       );
-      const keys = (output.Items ?? [])
-        .map((item) => ({ pk: item.pk, sk: item.sk }))
-        .filter((key) => !done.has(keyText(key)));
+      const keys = (output.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }));
       await this.deleteKeys(keys);
       deleted += keys.length;
       startKey = output.LastEvaluatedKey;

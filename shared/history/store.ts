@@ -44,15 +44,10 @@ export interface HistoryStore {
   /** Newest first. */
   list(query: HistoryQuery): Promise<HistoryPage>;
   /**
-   * Deletes every change of one entry of the user, and `recorded` (changes of that entry stored a
-   * moment ago, which the entry's listing may not show yet) by their keys; returns how many.
+   * Deletes every change of these entries of the user (by their document, null for the
+   * organization-wide entry), including those stored a moment ago; returns how many.
    */
-  deleteEntryHistory(
-    organizationId: string,
-    userId: string,
-    documentId: string | null,
-    recorded?: readonly HistoryWrite[],
-  ): Promise<number>;
+  deleteEntryHistory(organizationId: string, userId: string, documentIds: readonly (string | null)[]): Promise<number>;
   /** Deletes every change of the user in the organization; returns how many. */
   deleteUserHistory(organizationId: string, userId: string): Promise<number>;
 }

@@ -125,7 +125,7 @@ describe('the history table', () => {
       change({ documentId: 'doc-1', userId: 'bob' }),
     ];
     await storeChanges(...items);
-    expect(await store.deleteEntryHistory('acme', 'alice', 'doc-1')).toBe(1);
+    expect(await store.deleteEntryHistory('acme', 'alice', ['doc-1'])).toBe(1);
     expect(ids((await store.list({ organizationId: 'acme', userId: 'alice', limit: 10 })).changes).sort()).toEqual(
       ids([items[1]!, items[2]!].map((x) => x.change)).sort(),
     );

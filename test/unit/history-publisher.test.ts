@@ -25,14 +25,14 @@ class MemoryHistory implements HistoryStore {
   async list(): Promise<HistoryPage> {
     return { changes: [] };
   }
+  failErase = false;
   async deleteEntryHistory(
     organizationId: string,
     userId: string,
-    documentId: string | null,
-    recorded: readonly HistoryWrite[] = [],
+    documentIds: readonly (string | null)[],
   ): Promise<number> {
-    const keys = recorded.map((write) => write.recorded.sequenceNumber);
-    this.calls.push(`erase ${JSON.stringify([organizationId, userId, documentId])} with ${keys.join(',') || 'none'}`);
+    this.calls.push(`erase ${JSON.stringify([organizationId, userId, documentIds])}`);
+    if (this.failErase) throw new Error('throttled');
     return 0;
   }
   async deleteUserHistory(): Promise<number> {
@@ -67,7 +67,7 @@ const setup = () => {
 const set = (sequenceNumber: string, inbox: string) =>
   streamRecord('config', 'MODIFY', { old: entryItem(), new: entryItem({ inbox }) }, sequenceNumber);
 
-/** The erasure worker's removal of alice's entry on doc-1 (stamped with the erasure's cause). */
+/** The erasure worker's removal of alice's entry on doc-1, or another (stamped with the erasure's cause). */
 const erasure = (sequenceNumber?: string, layers: Record<string, unknown> = {}) =>
   streamRecord(
     'config',
@@ -75,6 +75,12 @@ const erasure = (sequenceNumber?: string, layers: Record<string, unknown> = {}) 
     { old: entryItem({ inbox: 'ALL', ...layers, changeCause: 'erasure', changedBy: 'erasure:e1' }) },
     sequenceNumber,
   );
+
+/** The erasure of `userId`'s entry on `documentId`. */
+const erasureOf = (sequenceNumber: string, userId: string, documentId: string) =>
+  erasure(sequenceNumber, { pk: `DOC#acme#${documentId}`, documentId, sk: userId, userId });
+
+const ALICE_DOC_1 = `erase ${JSON.stringify(['acme', 'alice', ['doc-1']])}`;
 
 describe('the change publisher', () => {
   test('each change is stored once and announced; a redelivered batch writes the same items', async () => {
@@ -118,36 +124,44 @@ describe('the change publisher', () => {
       Records: [set('1', 'ALL'), set('2', 'NONE'), erased, set('4', 'MINE'), set('5', 'ALL')],
     });
     expect(response.batchItemFailures).toEqual([]);
-    expect(history.calls).toEqual([
-      'store 1,2',
-      `erase ${JSON.stringify(['acme', 'alice', 'doc-1'])} with 1,2`,
-      'store 4,5',
-    ]);
+    expect(history.calls).toEqual(['store 1,2', ALICE_DOC_1, 'store 4,5']);
     expect(bus.published.map((e) => e.detail.id)).toEqual(['event-1', 'event-2', 'event-3', 'event-4', 'event-5']);
   });
 
-  test("an erasure's delete is handed the changes of that entry stored before it in the batch, and only those", async () => {
+  test("consecutive erasures of one user's entries are one deletion; another user's, or a change, starts another", async () => {
     const { history, handler } = setup();
-    const other = (sequenceNumber: string, overrides: Record<string, unknown>) =>
-      streamRecord(
-        'config',
-        'MODIFY',
-        { old: entryItem(overrides), new: entryItem({ ...overrides, inbox: 'NONE' }) },
-        sequenceNumber,
-      );
-    const erased = erasure('5');
     const response = await handler({
       Records: [
-        set('1', 'ALL'),
-        other('2', { pk: 'DOC#acme#doc-2', documentId: 'doc-2' }),
-        other('3', { sk: 'bob', userId: 'bob' }),
-        set('4', 'NONE'),
-        erased,
+        erasureOf('1', 'alice', 'doc-1'),
+        erasureOf('2', 'alice', 'doc-2'),
+        erasureOf('3', 'alice', 'doc-3'),
+        erasureOf('4', 'bob', 'doc-1'),
+        set('5', 'ALL'),
+        erasureOf('6', 'bob', 'doc-2'),
       ],
     });
     expect(response.batchItemFailures).toEqual([]);
-    // The entry index may not list 1 and 4 yet: the store deletes them by their keys.
-    expect(history.calls).toEqual(['store 1,2,3,4', `erase ${JSON.stringify(['acme', 'alice', 'doc-1'])} with 1,4`]);
+    expect(history.calls).toEqual([
+      `erase ${JSON.stringify(['acme', 'alice', ['doc-1', 'doc-2', 'doc-3']])}`,
+      `erase ${JSON.stringify(['acme', 'bob', ['doc-1']])}`,
+      'store 5',
+      `erase ${JSON.stringify(['acme', 'bob', ['doc-2']])}`,
+    ]);
+  });
+
+  test('a deletion that fails fails the first erasure it gathered and every later record, never an earlier one', async () => {
+    const { history, bus, handler } = setup();
+    history.failErase = true;
+    const response = await handler({
+      Records: [set('1', 'ALL'), erasureOf('2', 'alice', 'doc-1'), erasureOf('3', 'alice', 'doc-2'), set('4', 'NONE')],
+    });
+    expect(response.batchItemFailures).toEqual([
+      { itemIdentifier: '2' },
+      { itemIdentifier: '3' },
+      { itemIdentifier: '4' },
+    ]);
+    expect(history.calls).toEqual(['store 1', `erase ${JSON.stringify(['acme', 'alice', ['doc-1', 'doc-2']])}`]);
+    expect(bus.published.map((e) => e.detail.id)).toEqual(['event-1']);
   });
 
   test('a change the history refuses fails its record and the later ones, never the earlier; no erasure runs past it', async () => {
@@ -187,7 +201,7 @@ describe('the change publisher', () => {
       categoryIds: new Set(['comment', 'mention']),
     });
     await handler({ Records: [erased] });
-    expect(history.calls).toEqual([`erase ${JSON.stringify(['acme', 'alice', 'doc-1'])} with none`]);
+    expect(history.calls).toEqual([ALICE_DOC_1]);
     // Every layer's change is still announced (before: null).
     expect(bus.published.map((e) => e.detail.category ?? null)).toEqual([null, 'comment', 'mention']);
   });
@@ -197,7 +211,7 @@ describe('the change publisher', () => {
     const erased = erasure();
     await handler({ Records: [erased] });
     expect(history.items.size).toBe(0);
-    expect(history.calls).toEqual([`erase ${JSON.stringify(['acme', 'alice', 'doc-1'])} with none`]);
+    expect(history.calls).toEqual([ALICE_DOC_1]);
     expect(bus.published[0]?.detail).toMatchObject({ cause: 'erasure', changedBy: 'erasure:e1', after: {} });
   });
 

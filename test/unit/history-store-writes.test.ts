@@ -3,7 +3,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand } f
 import { beforeEach, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
-import { ENTRY_INDEX, historyKeys } from '#shared/history/keys.js';
+import { historyKeys } from '#shared/history/keys.js';
 import type { HistoryWrite } from '#shared/history/store.js';
 
 // How the change publisher's history is written: 25 puts to a BatchWriteItem, the calls at once;
@@ -99,36 +99,31 @@ test("an erasure's deletion of the user's history reads the table's own partitio
   }
 });
 
-test("an entry's history: the changes just stored are deleted by their keys, the rest as the entry index lists them", async () => {
-  const justStored = writes.slice(0, 2).map((write) => ({
-    ...write,
-    recorded: { ...write.recorded, change: { ...write.recorded.change, userId: 'alice' } },
-  }));
-  const [first, second] = justStored.map((write) =>
-    historyKeys(write.recorded.change, write.recorded.change.changedAt, write.recorded.sequenceNumber),
-  );
-  // The index lists the first one already and an older change, not yet the second.
-  ddb.on(QueryCommand).resolves({
-    Items: [
-      { pk: first?.pk, sk: first?.sk },
-      { pk: first?.pk, sk: 'older' },
-    ],
-  });
+test("an erasure's deletion of entries' history reads the user's partition consistently, filtered to those entries, 100 to a Query", async () => {
+  const documentIds = [null, ...Array.from({ length: 120 }, (_, i) => `doc-${i}`)];
+  ddb.on(QueryCommand).resolves({ Items: [{ pk: 'H#acme#alice', sk: 'a' }] });
   ddb.on(BatchWriteCommand).resolves({});
-  expect(await store.deleteEntryHistory('acme', 'alice', 'doc-1', justStored)).toBe(3);
-  const deleted = ddb
-    .commandCalls(BatchWriteCommand)
-    .map((call) =>
-      ((call.args[0].input.RequestItems?.history ?? []) as { DeleteRequest?: { Key: Record<string, unknown> } }[]).map(
-        (r) => r.DeleteRequest?.Key,
-      ),
-    );
-  expect(deleted).toEqual([
-    [
-      { pk: first?.pk, sk: first?.sk },
-      { pk: second?.pk, sk: second?.sk },
-    ],
-    [{ pk: first?.pk, sk: 'older' }],
-  ]);
-  expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input.IndexName).toBe(ENTRY_INDEX);
+  expect(await store.deleteEntryHistory('acme', 'alice', documentIds)).toBe(2);
+  const queries = ddb.commandCalls(QueryCommand).map((call) => call.args[0].input);
+  expect(queries).toHaveLength(2);
+  const filtered = queries.map((query) => {
+    expect(query).toMatchObject({
+      TableName: 'history',
+      ConsistentRead: true,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: expect.objectContaining({ ':pk': 'H#acme#alice' }),
+    });
+    // Not the entry index: it may not list a change stored a moment ago, by this batch or an earlier one.
+    expect(query.IndexName).toBeUndefined();
+    return Object.entries(query.ExpressionAttributeValues ?? {})
+      .filter(([name]) => name !== ':pk')
+      .map(([, pk]) => pk);
+  });
+  expect(filtered.map((values) => values.length)).toEqual([100, 21]);
+  expect(filtered.flat()).toEqual(
+    documentIds.map(
+      (documentId) => historyKeys({ organizationId: 'acme', userId: 'alice', documentId }, '', '0').entryPk,
+    ),
+  );
+  expect(queries[0]?.FilterExpression).toMatch(/^entryPk IN \(:entry0, :entry1, .*:entry99\)$/);
 });

@@ -22,7 +22,7 @@
  * Instants are epoch milliseconds; offsets are milliseconds east of UTC (local = UTC + offset).
  */
 
-import { localClockKnows, localClockOffset } from './local-clock.js';
+import { inOneSwitch, localClockKnows, localClockOffset } from './local-clock.js';
 
 const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
@@ -246,24 +246,26 @@ const transitionOfDay = (zone: ZoneData, day: number): Transition | undefined =>
 // --- The public arithmetic --------------------------------------------------------------------
 
 /** The zone's offset at instant `at`, in milliseconds east of UTC. */
-export const offsetAt = (timeZone: string, at: number): number => {
-  const zone = zoneData(timeZone);
-  const day = Math.floor(at / DAY);
-  const transition = transitionOfDay(zone, day);
-  if (!transition) return dayStartOffset(zone, day);
-  return at < transition.at ? transition.before : transition.after;
-};
+export const offsetAt = (timeZone: string, at: number): number =>
+  inOneSwitch(() => {
+    const zone = zoneData(timeZone);
+    const day = Math.floor(at / DAY);
+    const transition = transitionOfDay(zone, day);
+    if (!transition) return dayStartOffset(zone, day);
+    return at < transition.at ? transition.before : transition.after;
+  });
 
 /** The zone's transitions at or after `from` and before `to`, in order (cost: one per day, 17 per transition). */
-export const transitionsBetween = (timeZone: string, from: number, to: number): Transition[] => {
-  const zone = zoneData(timeZone);
-  const found: Transition[] = [];
-  for (let day = Math.floor(from / DAY); day * DAY < to; day += 1) {
-    const transition = transitionOfDay(zone, day);
-    if (transition && transition.at >= from && transition.at < to) found.push(transition);
-  }
-  return found;
-};
+export const transitionsBetween = (timeZone: string, from: number, to: number): Transition[] =>
+  inOneSwitch(() => {
+    const zone = zoneData(timeZone);
+    const found: Transition[] = [];
+    for (let day = Math.floor(from / DAY); day * DAY < to; day += 1) {
+      const transition = transitionOfDay(zone, day);
+      if (transition && transition.at >= from && transition.at < to) found.push(transition);
+    }
+    return found;
+  });
 
 /** The local day number (daysFromCivil) of instant `at` in the zone. */
 export const localDayAt = (timeZone: string, at: number): number => Math.floor((at + offsetAt(timeZone, at)) / DAY);
@@ -291,37 +293,38 @@ export const wallClockAt = (timeZone: string, at: number): WallClock => {
  * before the transition); one that a backward transition repeats is its first occurrence.
  * Europe/Berlin: 2026-03-29 02:30 is 01:30Z (03:30 CEST), 2026-10-25 02:30 is 00:30Z (CEST).
  */
-export const instantOfLocal = (timeZone: string, days: number, minuteOfDay: number): number => {
-  const wall = days * DAY + minuteOfDay * MINUTE;
-  // Every offset is less than a day, so the instant lies within a day of `wall` read as UTC.
-  const transitions = transitionsBetween(timeZone, wall - DAY, wall + DAY);
-  const first = offsetAt(timeZone, wall - DAY);
-  // The offsets in force on the pieces between the transitions: a candidate instant is valid if
-  // it falls on the piece whose offset produced it.
-  let earliest: number | undefined;
-  let offset = first;
-  let pieceStart = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i <= transitions.length; i += 1) {
-    const pieceEnd = transitions[i]?.at ?? Number.POSITIVE_INFINITY;
-    const candidate = wall - offset;
-    if (candidate >= pieceStart && candidate < pieceEnd && (earliest === undefined || candidate < earliest)) {
-      earliest = candidate;
+export const instantOfLocal = (timeZone: string, days: number, minuteOfDay: number): number =>
+  inOneSwitch(() => {
+    const wall = days * DAY + minuteOfDay * MINUTE;
+    // Every offset is less than a day, so the instant lies within a day of `wall` read as UTC.
+    const transitions = transitionsBetween(timeZone, wall - DAY, wall + DAY);
+    const first = offsetAt(timeZone, wall - DAY);
+    // The offsets in force on the pieces between the transitions: a candidate instant is valid if
+    // it falls on the piece whose offset produced it.
+    let earliest: number | undefined;
+    let offset = first;
+    let pieceStart = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i <= transitions.length; i += 1) {
+      const pieceEnd = transitions[i]?.at ?? Number.POSITIVE_INFINITY;
+      const candidate = wall - offset;
+      if (candidate >= pieceStart && candidate < pieceEnd && (earliest === undefined || candidate < earliest)) {
+        earliest = candidate;
+      }
+      const next = transitions[i];
+      if (next) {
+        offset = next.after;
+        pieceStart = next.at;
+      }
     }
-    const next = transitions[i];
-    if (next) {
-      offset = next.after;
-      pieceStart = next.at;
+    if (earliest !== undefined) return earliest;
+    // No valid candidate: `wall` lies in the gap of a forward transition; read it with the offset
+    // before the gap, which moves it forward by the gap's length.
+    for (let i = transitions.length - 1; i >= 0; i -= 1) {
+      const transition = transitions[i] as Transition;
+      if (transition.at + transition.before <= wall) return wall - transition.before;
     }
-  }
-  if (earliest !== undefined) return earliest;
-  // No valid candidate: `wall` lies in the gap of a forward transition; read it with the offset
-  // before the gap, which moves it forward by the gap's length.
-  for (let i = transitions.length - 1; i >= 0; i -= 1) {
-    const transition = transitions[i] as Transition;
-    if (transition.at + transition.before <= wall) return wall - transition.before;
-  }
-  return wall - first;
-};
+    return wall - first;
+  });
 
 /** instantOfLocal for a calendar date. */
 export const instantOfWallTime = (timeZone: string, date: CivilDate, minuteOfDay: number): number =>

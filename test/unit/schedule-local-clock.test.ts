@@ -23,7 +23,7 @@ interface Report {
 // on both sides of every change in it, by the zone code against a fresh Intl formatter.
 const SCRIPT = `
 import { offsetAt, zoneStats } from '#shared/schedules/zone.js';
-import { localClockKnows } from '#shared/schedules/local-clock.js';
+import { inOneSwitch, localClockKnows } from '#shared/schedules/local-clock.js';
 const cold = offsetAt('Europe/Berlin', Date.UTC(2026, 6, 1));
 const coldBerlin = { offset: cold, ...zoneStats() };
 const intl = (zone) => {
@@ -52,6 +52,8 @@ for (const zone of zones) {
     for (const at of [high * 1000 - 1000, high * 1000 - 1, high * 1000, high * 1000 + 1000]) check(zone, expected, at);
   }
 }
+// A computation that throws with TZ switched leaves TZ as it was, as one that returns does.
+try { inOneSwitch(() => { offsetAt('Asia/Tokyo', Date.UTC(1900, 0, 1)); offsetAt('Europe/Lisbon', Date.UTC(1901, 0, 1)); throw new Error('stop'); }); } catch {}
 const knows = Object.fromEntries(['Europe/Berlin', 'Asia/Kolkata', 'US/Eastern', 'US/EASTERN', 'Us/Eastern', 'UTC', 'Etc/GMT+5', 'Antarctica/Troll'].map((name) => [name, localClockKnows(name)]));
 process.stdout.write(JSON.stringify({ tzAfter: process.env.TZ ?? null, coldBerlin, knows, zones: zones.length, onLocalTime: zoneStats().zonesOnLocalTime, compared, transitions, differences: differences.slice(0, 20) }));
 `;
@@ -77,7 +79,7 @@ describe.each([
     report = await run(tz);
   }, 120_000);
 
-  test('equal Intl’s for every zone ICU lists, at each day and each change of 2026; TZ is as it was', () => {
+  test('equal Intl’s for every zone ICU lists, at each day and each change of 2026; TZ is as it was, after a computation that throws too', () => {
     expect(report.differences).toEqual([]);
     expect(report.transitions).toBeGreaterThan(130);
     expect(report.compared).toBeGreaterThan(report.zones * 365);

@@ -97,9 +97,10 @@ const MAX_REMEMBERED = 2048;
 
 /**
  * Whether V8's local time reads `timeZone` as ICU defines it, so that localClockOffset answers as
- * Intl does: TZ takes effect in this process (with TZ=UTC the probes read zero; the machine's own
- * zone would not), and the zone's offsets at the probes differ, which no fallback's do. Zones with
- * one offset at all three (UTC, Etc/GMT+5) are left to Intl. Remembered per name.
+ * Intl does: TZ takes effect in this process (with TZ=UTC the probes read zero, which a machine in
+ * another zone where TZ has no effect would not), and the zone's offsets at the probes differ,
+ * which no fallback's do (nor those of a machine in UTC where TZ has no effect). Zones with one
+ * offset at all three (UTC, Etc/GMT+5) are left to Intl. Remembered per name.
  */
 export const localClockKnows = (timeZone: string): boolean => {
   const remembered = known.get(timeZone);

@@ -179,11 +179,11 @@ export class DynamoHistoryStore implements HistoryStore {
     const entryPks = [
       ...new Set(documentIds.map((documentId) => entryTableKey({ organizationId, userId, documentId }).pk)),
     ];
+    const partition = this.keyCondition(organizationId, userId, undefined);
     let deleted = 0;
     for (let start = 0; start < entryPks.length; start += ERASE_FILTER_VALUES) {
       const chunk = entryPks.slice(start, start + ERASE_FILTER_VALUES);
       const names = chunk.map((_, i) => `:entry${i}`);
-      const partition = this.keyCondition(organizationId, userId, undefined);
       deleted += await this.deleteAll({
         ...partition,
         ConsistentRead: true,
@@ -203,7 +203,7 @@ export class DynamoHistoryStore implements HistoryStore {
     return this.deleteAll({ ...this.keyCondition(organizationId, userId, undefined), ConsistentRead: true });
   }
 
-  /** Queries the keys page by page and deletes them but those `done` (not counted); answers how many it deleted. */
+  /** Queries the keys page by page (what a filter keeps of each page) and deletes them; answers how many. */
   private async deleteAll(
     condition: ReturnType<DynamoHistoryStore['keyCondition']> &
       Pick<QueryCommandInput, 'ConsistentRead' | 'FilterExpression'>,

@@ -79,13 +79,7 @@ export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id
   } as unknown as R;
   const id = jobIdOf(kind, record);
   const subjects = kind.lockSubjects(record);
-  const locks = subjects.map(({ subject, role }) => ({
-    organizationId: request.organizationId,
-    subject,
-    ...(role ? { role } : {}),
-    jobId: id,
-    createdAt: at,
-  }));
+  const locks = subjects.map((subject) => ({ ...lockOf(record, id, subject), createdAt: at }));
   const all = subjects.map(({ subject }) => subject);
   if (await repository.createLocked(record, locks)) return queueAndMark(kind, deps, record, all);
 
@@ -113,6 +107,14 @@ export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id
   await repository.create(record);
   return lockAndQueue(kind, deps, record, request);
 };
+
+/** The lock of one subject of the job, as it names the job (without its time). */
+const lockOf = (record: JobRecord, jobId: string, { subject, role }: LockSubject): Omit<JobLock, 'createdAt'> => ({
+  organizationId: record.organizationId,
+  subject,
+  ...(role ? { role } : {}),
+  jobId,
+});
 
 /** Best effort: every step is tried, failures are logged (the caller is answering an error anyway). */
 const undo = async (kind: { name: string; idAttribute: string }, id: string, steps: (() => Promise<unknown>)[]) => {
@@ -150,10 +152,9 @@ const lockAndQueue = async <R extends JobRecord & Q, Q extends Request, V, Id ex
   const id = jobIdOf(kind, record);
   const held: string[] = [];
   try {
-    for (const { subject, role } of kind.lockSubjects(record)) {
-      const lock = { organizationId: record.organizationId, subject, ...(role ? { role } : {}), jobId: id };
-      await acquireLock(kind, repository, lock, now);
-      held.push(subject);
+    for (const subject of kind.lockSubjects(record)) {
+      await acquireLock(kind, repository, lockOf(record, id, subject), now);
+      held.push(subject.subject);
     }
   } catch (error) {
     const lost = error instanceof LockConflict;

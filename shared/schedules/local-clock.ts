@@ -91,25 +91,17 @@ const offsetsAt = (timeZone: string, instants: readonly number[]) =>
   withTimeZone(timeZone, () => instants.map(localOffset));
 
 let switchWorks: boolean | undefined;
-const known = new Map<string, boolean>();
-/** A bound on the names remembered (ICU knows some 600 zones and as many aliases). */
-const MAX_REMEMBERED = 2048;
 
 /**
  * Whether V8's local time reads `timeZone` as ICU defines it, so that localClockOffset answers as
  * Intl does: TZ takes effect in this process (with TZ=UTC the probes read zero, which a machine in
  * another zone where TZ has no effect would not), and the zone's offsets at the probes differ,
  * which no fallback's do (nor those of a machine in UTC where TZ has no effect). Zones with one
- * offset at all three (UTC, Etc/GMT+5) are left to Intl. Remembered per name.
+ * offset at all three (UTC, Etc/GMT+5) are left to Intl. Some 20 µs: the zone code asks once per
+ * zone it remembers (zone.ts keeps the answer with the zone).
  */
 export const localClockKnows = (timeZone: string): boolean => {
-  const remembered = known.get(timeZone);
-  if (remembered !== undefined) return remembered;
   const instants = probes();
   switchWorks ??= offsetsAt('UTC', instants).every((offset) => offset === 0);
-  const offsets = switchWorks ? offsetsAt(timeZone, instants) : [];
-  const knows = switchWorks && new Set(offsets).size > 1;
-  if (known.size >= MAX_REMEMBERED) known.clear();
-  known.set(timeZone, knows);
-  return knows;
+  return switchWorks && new Set(offsetsAt(timeZone, instants)).size > 1;
 };

@@ -59,7 +59,7 @@ const kebab = (id: string) => id.replace(/[A-Z]/g, (letter) => `-${letter.toLowe
 export const handlerEntryOf = (route: Pick<Route, 'operationId'>): string => `functions/${kebab(route.operationId)}.ts`;
 
 /** The full function spec of a route: its own settings plus what every HTTP function needs. */
-export const functionSpecOf = (route: Route): FunctionSpec => ({
+export const functionSpecOf = (route: Pick<Route, 'operationId' | 'path' | 'function'>): FunctionSpec => ({
   ...route.function,
   entry: handlerEntryOf(route),
   description: `POST ${route.path}`,

@@ -16,7 +16,7 @@ export interface ErasureRecord extends JobRecord {
 }
 
 /** What the status route returns. */
-export type ErasureView = z.output<typeof erasureStatusResult>;
+export type ErasureView = z.output<ReturnType<typeof erasureStatusResult>>;
 
 /** The migrations table's TTL attribute (epoch seconds): set on a finished erasure's record only. */
 export const ERASURE_TTL_ATTRIBUTE = 'expiresAt';

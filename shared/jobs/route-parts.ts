@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
 import type { Scope } from '#shared/api/scopes.js';
+import { once } from '#shared/platform/once.js';
 import type { QueueName, Route } from '#shared/platform/route.js';
 
 /*
@@ -26,7 +27,7 @@ export const jobStartRoute = <Op extends string, Req extends z.core.$ZodType, Id
 ) =>
   ({
     ...route,
-    result: z.strictObject({ [idAttribute]: z.string() } as Record<Id, z.ZodMiniString>),
+    result: once(() => z.strictObject({ [idAttribute]: z.string() } as Record<Id, z.ZodMiniString>)),
     function: {
       tables: { migrations: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
       queues: { [queue]: ['SendMessage'] },
@@ -41,7 +42,7 @@ type Identifier = ReturnType<typeof identifier>;
  */
 export const jobStatusRoute = <Op extends string, Res extends z.core.$ZodType, Id extends string>(
   { idAttribute }: { idAttribute: Id },
-  route: RouteNaming<Op> & { result: Res },
+  route: RouteNaming<Op> & { result: () => Res },
 ) =>
   ({
     ...route,

@@ -214,7 +214,7 @@ export const scheduleChange = (fields: FormFields, stored: Schedule | undefined,
   const blocked = channelsWithoutFreeMinute(rules);
   if (blocked.length > 0) return invalid(SCHEDULE_REASONS.noFreeMinute(blocked));
   // The schema of schedule/set itself, so that nothing is stored that the API would refuse.
-  const parsed = scheduleSchema.safeParse({
+  const parsed = scheduleSchema().safeParse({
     timeZone,
     ...(rules.length > 0 ? { quietHours: rules } : {}),
     ...(stored?.snoozeUntil !== undefined ? { snoozeUntil: stored.snoozeUntil } : {}),

@@ -19,4 +19,4 @@ export interface MigrationRecord extends JobRecord {
 }
 
 /** What the status route returns: its type is the route's result schema's. */
-export type MigrationView = z.output<typeof migrationStatusResult>;
+export type MigrationView = z.output<ReturnType<typeof migrationStatusResult>>;

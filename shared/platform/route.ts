@@ -73,7 +73,8 @@ export const MAX_HTTP_TIMEOUT_SECONDS = 29;
 
 /**
  * One HTTP route as its function needs it at run time: the `data` it accepts, the `result.data`
- * it answers (the source of its type), its success message, and what its function may touch.
+ * it answers (the source of its type; built on first call, see once.ts: no function builds it),
+ * its success message, and what its function may touch.
  * Its operationId names it everywhere (handler functions/<kebab id>.ts, stack function, OpenAPI
  * operation, client method). Descriptions and examples live with the tools (tools/openapi/), so
  * that no function carries documentation.
@@ -86,7 +87,7 @@ export interface Route<
   operationId: Id;
   path: string;
   request: Req;
-  result: Res;
+  result: () => Res;
   message: string;
   /** The scope a credential needs to call the route (docs/api.md, Authentication). */
   scope: Scope;

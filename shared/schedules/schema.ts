@@ -1,11 +1,14 @@
 import * as z from 'zod/mini';
 import { CHANNELS, type Channel } from '#shared/api/channels.js';
 import { ApiError } from '#shared/api/errors.js';
+import { once } from '#shared/platform/once.js';
 import { timeZoneIssue } from './zone.js';
 
 // A user's delivery schedule (contract section 12.1): the `schedule` of schedule/set. Request
 // schemas run in every function, so they use zod's mini API, like the other domains'. Messages
-// name the field; the HTTP edge prefixes the path (`data.schedule.quietHours[0].end: ...`).
+// name the field; the HTTP edge prefixes the path (`data.schedule.quietHours[0].end: ...`). The
+// schema is built on first use (once.ts): resolve and the pages import this module for its rules
+// and most of them never parse a schedule.
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -59,68 +62,71 @@ export const instant = (name: string) =>
     error: `${name} must be an ISO-8601 instant with seconds and a UTC offset or Z, such as 2026-03-29T08:00:00Z`,
   });
 
-export const timeZone = z.string({ error: 'timeZone must be a string' }).check(
-  z.superRefine((name: string, context) => {
-    const issue = timeZoneIssue(name);
-    if (issue) context.addIssue({ code: 'custom', message: issue, input: name });
-  }),
-);
-
-/** One quiet-hours rule: on each of `days`, from `start` to `end` (the next day's when `start > end`). */
-export const quietHoursRule = z
-  .strictObject(
-    {
-      days: z
-        .array(weekday('days entries'), { error: `days must be an array of weekdays (${ONE_OF_WEEKDAYS})` })
-        .check(
-          z.minLength(1, { error: 'days must name at least 1 weekday' }),
-          z.maxLength(7, { error: 'days must name at most 7 weekdays' }),
-          z.refine(distinct, { error: 'days must not repeat a weekday' }),
-        ),
-      start: clockTime('start'),
-      end: clockTime('end'),
-      channels: z._default(channelList('channels', 1), () => [...DEFAULT_QUIET_CHANNELS]),
-    },
-    { error: (issue) => (issue.code === 'invalid_type' ? 'quietHours entries must be objects' : undefined) },
-  )
-  .check(
-    z.superRefine((rule, context) => {
-      if (rule.start === rule.end) {
-        context.addIssue({ code: 'custom', message: 'end must differ from start', path: ['end'], input: rule.end });
-      }
-    }, whenWellFormed),
-  );
-
-export const digest = z
-  .strictObject(
-    {
-      channels: channelList('channels', 1),
-      cadence: z.enum(['daily', 'weekly'], { error: 'cadence must be one of daily, weekly' }),
-      at: clockTime('at'),
-      day: z.optional(weekday('day')),
-    },
-    { error: (issue) => (issue.code === 'invalid_type' ? 'digest must be an object' : undefined) },
-  )
-  .check(
-    z.superRefine((value, context) => {
-      if (value.cadence === 'weekly' && value.day === undefined) {
-        context.addIssue({
-          code: 'custom',
-          message: 'day is required for a weekly digest',
-          path: ['day'],
-          input: value,
-        });
-      }
-      if (value.cadence === 'daily' && value.day !== undefined) {
-        context.addIssue({
-          code: 'custom',
-          message: 'day must not be set for a daily digest',
-          path: ['day'],
-          input: value.day,
-        });
-      }
+const timeZone = () =>
+  z.string({ error: 'timeZone must be a string' }).check(
+    z.superRefine((name: string, context) => {
+      const issue = timeZoneIssue(name);
+      if (issue) context.addIssue({ code: 'custom', message: issue, input: name });
     }),
   );
+
+/** One quiet-hours rule: on each of `days`, from `start` to `end` (the next day's when `start > end`). */
+const quietHoursRule = () =>
+  z
+    .strictObject(
+      {
+        days: z
+          .array(weekday('days entries'), { error: `days must be an array of weekdays (${ONE_OF_WEEKDAYS})` })
+          .check(
+            z.minLength(1, { error: 'days must name at least 1 weekday' }),
+            z.maxLength(7, { error: 'days must name at most 7 weekdays' }),
+            z.refine(distinct, { error: 'days must not repeat a weekday' }),
+          ),
+        start: clockTime('start'),
+        end: clockTime('end'),
+        channels: z._default(channelList('channels', 1), () => [...DEFAULT_QUIET_CHANNELS]),
+      },
+      { error: (issue) => (issue.code === 'invalid_type' ? 'quietHours entries must be objects' : undefined) },
+    )
+    .check(
+      z.superRefine((rule, context) => {
+        if (rule.start === rule.end) {
+          context.addIssue({ code: 'custom', message: 'end must differ from start', path: ['end'], input: rule.end });
+        }
+      }, whenWellFormed),
+    );
+
+const digest = () =>
+  z
+    .strictObject(
+      {
+        channels: channelList('channels', 1),
+        cadence: z.enum(['daily', 'weekly'], { error: 'cadence must be one of daily, weekly' }),
+        at: clockTime('at'),
+        day: z.optional(weekday('day')),
+      },
+      { error: (issue) => (issue.code === 'invalid_type' ? 'digest must be an object' : undefined) },
+    )
+    .check(
+      z.superRefine((value, context) => {
+        if (value.cadence === 'weekly' && value.day === undefined) {
+          context.addIssue({
+            code: 'custom',
+            message: 'day is required for a weekly digest',
+            path: ['day'],
+            input: value,
+          });
+        }
+        if (value.cadence === 'daily' && value.day !== undefined) {
+          context.addIssue({
+            code: 'custom',
+            message: 'day must not be set for a daily digest',
+            path: ['day'],
+            input: value.day,
+          });
+        }
+      }),
+    );
 
 /** The rules a channel follows: those naming it, or, naming none, covering the default channels. */
 export const rulesOfChannel = <R extends { channels?: readonly Channel[] | undefined }>(
@@ -162,40 +168,42 @@ export const channelsWithoutFreeMinute = (
  * The `schedule` of schedule/set. The request time is no part of the schema (a route's schema
  * is built once): `snoozeIssue` checks the 31 days.
  */
-export const schedule = z
-  .strictObject(
-    {
-      timeZone,
-      quietHours: z.optional(
-        z
-          .array(quietHoursRule, { error: 'quietHours must be an array of rules' })
-          .check(z.maxLength(MAX_QUIET_RULES, { error: `quietHours must have at most ${MAX_QUIET_RULES} rules` })),
-      ),
-      snoozeUntil: z.optional(z.nullable(instant('snoozeUntil'))),
-      digest: z.optional(digest),
-    },
-    { error: (issue) => (issue.code === 'invalid_type' ? 'schedule must be an object' : undefined) },
-  )
-  .check(
-    z.superRefine((value, context) => {
-      const blocked = channelsWithoutFreeMinute(value.quietHours ?? []);
-      if (blocked.length > 0) {
-        context.addIssue({
-          code: 'custom',
-          message: `quietHours must leave ${blocked.join(', ')} at least one free minute in the week`,
-          path: ['quietHours'],
-          input: value.quietHours,
-        });
-      }
-    }, whenWellFormed),
-  );
+export const schedule = once(() =>
+  z
+    .strictObject(
+      {
+        timeZone: timeZone(),
+        quietHours: z.optional(
+          z
+            .array(quietHoursRule(), { error: 'quietHours must be an array of rules' })
+            .check(z.maxLength(MAX_QUIET_RULES, { error: `quietHours must have at most ${MAX_QUIET_RULES} rules` })),
+        ),
+        snoozeUntil: z.optional(z.nullable(instant('snoozeUntil'))),
+        digest: z.optional(digest()),
+      },
+      { error: (issue) => (issue.code === 'invalid_type' ? 'schedule must be an object' : undefined) },
+    )
+    .check(
+      z.superRefine((value, context) => {
+        const blocked = channelsWithoutFreeMinute(value.quietHours ?? []);
+        if (blocked.length > 0) {
+          context.addIssue({
+            code: 'custom',
+            message: `quietHours must leave ${blocked.join(', ')} at least one free minute in the week`,
+            path: ['quietHours'],
+            input: value.quietHours,
+          });
+        }
+      }, whenWellFormed),
+    ),
+);
 
 /** A schedule as stored and answered: quiet-hours rules with their channels filled in. */
-export type Schedule = z.output<typeof schedule>;
+export type Schedule = z.output<ReturnType<typeof schedule>>;
 /** A schedule as a client writes it (a rule's channels may be left out). */
-export type ScheduleInput = z.input<typeof schedule>;
-export type QuietHoursRule = z.output<typeof quietHoursRule>;
-export type Digest = z.output<typeof digest>;
+export type ScheduleInput = z.input<ReturnType<typeof schedule>>;
+export type QuietHoursRule = z.output<ReturnType<typeof quietHoursRule>>;
+export type Digest = z.output<ReturnType<typeof digest>>;
 
 const MAX_SNOOZE_MS = MAX_SNOOZE_DAYS * 24 * 60 * 60 * 1000;
 

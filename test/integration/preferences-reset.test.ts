@@ -52,7 +52,7 @@ describe('config reset', () => {
       { organizationId: org, userIds: ['u1', 'u2', 'u1'], documentIds: ['d1', 'd2'], channels: ['email'] },
       'ak_reset',
     );
-    expect(resetConfigResult.parse(result)).toEqual(result);
+    expect(resetConfigResult().parse(result)).toEqual(result);
     expect(result).toEqual({
       u1: {
         success: true,

@@ -48,7 +48,7 @@ describe('config resolve against DynamoDB Local', () => {
       { store, defaults },
       { organizationId: org, documentId: doc, userIds: ['ann', 'bob', 'cy', 'ann'] },
     );
-    expect(resolveConfigResult.parse(result)).toEqual(result);
+    expect(resolveConfigResult().parse(result)).toEqual(result);
     expect(result).toEqual({
       documentId: doc,
       users: {
@@ -95,7 +95,7 @@ describe('config resolve against DynamoDB Local', () => {
     expect(result.users.u2?.deliver).toEqual({ inbox: true, email: true, slack: true });
     expect(result.users.u3?.deliver).toEqual({ inbox: false, email: false, slack: false });
     expect(result.recipients).toEqual({ inbox: ['u2', 'u1'], email: ['u2'], slack: ['u2'] });
-    expect(resolveConfigResult.parse(result)).toEqual(result);
+    expect(resolveConfigResult().parse(result)).toEqual(result);
 
     // An empty list of involved users: MINE delivers to nobody.
     const none = await resolveConfig(

@@ -226,7 +226,7 @@ test(
         const stored = await scheduleOf();
         if (stored !== null) {
           saved += 1;
-          expect(scheduleSchema.parse(stored)).toEqual(stored);
+          expect(scheduleSchema().parse(stored)).toEqual(stored);
         }
       }),
       { numRuns: FUZZ_RUNS },

@@ -10,7 +10,7 @@ import { DAY, resetZoneMemory, zoneStats } from '#shared/schedules/zone.js';
 // UTC+1), and the cost of a decision in Intl calls.
 
 const ALL = [...WEEKDAYS];
-const parse = (value: ScheduleInput) => z.parse(scheduleSchema, value);
+const parse = (value: ScheduleInput) => z.parse(scheduleSchema(), value);
 const decide = (
   channel: Channel,
   schedule: ScheduleInput | null,

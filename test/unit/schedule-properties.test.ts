@@ -291,11 +291,15 @@ const caseOf = (zone: string, transitions: number[]): fc.Arbitrary<Case> =>
       }),
     })
     .filter(({ quietHours }) => {
-      const parsed = z.safeParse(scheduleSchema, { timeZone: zone, quietHours });
+      const parsed = z.safeParse(scheduleSchema(), { timeZone: zone, quietHours });
       return parsed.success;
     })
     .map((input): Case => {
-      const schedule = z.parse(scheduleSchema, { timeZone: zone, quietHours: input.quietHours, digest: input.digest });
+      const schedule = z.parse(scheduleSchema(), {
+        timeZone: zone,
+        quietHours: input.quietHours,
+        digest: input.digest,
+      });
       let at = input.anywhere;
       if (input.kind !== 'anywhere' && transitions.length > 0) {
         const change = transitions[input.nearChange.index % transitions.length] as number;
@@ -332,7 +336,7 @@ describe.each(ZONES)('%s', (zone) => {
         offsetMemo = new Map();
         stats.cases += 1;
         // The generated schedule is one the schema accepts, snooze included.
-        expect(z.safeParse(scheduleSchema, schedule).success).toBe(true);
+        expect(z.safeParse(scheduleSchema(), schedule).success).toBe(true);
         const until = schedule.snoozeUntil ? Date.parse(schedule.snoozeUntil) : undefined;
         for (const channel of CHANNELS) {
           const decision = decideChannel({ channel, deliver: deliver[channel], priority, at: new Date(at), schedule });

@@ -11,7 +11,7 @@ import {
 
 /** Each issue as `path: message`, the path as the HTTP edge writes it under `data.schedule`. */
 const issues = (value: unknown): string[] => {
-  const result = z.safeParse(schedule, value);
+  const result = z.safeParse(schedule(), value);
   if (result.success) return [];
   return result.error.issues.map(
     (issue) =>
@@ -78,9 +78,9 @@ describe('valid schedules are accepted', () => {
   });
 
   test("a rule's channels default to email and slack", () => {
-    const parsed = z.parse(schedule, withRule({}));
+    const parsed = z.parse(schedule(), withRule({}));
     expect(parsed.quietHours?.[0]?.channels).toEqual(['email', 'slack']);
-    expect(z.parse(schedule, withRule({ channels: ['inbox'] })).quietHours?.[0]?.channels).toEqual(['inbox']);
+    expect(z.parse(schedule(), withRule({ channels: ['inbox'] })).quietHours?.[0]?.channels).toEqual(['inbox']);
   });
 });
 

@@ -217,9 +217,9 @@ export const buildOpenApiDocument = (): OpenApiDocument => {
       registry.add(errorEnvelope(), { id: 'Error' });
       registry.add(gatewayError, { id: 'GatewayError' });
       registry.add(deliverySetting, { id: 'DeliverySetting' });
-      registry.add(userWriteResult, { id: 'UserWriteResult' });
-      registry.add(configView, { id: 'ConfigView' });
-      registry.add(migrationState, { id: 'MigrationState' });
+      registry.add(userWriteResult(), { id: 'UserWriteResult' });
+      registry.add(configView(), { id: 'ConfigView' });
+      registry.add(migrationState(), { id: 'MigrationState' });
       for (const operation of OPERATIONS) {
         registry.add(operation.result, { id: `${operation.name}Result` });
         for (const response of responsesOf(operation)) {

@@ -32,8 +32,13 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
   revokeLinks: revokeLinksDocs,
 };
 
-/** A route with its documentation: what the OpenAPI document, the docs page, the client and the smoke test read. */
-export type Operation<R extends Route = Route> = R & OperationDocs<R>;
+/**
+ * A route with its documentation and its result schema built (a route builds it on demand):
+ * what the OpenAPI document, the docs page, the client and the smoke test read.
+ */
+export type Operation<R extends Route = Route> = Omit<R, 'result'> & {
+  result: ReturnType<R['result']>;
+} & OperationDocs<R>;
 export type OperationId = RouteId;
 
 /**
@@ -42,13 +47,14 @@ export type OperationId = RouteId;
  */
 export const OPERATIONS = ROUTES.map((route) => ({
   ...route,
+  result: route.result(),
   ...OPERATION_DOCS[route.operationId],
 })) as readonly Operation<(typeof ROUTES)[number]>[];
 
 /** `data` a client sends to an operation. */
 export type OperationInput<Id extends OperationId> = z.input<RouteById<Id>['request']>;
 /** `result.data` an operation answers. */
-export type OperationResult<Id extends OperationId> = z.output<RouteById<Id>['result']>;
+export type OperationResult<Id extends OperationId> = z.output<ReturnType<RouteById<Id>['result']>>;
 
 export const operationById = <Id extends OperationId>(id: Id): Operation<RouteById<Id>> =>
   OPERATIONS.find((operation) => operation.operationId === id) as unknown as Operation<RouteById<Id>>;

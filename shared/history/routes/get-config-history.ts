@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { categoryId } from '#shared/api/categories.js';
 import { identifier } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
 import { ENTRY_INDEX } from '../keys.js';
 import { historyChange } from '../results.js';
@@ -37,11 +38,13 @@ export const historyRequest = z.strictObject({
 });
 export type HistoryRequest = z.infer<typeof historyRequest>;
 
-export const historyResult = z.strictObject({
-  changes: z.array(historyChange),
-  nextCursor: z.optional(z.string()),
-});
-export type HistoryResult = z.output<typeof historyResult>;
+export const historyResult = once(() =>
+  z.strictObject({
+    changes: z.array(historyChange()),
+    nextCursor: z.optional(z.string()),
+  }),
+);
+export type HistoryResult = z.output<ReturnType<typeof historyResult>>;
 
 export const HISTORY_MESSAGE = 'User config history retrieved successfully.';
 

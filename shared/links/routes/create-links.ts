@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { categoryId } from '#shared/api/categories.js';
 import { CHANNELS } from '#shared/api/channels.js';
 import { identifier } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
 import { userIds } from '#shared/preferences/schemas.js';
 import { LIST_UNSUBSCRIBE_POST, MAX_LINK_DAYS } from '../model.js';
@@ -24,20 +25,22 @@ export const createLinksRequest = z.strictObject({
 });
 export type CreateLinksRequest = z.infer<typeof createLinksRequest>;
 
-export const userLinks = z.strictObject({
-  unsubscribeUrl: z.string(),
-  preferencesUrl: z.string(),
-  expiresAt: z.iso.datetime(),
-  headers: z.strictObject({
-    'List-Unsubscribe': z.string(),
-    'List-Unsubscribe-Post': z.literal(LIST_UNSUBSCRIBE_POST),
+export const userLinks = once(() =>
+  z.strictObject({
+    unsubscribeUrl: z.string(),
+    preferencesUrl: z.string(),
+    expiresAt: z.iso.datetime(),
+    headers: z.strictObject({
+      'List-Unsubscribe': z.string(),
+      'List-Unsubscribe-Post': z.literal(LIST_UNSUBSCRIBE_POST),
+    }),
   }),
-});
-export type UserLinks = z.output<typeof userLinks>;
+);
+export type UserLinks = z.output<ReturnType<typeof userLinks>>;
 
 /** Keyed by user id: one entry per distinct user. */
-export const createLinksResult = z.record(z.string(), userLinks);
-export type CreateLinksResult = z.output<typeof createLinksResult>;
+export const createLinksResult = once(() => z.record(z.string(), userLinks()));
+export type CreateLinksResult = z.output<ReturnType<typeof createLinksResult>>;
 
 export const CREATE_LINKS_MESSAGE = 'Links created successfully.';
 

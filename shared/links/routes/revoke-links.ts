@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
 import { userIds } from '#shared/preferences/schemas.js';
 
@@ -10,11 +11,13 @@ export const revokeLinksRequest = z.strictObject({
 });
 export type RevokeLinksRequest = z.infer<typeof revokeLinksRequest>;
 
-export const revokeLinksResult = z.strictObject({
-  /** Every link of these users issued before this instant no longer works. */
-  revokedBefore: z.iso.datetime(),
-});
-export type RevokeLinksResult = z.output<typeof revokeLinksResult>;
+export const revokeLinksResult = once(() =>
+  z.strictObject({
+    /** Every link of these users issued before this instant no longer works. */
+    revokedBefore: z.iso.datetime(),
+  }),
+);
+export type RevokeLinksResult = z.output<ReturnType<typeof revokeLinksResult>>;
 
 export const REVOKE_LINKS_MESSAGE = 'Links revoked successfully.';
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
 import { policySchema } from '../schema.js';
 
@@ -7,13 +8,15 @@ import { policySchema } from '../schema.js';
 export const getPolicyRequest = z.strictObject({ organizationId: identifier('organizationId') });
 export type GetPolicyRequest = z.infer<typeof getPolicyRequest>;
 
-export const getPolicyResult = z.strictObject({
-  policy: policySchema,
-  version: z.int(),
-  updatedAt: z.optional(z.iso.datetime()),
-  updatedBy: z.optional(z.string()),
-});
-export type GetPolicyResult = z.output<typeof getPolicyResult>;
+export const getPolicyResult = once(() =>
+  z.strictObject({
+    policy: policySchema(),
+    version: z.int(),
+    updatedAt: z.optional(z.iso.datetime()),
+    updatedBy: z.optional(z.string()),
+  }),
+);
+export type GetPolicyResult = z.output<ReturnType<typeof getPolicyResult>>;
 
 export const GET_POLICY_MESSAGE = 'Organization policy retrieved successfully.';
 

@@ -1,12 +1,13 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
 import { policySchema } from '../schema.js';
 
 /** POST /v2/organizations/policy/set */
 export const setPolicyRequest = z.strictObject({
   organizationId: identifier('organizationId'),
-  policy: policySchema,
+  policy: policySchema(),
   expectedVersion: z.optional(
     z
       .int({ error: 'expectedVersion must be a whole number, 0 or more' })
@@ -15,8 +16,8 @@ export const setPolicyRequest = z.strictObject({
 });
 export type SetPolicyRequest = z.infer<typeof setPolicyRequest>;
 
-export const setPolicyResult = z.strictObject({ version: z.int(), updatedAt: z.iso.datetime() });
-export type SetPolicyResult = z.output<typeof setPolicyResult>;
+export const setPolicyResult = once(() => z.strictObject({ version: z.int(), updatedAt: z.iso.datetime() }));
+export type SetPolicyResult = z.output<ReturnType<typeof setPolicyResult>>;
 
 export const SET_POLICY_MESSAGE = 'Organization policy set successfully.';
 

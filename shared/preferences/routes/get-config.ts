@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
 import { resolution, scope, storedCategories, storedChannelConfig, trace } from '../results.js';
 import { category, documentIds } from '../schemas.js';
@@ -15,19 +16,21 @@ export const getConfigRequest = z.strictObject({
 export type GetConfigRequest = z.infer<typeof getConfigRequest>;
 
 /** One item of the answer: what is stored for the entry, and every channel resolved. */
-export const configView = z.strictObject({
-  userId: z.string(),
-  documentId: z.nullable(z.string()),
-  scope,
-  config: storedChannelConfig,
-  categories: storedCategories,
-  ...resolution(),
-  trace: z.optional(trace),
-});
-export type ConfigView = z.output<typeof configView>;
+export const configView = once(() =>
+  z.strictObject({
+    userId: z.string(),
+    documentId: z.nullable(z.string()),
+    scope: scope(),
+    config: storedChannelConfig(),
+    categories: storedCategories(),
+    ...resolution(),
+    trace: z.optional(trace()),
+  }),
+);
+export type ConfigView = z.output<ReturnType<typeof configView>>;
 
-export const getConfigResult = z.array(configView);
-export type GetConfigResult = z.output<typeof getConfigResult>;
+export const getConfigResult = once(() => z.array(configView()));
+export type GetConfigResult = z.output<ReturnType<typeof getConfigResult>>;
 
 export const GET_CONFIG_MESSAGE = 'User config retrieved successfully.';
 

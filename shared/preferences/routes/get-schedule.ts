@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
 import { schedule } from '#shared/schedules/schema.js';
 
@@ -10,8 +11,8 @@ export const getScheduleRequest = z.strictObject({
 });
 export type GetScheduleRequest = z.infer<typeof getScheduleRequest>;
 
-export const getScheduleResult = z.strictObject({ userId: z.string(), schedule: z.nullable(schedule) });
-export type GetScheduleResult = z.output<typeof getScheduleResult>;
+export const getScheduleResult = once(() => z.strictObject({ userId: z.string(), schedule: z.nullable(schedule()) }));
+export type GetScheduleResult = z.output<ReturnType<typeof getScheduleResult>>;
 
 export const GET_SCHEDULE_MESSAGE = 'User schedule retrieved successfully.';
 

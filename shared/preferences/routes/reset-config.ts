@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CHANNELS, type Channel } from '#shared/api/channels.js';
 import { identifier } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { userWriteMap } from '../results.js';
 import { category, documentIds, userIds } from '../schemas.js';
@@ -28,8 +29,8 @@ export const resetConfigRequest = z.strictObject({
 });
 export type ResetConfigRequest = z.infer<typeof resetConfigRequest>;
 
-export const resetConfigResult = userWriteMap();
-export type ResetConfigResult = z.output<typeof resetConfigResult>;
+export const resetConfigResult = once(userWriteMap);
+export type ResetConfigResult = z.output<ReturnType<typeof resetConfigResult>>;
 
 export const RESET_CONFIG_MESSAGE = 'User config reset successfully.';
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier, MAX_USER_IDS } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
 import { PRIORITIES } from '#shared/schedules/decide.js';
 import { instant } from '#shared/schedules/schema.js';
@@ -44,32 +45,40 @@ export const resolveConfigRequest = z.strictObject({
 export type ResolveConfigRequest = z.infer<typeof resolveConfigRequest>;
 
 /** What a channel does with the activity at `at` (docs/api.md, Schedules). */
-export const channelDecision = z.strictObject({
-  action: z.enum(['send', 'defer', 'digest', 'suppress']),
-  deliverAt: z.optional(z.iso.datetime()),
-  reason: z.enum(['preference', 'digest', 'snoozed', 'quiet_hours']),
-});
+export const channelDecision = once(() =>
+  z.strictObject({
+    action: z.enum(['send', 'defer', 'digest', 'suppress']),
+    deliverAt: z.optional(z.iso.datetime()),
+    reason: z.enum(['preference', 'digest', 'snoozed', 'quiet_hours']),
+  }),
+);
 
-export const resolvedUser = z.strictObject({
-  userId: z.string(),
-  ...resolution(),
-  deliver: z.optional(byChannel(z.boolean())),
-  decision: z.optional(byChannel(channelDecision)),
-});
-export type ResolvedUser = z.output<typeof resolvedUser>;
+export const resolvedUser = once(() =>
+  z.strictObject({
+    userId: z.string(),
+    ...resolution(),
+    deliver: z.optional(byChannel(z.boolean())),
+    decision: z.optional(byChannel(channelDecision())),
+  }),
+);
+export type ResolvedUser = z.output<ReturnType<typeof resolvedUser>>;
 
-export const resolveConfigResult = z.strictObject({
-  documentId: z.string(),
-  users: z.record(z.string(), resolvedUser),
-  recipients: z.optional(byChannel(z.array(z.string()))),
-  sendNow: z.optional(byChannel(z.array(z.string()))),
-  deferred: z.optional(
-    byChannel(
-      z.array(z.strictObject({ userId: z.string(), action: z.enum(['defer', 'digest']), deliverAt: z.iso.datetime() })),
+export const resolveConfigResult = once(() =>
+  z.strictObject({
+    documentId: z.string(),
+    users: z.record(z.string(), resolvedUser()),
+    recipients: z.optional(byChannel(z.array(z.string()))),
+    sendNow: z.optional(byChannel(z.array(z.string()))),
+    deferred: z.optional(
+      byChannel(
+        z.array(
+          z.strictObject({ userId: z.string(), action: z.enum(['defer', 'digest']), deliverAt: z.iso.datetime() }),
+        ),
+      ),
     ),
-  ),
-});
-export type ResolveConfigResult = z.output<typeof resolveConfigResult>;
+  }),
+);
+export type ResolveConfigResult = z.output<ReturnType<typeof resolveConfigResult>>;
 
 export const RESOLVE_CONFIG_MESSAGE = 'User config resolved successfully.';
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { userWriteMap } from '../results.js';
 import { category, channelConfig, documentIds, userIds } from '../schemas.js';
@@ -14,8 +15,8 @@ export const setConfigRequest = z.strictObject({
 });
 export type SetConfigRequest = z.infer<typeof setConfigRequest>;
 
-export const setConfigResult = userWriteMap();
-export type SetConfigResult = z.output<typeof setConfigResult>;
+export const setConfigResult = once(userWriteMap);
+export type SetConfigResult = z.output<ReturnType<typeof setConfigResult>>;
 
 export const SET_CONFIG_MESSAGE = 'User config set successfully.';
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
+import { once } from '#shared/platform/once.js';
 import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { schedule } from '#shared/schedules/schema.js';
 import { userWriteMap } from '../results.js';
@@ -10,12 +11,12 @@ export const setScheduleRequest = z.strictObject({
   organizationId: identifier('organizationId'),
   userIds,
   /** The whole schedule, replacing the stored one; null removes it. */
-  schedule: z.nullable(schedule),
+  schedule: z.nullable(schedule()),
 });
 export type SetScheduleRequest = z.infer<typeof setScheduleRequest>;
 
-export const setScheduleResult = userWriteMap();
-export type SetScheduleResult = z.output<typeof setScheduleResult>;
+export const setScheduleResult = once(userWriteMap);
+export type SetScheduleResult = z.output<ReturnType<typeof setScheduleResult>>;
 
 export const SET_SCHEDULE_MESSAGE = 'User schedule set successfully.';
 

@@ -32,7 +32,7 @@ export interface OperationDocs<R extends Route = Route> {
    * Real requests (the value of `data`), each with the `result.data` the service answers when the
    * examples of all operations run in table order on empty tables (a test does exactly that).
    */
-  examples: Record<string, NamedExample<z.input<R['request']>> & { result: z.output<R['result']> }>;
+  examples: Record<string, NamedExample<z.input<R['request']>> & { result: z.output<ReturnType<R['result']>> }>;
   /** Invalid `data` whose real INVALID_ARGUMENT answer is shown as an example. */
   invalidExample: NamedExample<unknown>;
   /** Route-specific error answers shown as examples. */

@@ -57,7 +57,7 @@ export const ERASURE_DLQ_NAME = 'erasures-dlq';
 export const PUBLISHER_FAILURES_QUEUE_NAME = 'change-publisher-failures';
 /** The bus the change publisher puts events on (EVENT_BUS_NAME), in the EventBridge twin. */
 export const LOCAL_EVENT_BUS_NAME = 'notification-preferences-local';
-/** Function and queue settings are the deployed ones (shared/deployment/functions.ts), which the stack reads too. */
+/** Function and queue settings are the deployed ones (service/functions.ts), which the stack reads too. */
 export const DEFAULT_MAX_RECEIVE_COUNT = MIGRATION_MAX_RECEIVE_COUNT;
 export const DEFAULT_CONSUMER_TIMEOUT_MS = timeoutSecondsOf(MIGRATION_CONSUMER_FUNCTION) * 1000;
 /** Locally a failed message is retried after 2 s instead of the deployed visibility timeout (6 min). */

@@ -32,7 +32,7 @@ export interface LocalFunction {
   /** Function name in the Lambda context and the logs. */
   name: string;
   handler: ApiHandler;
-  /** The deployed function's timeout and memory (shared/deployment/functions.ts): its context counts down from it. */
+  /** The deployed function's timeout and memory (service/functions.ts): its context counts down from it. */
   timeoutMs: number;
   memoryMb: number;
 }

@@ -58,7 +58,7 @@ export interface BoundQueue {
 }
 
 export interface ServiceFunctionProps {
-  /** What the function is: handler file, memory, timeout (shared/deployment/functions.ts). */
+  /** What the function is: handler file, memory, timeout (service/functions.ts). */
   spec: FunctionSpec;
   /** Powertools settings and the function's own variables; table/queue variables come from grantTable/grantQueue. */
   environment: Record<string, string>;

@@ -147,7 +147,7 @@ const report = (r: LargestResult, users: number, documents: number): Section => 
     }),
   });
   s.notes.push(
-    `Projection: Lambda gives 1 vCPU at ${FULL_VCPU_MB} MB and proportionally less below, so CPU seconds measured here take ${FULL_VCPU_MB}/${MEMORY_MB} = ${(FULL_VCPU_MB / MEMORY_MB).toFixed(2)} times as long in the ${MEMORY_MB} MB function (its memory and timeout from shared/api/operations.ts). This machine's core may be faster or slower than Lambda's; network waits overlap (32 writes in flight) and are not counted.`,
+    `Projection: Lambda gives 1 vCPU at ${FULL_VCPU_MB} MB and proportionally less below, so CPU seconds measured here take ${FULL_VCPU_MB}/${MEMORY_MB} = ${(FULL_VCPU_MB / MEMORY_MB).toFixed(2)} times as long in the ${MEMORY_MB} MB function (its memory and timeout from the stack's definition, service/functions.ts and the route). This machine's core may be faster or slower than Lambda's; network waits overlap (32 writes in flight) and are not counted.`,
     "CPU time is process.cpuUsage() of the handler's process around the one request, after a small warm-up request (credential read, SDK set-up). Its memory includes the TypeScript loader: an upper bound for the function.",
     "The alternatives send the exact update the service sends for an entry (captured from DynamoPreferenceStore), or the store's own PartiQL batches; PartiQL's statements each stand alone and cost 1 WCU per item (under 1 KB); TransactWriteItems is atomic per call (a call fails whole) and costs 2 WCU per item; BatchWriteItem replaces whole items, so it cannot keep the channels another request set, and is shown for its cost only.",
   );

@@ -327,7 +327,7 @@ export const migrationBench = async ({ sizes }: MigrationOptions): Promise<Secti
   s.notes.push(
     "Calls are counted on the consumer's DynamoDB client only (seeding and the start request are not included). Per entry the lower bound is 2 writes (the copy, one transaction of the target's put and the source's stamp, and the conditional delete of the source); each page of 100 adds one Query, one BatchGetItem and one progress update.",
     `The consumer runs with the deployed 60 s function timeout in its context, so long migrations continue in new messages ("deliveries"), as deployed.`,
-    `Projected: the consumer process's CPU time per moved entry x ${FULL_VCPU_MB}/${CONSUMER_MEMORY_MB} (Lambda gives 1 vCPU at ${FULL_VCPU_MB} MB; the consumer's memory from shared/deployment/functions.ts). The floor: DynamoDB takes at most ${fmtNum(PARTITION_WRITES_PER_SECOND)} WCU/s on one partition, and every entry of a document shares one; an entry costs 2 writes, so no consumer can move more than ${fmtNum(1000 / FLOOR_MS_PER_ENTRY)} entries/s of one document. Below ${FLOOR_MS_PER_ENTRY} ms per entry the function is not what limits a migration.`,
+    `Projected: the consumer process's CPU time per moved entry x ${FULL_VCPU_MB}/${CONSUMER_MEMORY_MB} (Lambda gives 1 vCPU at ${FULL_VCPU_MB} MB; the consumer's memory from service/functions.ts). The floor: DynamoDB takes at most ${fmtNum(PARTITION_WRITES_PER_SECOND)} WCU/s on one partition, and every entry of a document shares one; an entry costs 2 writes, so no consumer can move more than ${fmtNum(1000 / FLOOR_MS_PER_ENTRY)} entries/s of one document. Below ${FLOOR_MS_PER_ENTRY} ms per entry the function is not what limits a migration.`,
   );
   s.data = { runs, growth };
   return [s];

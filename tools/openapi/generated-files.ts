@@ -6,7 +6,7 @@ import { docComment, typeScriptType } from './json-schema-to-ts.js';
 import { OPERATIONS } from './operations.js';
 
 /**
- * Files derived from the operations table (shared/api/operations.ts) and committed, so that
+ * Files derived from the operations table (tools/openapi/operations.ts) and committed, so that
  * readers and the zod-free client can use them. `npm run generate` writes them;
  * test/unit/generated-files.test.ts fails when one is stale.
  */

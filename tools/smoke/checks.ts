@@ -9,7 +9,7 @@ import { OPERATIONS, type Operation, type OperationId } from '#tools/openapi/ope
  * client, each answer checked. The flow (set, get, resolve, reset, migrate, status, wait, clean
  * up) writes only under one organization (`smoke` unless told otherwise) and ids unique to the
  * run, so it never touches real data. An operation of the API that the flow does not exercise
- * runs its documented examples (shared/api/operations.ts) in that organization, their answers
+ * runs its documented examples (tools/openapi/operations.ts) in that organization, their answers
  * checked against the operation's result schema: a new route is covered without a new step.
  */
 

@@ -1,7 +1,9 @@
 /**
- * A value built on its first use and kept. For the schemas of what a route answers: the tools
- * and the tests read them, no function does (none checks its own answer), and building a zod
- * schema is cold-start CPU, some 40 µs a node, on the path to every function's first answer.
+ * A value built on its first use and kept. For zod schemas that most functions importing their
+ * module never parse: what a route answers (only the tools and the tests read it, no function
+ * checks its own answer), and the schedule and policy schemas (parsed by the routes that set them
+ * and the preference page). Building a zod schema is cold-start CPU, some 40 µs a node, on the
+ * path to a function's first answer.
  */
 export const once = <T>(build: () => T): (() => T) => {
   let built: { value: T } | undefined;

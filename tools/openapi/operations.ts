@@ -34,11 +34,12 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
 
 /**
  * A route with its documentation and its result schema built (a route builds it on demand):
- * what the OpenAPI document, the docs page, the client and the smoke test read.
+ * what the OpenAPI document, the docs page, the client and the smoke test read. Distributes over
+ * a union of routes, so that checking an operation's id still narrows its request and result.
  */
-export type Operation<R extends Route = Route> = Omit<R, 'result'> & {
-  result: ReturnType<R['result']>;
-} & OperationDocs<R>;
+export type Operation<R extends Route = Route> = R extends Route
+  ? Omit<R, 'result'> & { result: ReturnType<R['result']> } & OperationDocs<R>
+  : never;
 export type OperationId = RouteId;
 
 /**

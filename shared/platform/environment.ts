@@ -108,8 +108,9 @@ const parseEnv = <T>(name: EnvName, schema: z.ZodMiniType<T>, accepts: string, e
 
 /**
  * An optional whole number from `min` to `max` (unset or empty: `fallback`), read as `Number`
- * reads text (so blanks alone read 0, as they did through zod's coercion). Without zod: each function reads several at its cold start, and a schema per
- * setting cost more CPU there than this check.
+ * reads text (so blanks alone read 0, as they did through zod's coercion). Without zod: each
+ * function reads several at its cold start, and a schema per setting cost more CPU there than
+ * this check.
  */
 const parseWholeNumber = <F extends number | undefined>(
   name: EnvName,

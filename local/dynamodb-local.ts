@@ -7,6 +7,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { assertPortFree, PortInUseError } from './ports.js';
 import { PRIVATE_FILE_MODE, privateDirectory, tightenFiles, withPrivateUmask } from './private-files.js';
+import { type LogCheckpoints, settleWriteAheadLog, startLogCheckpoints } from './sqlite-log.js';
 
 /**
  * AWS's own DynamoDB Local (a Java program, shipped inside the npm package
@@ -68,38 +69,6 @@ const JVM_FLAGS = ['-Xshare:auto', '-Xms64m', '-Xmx512m', '-XX:+UseParallelGC', 
 
 /** The file DynamoDB Local keeps every table in, with -sharedDb and -dbPath. */
 export const SHARED_DB_FILE = 'shared-local-instance.db';
-
-/**
- * Puts a database file (created empty if absent) in SQLite's write-ahead-log mode before
- * DynamoDB Local opens it. In its default rollback-journal mode every write creates, syncs and
- * deletes a journal file; with the log it appends to one file, and a write is as durable (synced
- * at each commit, replayed after a crash). The mode is kept in the file, and DynamoDB Local
- * leaves it as it finds it. Measured on 2 cores: DynamoDB Local's PartiQL writes on disk went
- * from some 600 to some 950 a second (in memory: some 1,850), and a config/set of 1000 users x
- * 10 documents through `npm start` from a 503 after 27.8 s (7,200 entries written) to a 200 in
- * 23 s. A Node without node:sqlite, or a file SQLite cannot open, is left as it is: DynamoDB
- * Local then works, or reports, as before.
- */
-const useWriteAheadLog = async (dbFile: string): Promise<void> => {
-  let sqlite: typeof import('node:sqlite');
-  try {
-    sqlite = await import('node:sqlite');
-  } catch {
-    return;
-  }
-  try {
-    withPrivateUmask(() => {
-      const db = new sqlite.DatabaseSync(dbFile);
-      try {
-        db.exec('PRAGMA journal_mode=WAL');
-      } finally {
-        db.close();
-      }
-    });
-  } catch {
-    // Not a database SQLite can open: DynamoDB Local says so when it opens it.
-  }
-};
 
 /** A port that was free a moment ago on 127.0.0.1. */
 export const freePort = (): Promise<number> =>
@@ -285,6 +254,8 @@ export interface DynamoDbLocalOptions {
   sharedDb?: boolean;
   /** How long to wait for the first answer. */
   startTimeoutMs?: number;
+  /** With dbPath: how often the twin copies SQLite's log into the database (local/sqlite-log.ts). */
+  logCheckpointMs?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -337,6 +308,7 @@ export const startDynamoDbLocal = async ({
   dbPath,
   sharedDb = true,
   startTimeoutMs = 60_000,
+  logCheckpointMs = 1_000,
   env = process.env,
 }: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
   const java = findJava(env);
@@ -348,6 +320,7 @@ export const startDynamoDbLocal = async ({
   if (dbPath?.includes('\n'))
     throw new Error(`DynamoDB Local cannot use a path with a line break: ${JSON.stringify(dbPath)}`);
   const storage = dbPath ? ['-dbPath', resolve(dbPath)] : ['-inMemory'];
+  const sharedFile = dbPath && sharedDb ? join(resolve(dbPath), SHARED_DB_FILE) : undefined;
   let reclaimed = false;
   if (dbPath) {
     // Its files hold every table: the owner's alone (the JVM creates them under umask 077, below).
@@ -356,7 +329,7 @@ export const startDynamoDbLocal = async ({
     reclaimed = await reclaimOrphanedDbPath(dbPath);
     const holder = await dbPathHolder(dbPath);
     if (holder !== undefined) throw new DbPathInUseError(dbPath, holder);
-    if (sharedDb) await useWriteAheadLog(join(dbPath, SHARED_DB_FILE));
+    if (sharedFile) await settleWriteAheadLog(sharedFile);
   }
   if (givenPort) {
     await (reclaimed ? untilPortFree(givenPort, 10_000) : assertPortFree('dynamodb', '127.0.0.1', givenPort));
@@ -416,9 +389,11 @@ export const startDynamoDbLocal = async ({
   };
   child.once('exit', release);
 
+  let checkpoints: LogCheckpoints | undefined;
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      checkpoints?.stop();
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         if (!(await waitForExit(child, 5_000))) {
@@ -426,6 +401,8 @@ export const startDynamoDbLocal = async ({
           await waitForExit(child, 5_000);
         }
       }
+      // The log it leaves goes into the database file: at rest the folder holds the one file.
+      if (sharedFile) await settleWriteAheadLog(sharedFile);
       release();
     })();
     return closing;
@@ -454,6 +431,7 @@ export const startDynamoDbLocal = async ({
       }
       ready = await answers(endpoint);
     }
+    if (sharedFile) checkpoints = await startLogCheckpoints(sharedFile, logCheckpointMs);
   } catch (error) {
     await close();
     throw error;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -129,6 +130,71 @@ test("a data folder's database is in SQLite's write-ahead-log mode; an older fil
     expect(Item?.inbox).toEqual({ S: 'NONE' });
   } finally {
     await second.close();
+  }
+});
+
+test("DynamoDB Local's log is copied into the database while it runs and starts over, and is gone once it stops", async () => {
+  const dbPath = join(dir, 'log');
+  const file = join(dbPath, SHARED_DB_FILE);
+  const sizeOf = async (path: string) => (await stat(path).catch(() => undefined))?.size ?? 0;
+  const keyOf = (burst: number, item: number) => ({ pk: { S: `log-${burst}` }, sk: { S: `item-${item}` } });
+  const local = await startDynamoDbLocal({ dbPath, logCheckpointMs: 100 });
+  const client = new DynamoDBClient({
+    endpoint: local.endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const logSizes: number[] = [];
+  const BURSTS = 8;
+  try {
+    await tablesOf(local.endpoint);
+    // Bursts of writes with pauses between them, as a developer's requests come.
+    for (let burst = 0; burst < BURSTS; burst += 1) {
+      for (let item = 0; item < 100; item += 10) {
+        await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            client.send(
+              new PutItemCommand({
+                TableName: TABLES.config.localName,
+                Item: { ...keyOf(burst, item + i), note: { S: 'x'.repeat(1_000) } },
+              }),
+            ),
+          ),
+        );
+      }
+      await sleep(300);
+      logSizes.push(await sizeOf(`${file}-wal`));
+    }
+    // Without checkpoints every burst adds to the log (twice the size from half way to the end)
+    // and the database file stays as DynamoDB Local created it.
+    expect(logSizes[BURSTS - 1]).toBeLessThan(1.5 * (logSizes[BURSTS / 2 - 1] as number));
+    expect(await sizeOf(file)).toBeGreaterThan(BURSTS * 100 * 1_000);
+  } finally {
+    client.destroy();
+    await local.close();
+  }
+  expect(existsSync(`${file}-wal`)).toBe(false);
+
+  const again = await startDynamoDbLocal({ dbPath });
+  const reader = new DynamoDBClient({
+    endpoint: again.endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    for (const [burst, item] of [
+      [0, 0],
+      [3, 57],
+      [7, 99],
+    ] as const) {
+      const { Item } = await reader.send(
+        new GetItemCommand({ TableName: TABLES.config.localName, Key: keyOf(burst, item), ConsistentRead: true }),
+      );
+      expect(Item?.note?.S).toHaveLength(1_000);
+    }
+  } finally {
+    reader.destroy();
+    await again.close();
   }
 });
 

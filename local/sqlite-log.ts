@@ -1,0 +1,86 @@
+import { withPrivateUmask } from './private-files.js';
+
+/**
+ * DynamoDB Local's database file in SQLite's write-ahead-log mode, and that log kept short.
+ *
+ * In its default rollback-journal mode every write creates, syncs and deletes a journal file;
+ * with the log it appends to one file, and a write is as durable (synced at each commit,
+ * replayed after a crash). The mode is kept in the file, and DynamoDB Local leaves it as it finds
+ * it. Measured on 2 cores: DynamoDB Local's PartiQL writes on disk went from some 600 to some 950
+ * a second (in memory: some 1,850), and a config/set of 1000 users x 10 documents through
+ * `npm start` from a 503 after 27.8 s (7,200 entries written) to a 200 in 23 s.
+ *
+ * DynamoDB Local's own connection never copies the log back into the database (SQLite's
+ * automatic checkpoint never ran there: after some 70,000 writes in one `npm start`, a 4 KiB
+ * database beside a 2.8 GB log), so the twin does it from a connection of its own: a passive
+ * checkpoint, which waits for no one and blocks no reader or writer, and after which the next
+ * write starts the log over from its beginning.
+ *
+ * A Node without node:sqlite, or a file SQLite cannot open, is left as it is: DynamoDB Local then
+ * works, or reports, as before.
+ */
+
+type Sqlite = typeof import('node:sqlite');
+
+const loadSqlite = async (): Promise<Sqlite | undefined> => {
+  try {
+    return await import('node:sqlite');
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Opens the file (created empty, 0600, if absent), puts it in write-ahead-log mode and closes it.
+ * As the last connection to close, SQLite copies any log left by an earlier run into the database
+ * and deletes the log: run it before DynamoDB Local starts and after it has exited.
+ */
+export const settleWriteAheadLog = async (dbFile: string): Promise<void> => {
+  const sqlite = await loadSqlite();
+  if (!sqlite) return;
+  try {
+    withPrivateUmask(() => {
+      const db = new sqlite.DatabaseSync(dbFile);
+      try {
+        db.exec('PRAGMA journal_mode=WAL');
+      } finally {
+        db.close();
+      }
+    });
+  } catch {
+    // Not a database SQLite can open: DynamoDB Local says so when it opens it.
+  }
+};
+
+export interface LogCheckpoints {
+  stop(): void;
+}
+
+/** Checkpoints the log of a database DynamoDB Local has open, every `everyMs`, until stopped. */
+export const startLogCheckpoints = async (dbFile: string, everyMs: number): Promise<LogCheckpoints> => {
+  const sqlite = await loadSqlite();
+  const db = (() => {
+    try {
+      return sqlite && new sqlite.DatabaseSync(dbFile);
+    } catch {
+      return undefined;
+    }
+  })();
+  if (!db) return { stop: () => {} };
+  const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+  // A few milliseconds of the event loop while pages are copied, 0.1 ms when there are none.
+  const timer = setInterval(() => {
+    try {
+      checkpoint.get();
+    } catch {
+      // Busy or mid-recovery: the next round copies what this one could not.
+    }
+  }, everyMs);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      db.close();
+    },
+  };
+};

@@ -1,4 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, test } from '@jest/globals';
@@ -78,3 +80,70 @@ test('prints the URL, credential, a line to paste and a curl that work as printe
   expect(await exit).toBe(0);
   expect(output).toContain('Stopped.');
 });
+
+/** Every process below `pid`, read from ps (Linux and macOS alike). */
+const descendantsOf = async (pid: number): Promise<number[]> => {
+  const { stdout } = await run('ps', ['-A', '-o', 'pid=,ppid=']);
+  const children = new Map<number, number[]>();
+  for (const line of stdout.trim().split('\n')) {
+    const [own, parent] = line.trim().split(/\s+/).map(Number) as [number, number];
+    children.set(parent, [...(children.get(parent) ?? []), own]);
+  }
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    for (const own of children.get(parent) ?? []) {
+      found.push(own);
+      visit(own);
+    }
+  };
+  visit(pid);
+  return found;
+};
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// A process manager, a script or an IDE signals npm alone, not the terminal's process group.
+test.each(['SIGTERM', 'SIGINT'] as const)(
+  '%s sent to the npm process alone stops the whole service, DynamoDB Local included',
+  async (signal) => {
+    // A data directory: the twin then runs a JVM of its own (in memory, tests share one).
+    const dataDir = await mkdtemp(join(tmpdir(), 'npm-start-signal-'));
+    const npm = spawn('npm', ['start', '--', '--data-dir', dataDir, '--port', '0'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = npm;
+    let output = '';
+    npm.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('Ctrl+C stops it.')) {
+      if (Date.now() > deadline || npm.exitCode !== null) throw new Error(`npm start did not come up:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const below = await descendantsOf(npm.pid as number);
+    try {
+      expect(below.length).toBeGreaterThanOrEqual(3); // tsx, the twin's node, the JVM
+      const exit = exited(npm);
+      npm.kill(signal);
+      await exit;
+      const gone = Date.now() + 15_000;
+      while (below.some(alive) && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(below.filter(alive)).toEqual([]);
+      expect(output).toContain('Stopped.');
+    } finally {
+      for (const pid of below.filter(alive)) process.kill(pid, 'SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+  60_000,
+);

@@ -12,7 +12,10 @@ import { vendorModules } from './vendor-modules.js';
  * save does not change, may be loaded ahead.
  */
 
-const send = (message: ProcessMessage) => process.send?.(message);
+/** To the twin, if it is still there: gone (a stop while this process starts), there is no one to tell. */
+const send = (message: ProcessMessage) => {
+  if (process.connected) process.send?.(message, undefined, {}, () => {});
+};
 /** The repository (local/reload/ is two levels down), found without importing any of its code. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -56,6 +59,8 @@ process.on('message', (message: HostMessage) => {
 process.on('SIGINT', () => {});
 process.on('SIGTERM', () => {});
 process.on('disconnect', () => process.exit(0));
+// Gone while this process was loading, before there was a handler to hear it.
+if (!process.connected) process.exit(0);
 // A function's stray rejection is logged, as Lambda's runtime logs it, and the process carries on.
 process.on('unhandledRejection', (reason) => console.error('Unhandled rejection in a function:', reason));
 send({ type: 'ready' });

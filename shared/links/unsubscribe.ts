@@ -29,9 +29,9 @@ export interface UnsubscribeDeps {
 const [FIELD, VALUE] = LIST_UNSUBSCRIBE_POST.split('=') as [string, string];
 
 export const UNSUBSCRIBE_REASONS = {
-  notOneClick: `The form must hold ${LIST_UNSUBSCRIBE_POST}, once.`,
+  notOneClick: `The form must hold ${LIST_UNSUBSCRIBE_POST} exactly once.`,
   unknownField: `The form may hold only ${FIELD} and scope.`,
-  unknownScope: `The scope must be one of ${WIDER_SCOPES.join(', ')}, once.`,
+  unknownScope: `The form may hold one scope, which must be one of: ${WIDER_SCOPES.join(', ')}.`,
   notThisLink: 'This link cannot unsubscribe from that: it is not about a single document or category.',
 } as const;
 

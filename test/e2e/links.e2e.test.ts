@@ -172,6 +172,12 @@ describe('one-click unsubscribe', () => {
       const answer = await oneClick(url, body);
       expect({ body, status: answer.status }).toEqual({ body, status: 400 });
       expect(answer.html).toContain('Nothing was changed.');
+      if (body.endsWith('scope=everything'))
+        expect(answer.html).toContain(
+          'The form may hold one scope, which must be one of: document, category, organization.',
+        );
+      if (body.endsWith('Two-Clicks'))
+        expect(answer.html).toContain('The form must hold List-Unsubscribe=One-Click exactly once.');
     }
     const json = await openPage(url, {
       method: 'POST',

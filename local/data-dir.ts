@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { dbPathHolder, reclaimOrphanedDbPath } from './dynamodb-local.js';
 import { PRIVATE_FILE_MODE, privateDirectory, tightenFiles } from './private-files.js';
+import { isRunning } from './process-state.js';
 
 /**
  * The local runtime's data directory: the DynamoDB Local files (SQLite), the queue snapshot, the
@@ -57,16 +58,6 @@ export const removeRunningServer = async (dataDir: string, pid = process.pid): P
   if (running?.pid === pid) await rm(dataPaths(dataDir).endpoints, { force: true });
 };
 
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /** The server recorded in the data directory, if its process still runs. */
 export const readRunningServer = async (
   dataDir: string,
@@ -75,7 +66,7 @@ export const readRunningServer = async (
   try {
     const running = JSON.parse(await readFile(dataPaths(dataDir).endpoints, 'utf8')) as RunningServer;
     if (typeof running.pid !== 'number' || typeof running.dynamoEndpoint !== 'string') return undefined;
-    return !checkAlive || isAlive(running.pid) ? running : undefined;
+    return !checkAlive || isRunning(running.pid) ? running : undefined;
   } catch {
     return undefined;
   }

@@ -7,6 +7,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { assertPortFree, PortInUseError } from './ports.js';
 import { PRIVATE_FILE_MODE, privateDirectory, tightenFiles, withPrivateUmask } from './private-files.js';
+import { HAS_PROC, isRunning } from './process-state.js';
 import { type LogCheckpoints, settleWriteAheadLog, startLogCheckpoints } from './sqlite-log.js';
 
 /**
@@ -113,27 +114,6 @@ export const waitUntilAnswering = async (endpoint: string, timeoutMs = 60_000): 
 };
 
 export const LOCK_FILE = 'dynamodb-local.pid';
-
-const HAS_PROC = existsSync('/proc/self/stat');
-
-/**
- * Whether `pid` runs. On Linux /proc tells: a killed process whose parent died stays a zombie
- * until something reaps it (in a container, maybe never). Elsewhere: whether it exists.
- */
-const isRunning = (pid: number): boolean => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && HAS_PROC) return false;
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /** `pid`'s command line, where /proc tells. */
 const commandLine = (pid: number): string[] | undefined => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { dataPaths } from '#local/data-dir.js';
 import { dbPathHolder } from '#local/dynamodb-local.js';
 import { assertPortFree } from '#local/ports.js';
+import { isRunning } from '#local/process-state.js';
 import { type NpmRunDev, startNpmRunDev } from '../support/npm-run-dev.js';
 import { type ScratchCheckout, scratchCheckout } from '../support/scratch-checkout.js';
 
@@ -105,17 +106,9 @@ describe('a save of the functions code reloads only the functions', () => {
     // Each reload is a fresh process; the one it replaced exits once it has answered what it had.
     const [first, second] = pids as [number, number];
     expect(second).not.toBe(first);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     const deadline = Date.now() + 20_000;
-    while (alive(first) && Date.now() < deadline) await sleep(50);
-    expect(alive(first)).toBe(false);
+    while (isRunning(first) && Date.now() < deadline) await sleep(50);
+    expect(isRunning(first)).toBe(false);
   }, 120_000);
 
   test('a route moved in service/ answers at its new path after the reload', async () => {

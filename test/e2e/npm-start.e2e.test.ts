@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, test } from '@jest/globals';
+import { isRunning } from '#local/process-state.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 
 // `npm start` as a developer runs it (tsx, its own process): what it prints works as printed,
@@ -100,15 +101,6 @@ const descendantsOf = async (pid: number): Promise<number[]> => {
   return found;
 };
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 // A process manager, a script or an IDE signals npm alone, not the terminal's process group.
 test.each(['SIGTERM', 'SIGINT'] as const)(
   '%s sent to the npm process alone stops the whole service, DynamoDB Local included',
@@ -137,11 +129,11 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
       npm.kill(signal);
       await exit;
       const gone = Date.now() + 15_000;
-      while (below.some(alive) && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(below.filter(alive)).toEqual([]);
+      while (below.some(isRunning) && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(below.filter(isRunning)).toEqual([]);
       expect(output).toContain('Stopped.');
     } finally {
-      for (const pid of below.filter(alive)) process.kill(pid, 'SIGKILL');
+      for (const pid of below.filter(isRunning)) process.kill(pid, 'SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
   },

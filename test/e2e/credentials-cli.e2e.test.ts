@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { dataPaths } from '#local/data-dir.js';
 import { startEmbeddedDynamo } from '#local/dynamo.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { runCredentialsCommand } from '#tools/credentials/command.js';
+import { runMigrationsCommand } from '#tools/migrations/command.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The credentials command against the local store: while a local server runs on the data
@@ -279,5 +281,44 @@ describe('command line errors', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "frob"') });
+  });
+});
+
+describe('a data directory that holds no store yet (a new checkout, a mistyped DATA_DIR)', () => {
+  const runIn = async (command: typeof runCredentialsCommand, args: string[], dir: string) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await command([...args, '--data-dir', dir], {
+      stdout: (text) => out.push(text),
+      stderr: (text) => err.push(text),
+      env: {},
+    });
+    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  };
+
+  test('list, revoke and the migrations tool say so and create nothing; create makes the store', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'no-store-'));
+    const dir = join(parent, 'data');
+    try {
+      for (const [command, args] of [
+        [runCredentialsCommand, ['list']],
+        [runCredentialsCommand, ['revoke', '--api-key', 'ak_nothing']],
+        [runMigrationsCommand, ['list-stuck']],
+      ] as const) {
+        const answer = await runIn(command, [...args], dir);
+        expect(answer).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: expect.stringContaining(`no local store in ${dir} (npm start creates it there`),
+        });
+        expect(existsSync(dir)).toBe(false);
+      }
+      const created = await runIn(runCredentialsCommand, ['create', '--organizations', 'acme'], dir);
+      expect(created.code).toBe(0);
+      expect(created.stdout).toContain(`the local store in ${dir}`);
+      expect((await runIn(runCredentialsCommand, ['list'], dir)).stdout).toContain('1 credential(s)');
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+    }
   });
 });

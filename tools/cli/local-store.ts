@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   assertDynamoFilesFree,
@@ -7,6 +9,8 @@ import {
   resolveDataDir,
 } from '#local/data-dir.js';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { SHARED_DB_FILE } from '#local/dynamodb-local.js';
+import { CommandError } from './output.js';
 
 /** The local twin's credentials, which its DynamoDB and SQS accept. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -24,13 +28,21 @@ export interface LocalStore {
  * The local store of a data directory (--data-dir, else DATA_DIR, else the default): while
  * `npm start` runs on it, that server holds the files, so its DynamoDB (and SQS) are used;
  * otherwise the files are opened with an embedded DynamoDB Local, tables created if missing.
+ * A command that only reads or changes what is there (`create: false`) leaves a directory
+ * without a store as it is, and says so: a mistyped DATA_DIR creates nothing.
  */
 export const openLocalStore = async (
   dataDirOption: string | undefined,
   env: NodeJS.ProcessEnv,
+  { create = true }: { create?: boolean } = {},
 ): Promise<LocalStore> => {
   const dataDir = resolveDataDir(dataDirOption ? { DATA_DIR: dataDirOption } : env);
   const path = dataPaths(dataDir).dynamo;
+  if (!create && !existsSync(join(path, SHARED_DB_FILE))) {
+    throw new CommandError(
+      `no local store in ${dataDir} (npm start creates it there; --data-dir DIR or DATA_DIR names another)`,
+    );
+  }
   try {
     await assertDynamoFilesFree(path);
   } catch (error) {

@@ -97,7 +97,8 @@ interface Target {
   close(): Promise<void>;
 }
 
-const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Target> => {
+/** Where the command works; `creating`: a local store may be made for it (create), else it must exist. */
+const openTarget = async (values: Values, env: NodeJS.ProcessEnv, creating: boolean): Promise<Target> => {
   if (values.table !== undefined || values.region !== undefined) {
     if (values.endpoint) throw new UsageError('--endpoint cannot be combined with --table/--region');
     const table = values.table;
@@ -137,7 +138,7 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
     }
     return local(values.endpoint, `local DynamoDB at ${values.endpoint}`);
   }
-  const store = await openLocalStore(values['data-dir'], env);
+  const store = await openLocalStore(values['data-dir'], env, { create: creating });
   return local(store.dynamoEndpoint, store.description, () => store.stop());
 };
 
@@ -299,7 +300,7 @@ export const runCredentialsCommand = async (
       throw new UsageError('--name must be 1 to 256 characters');
     }
 
-    target = await openTarget(values, env);
+    target = await openTarget(values, env, command === 'create');
     const { store } = target;
     if (command === 'create') {
       const apiKey = newApiKey();

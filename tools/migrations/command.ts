@@ -146,7 +146,7 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
       },
     };
   };
-  const store = await openLocalStore(values['data-dir'], env);
+  const store = await openLocalStore(values['data-dir'], env, { create: false });
   return local(store.dynamoEndpoint, store.sqsEndpoint, store.description, () => store.stop());
 };
 

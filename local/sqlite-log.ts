@@ -13,8 +13,10 @@ import { withPrivateUmask } from './private-files.js';
  * DynamoDB Local's own connection never copies the log back into the database (SQLite's
  * automatic checkpoint never ran there: after some 70,000 writes in one `npm start`, a 4 KiB
  * database beside a 2.8 GB log), so the twin does it from a connection of its own: a passive
- * checkpoint, which waits for no one and blocks no reader or writer, and after which the next
- * write starts the log over from its beginning.
+ * checkpoint, which waits for no one and blocks no reader or writer. A write that then finds the
+ * whole log copied and no reader in it starts the log over from its beginning: between bursts of
+ * writes, so the file grows only as large as one burst (it keeps that size until DynamoDB Local
+ * stops).
  *
  * A Node without node:sqlite, or a file SQLite cannot open, is left as it is: DynamoDB Local then
  * works, or reports, as before.

@@ -234,7 +234,7 @@ export interface DynamoDbLocalOptions {
   sharedDb?: boolean;
   /** How long to wait for the first answer. */
   startTimeoutMs?: number;
-  /** With dbPath: how often the twin copies SQLite's log into the database (local/sqlite-log.ts). */
+  /** With dbPath and sharedDb: how often the twin copies SQLite's log into the database (local/sqlite-log.ts). */
   logCheckpointMs?: number;
   env?: NodeJS.ProcessEnv;
 }

@@ -61,19 +61,23 @@ export interface LogCheckpoints {
 /** Checkpoints the log of a database DynamoDB Local has open, every `everyMs`, until stopped. */
 export const startLogCheckpoints = async (dbFile: string, everyMs: number): Promise<LogCheckpoints> => {
   const sqlite = await loadSqlite();
-  const db = (() => {
-    try {
-      return sqlite && new sqlite.DatabaseSync(dbFile);
-    } catch {
-      return undefined;
-    }
-  })();
-  if (!db) return { stop: () => {} };
-  const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-  // A few milliseconds of the event loop while pages are copied, 0.1 ms when there are none.
+  let db: InstanceType<Sqlite['DatabaseSync']> | undefined;
+  let checkpoint: ReturnType<InstanceType<Sqlite['DatabaseSync']>['prepare']> | undefined;
+  try {
+    db = sqlite && new sqlite.DatabaseSync(dbFile, { timeout: 0 });
+    checkpoint = db?.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+  } catch {
+    // Not a database SQLite can open (it opens any file; preparing tells): left as it is.
+    db?.close();
+    return { stop: () => {} };
+  }
+  if (!db || !checkpoint) return { stop: () => {} };
+  const open = db;
+  const statement = checkpoint;
+  // Measured in the twin: 5-11 ms of the event loop a round while a large set writes, 0.1 ms idle.
   const timer = setInterval(() => {
     try {
-      checkpoint.get();
+      statement.get();
     } catch {
       // Busy or mid-recovery: the next round copies what this one could not.
     }
@@ -82,7 +86,7 @@ export const startLogCheckpoints = async (dbFile: string, everyMs: number): Prom
   return {
     stop: () => {
       clearInterval(timer);
-      db.close();
+      open.close();
     },
   };
 };

@@ -17,10 +17,15 @@ import { type LocalService, startLocalService } from '../support/local-service.j
 let dataDir: string;
 let service: LocalService | undefined;
 
-const run = async (args: string[], now?: Date) => {
+/** A CLI command (credentials unless told) on a data directory (the suite's unless told). */
+const run = async (
+  args: string[],
+  now?: Date,
+  { command = runCredentialsCommand, dir = dataDir }: { command?: typeof runCredentialsCommand; dir?: string } = {},
+) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCredentialsCommand([...args, '--data-dir', dataDir], {
+  const code = await command([...args, '--data-dir', dir], {
     stdout: (text) => out.push(text),
     stderr: (text) => err.push(text),
     env: {},
@@ -285,17 +290,6 @@ describe('command line errors', () => {
 });
 
 describe('a data directory that holds no store yet (a new checkout, a mistyped DATA_DIR)', () => {
-  const runIn = async (command: typeof runCredentialsCommand, args: string[], dir: string) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await command([...args, '--data-dir', dir], {
-      stdout: (text) => out.push(text),
-      stderr: (text) => err.push(text),
-      env: {},
-    });
-    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-  };
-
   test('list, revoke and the migrations tool say so and create nothing; create makes the store', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'no-store-'));
     const dir = join(parent, 'data');
@@ -305,7 +299,7 @@ describe('a data directory that holds no store yet (a new checkout, a mistyped D
         [runCredentialsCommand, ['revoke', '--api-key', 'ak_nothing']],
         [runMigrationsCommand, ['list-stuck']],
       ] as const) {
-        const answer = await runIn(command, [...args], dir);
+        const answer = await run([...args], undefined, { command, dir });
         expect(answer).toEqual({
           code: 1,
           stdout: '',
@@ -313,10 +307,10 @@ describe('a data directory that holds no store yet (a new checkout, a mistyped D
         });
         expect(existsSync(dir)).toBe(false);
       }
-      const created = await runIn(runCredentialsCommand, ['create', '--organizations', 'acme'], dir);
+      const created = await run(['create', '--organizations', 'acme'], undefined, { dir });
       expect(created.code).toBe(0);
       expect(created.stdout).toContain(`the local store in ${dir}`);
-      expect((await runIn(runCredentialsCommand, ['list'], dir)).stdout).toContain('1 credential(s)');
+      expect((await run(['list'], undefined, { dir })).stdout).toContain('1 credential(s)');
     } finally {
       await rm(parent, { recursive: true, force: true });
     }

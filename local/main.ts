@@ -137,7 +137,7 @@ const main = async () => {
     }
     stoppingSince = performance.now();
     watcher?.close();
-    console.log(`\n${signal}: stopping (the queue finishes the deliveries under way)…`);
+    console.log(`\n${signal}: stopping once the requests and queue deliveries under way finish (again: at once)…`);
     runtime.close().then(
       () => {
         console.log('Stopped.');

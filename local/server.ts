@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { errorAnswer, INTERNAL_MESSAGE, internalErrorBody } from '#shared/api/envelope.js';
 import { isHostName } from '#shared/links/urls.js';
-import type { InFlight } from './in-flight.js';
+import { InFlight } from './in-flight.js';
 import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
 import { closeServer, hostPort, listen } from './listen.js';
 
@@ -24,6 +24,9 @@ export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
  */
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** A stop waits for the requests under way this long past the longest function timeout. */
+const DRAIN_MARGIN_MS = 1_000;
 
 // biome-ignore lint/suspicious/noExplicitAny: a Lambda handler's context parameter varies by handler.
 export type ApiHandler = (event: APIGatewayProxyEventV2, context: any) => Promise<APIGatewayProxyResultV2>;
@@ -256,9 +259,15 @@ export const createApiServer = ({
   /** Connections whose answer has begun: a late client error must not write into it. */
   const answering = new WeakSet<Socket>();
   /** Connections whose request's body is being read, and those cut for not sending it in time. */
-  const reading = new WeakSet<Socket>();
+  const reading = new Set<Socket>();
   const timedOut = new WeakSet<Socket>();
   const pagesByPath = new Map(pages.map((page) => [page.path, page]));
+  /** Every request until it is answered, whether or not the caller counts them too: a stop waits for them. */
+  const underWay = inFlight ?? new InFlight();
+  let stopping = false;
+  const longestTimeoutMs = Math.max(
+    ...[fallback, ...routes.values(), ...prefixRoutes.map(({ fn }) => fn)].map(({ timeoutMs }) => timeoutMs),
+  );
   const respond = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
     const started = Date.now();
     const url = request.url ?? '/';
@@ -286,10 +295,12 @@ export const createApiServer = ({
       if (!(error instanceof BodyTooLarge)) {
         // The client went away mid-request, or did not send it in time (answered 408 in
         // clientError, below): nobody is left to answer here.
-        const timeout = timedOut.has(request.socket);
-        log(
-          `${request.method} ${shown} ${timeout ? `408 body not received within ${requestTimeoutMs} ms` : 'aborted by the client'}`,
-        );
+        const why = timedOut.has(request.socket)
+          ? `408 body not received within ${requestTimeoutMs} ms`
+          : stopping
+            ? 'cut: the server stopped before the body was sent'
+            : 'aborted by the client';
+        log(`${request.method} ${shown} ${why}`);
         return 0;
       }
     } finally {
@@ -351,8 +362,7 @@ export const createApiServer = ({
   const server = createServer(
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
     (request, response) => {
-      const answered = respond(request, response);
-      (inFlight ? inFlight.track(answered) : answered).catch((error) => {
+      underWay.track(respond(request, response)).catch((error) => {
         log(`local server error: ${error instanceof Error ? error.stack : String(error)}`);
         if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
         response.end(JSON.stringify(internalErrorBody(randomUUID())));
@@ -378,6 +388,13 @@ export const createApiServer = ({
     server,
     listen: async (port, host) =>
       `http://${hostPort(host === '0.0.0.0' ? '127.0.0.1' : host, await listen(server, port, host))}`,
-    close: () => closeServer(server),
+    close: async () => {
+      // As on AWS, a request whose function runs is answered before the twin stops what that
+      // function uses (each stops by its own timeout); a body still on its way is not waited for.
+      stopping = true;
+      for (const socket of reading) socket.destroy();
+      const drainMs = (timeoutOverrideMs ?? longestTimeoutMs) + DRAIN_MARGIN_MS;
+      await Promise.all([closeServer(server, drainMs), underWay.quiet(drainMs)]);
+    },
   };
 };

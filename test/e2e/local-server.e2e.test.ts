@@ -293,3 +293,70 @@ describe('slow clients', () => {
     expect((await rawRequest(`http://127.0.0.1:${port}/v2/things/do`, { body: '{}' })).status).toBe(200);
   });
 });
+
+describe('stopping', () => {
+  // A stop comes while requests run (Ctrl+C during a large config/set): as on AWS, a function
+  // already invoked runs to its answer before the twin stops DynamoDB Local under it.
+  const stoppable = async (timeoutMs = 10_000) => {
+    const server = createApiServer({
+      routes: new Map([['/v2/things/do', { ...recording('DoThings'), timeoutMs }]]),
+      fallback: { ...recording('NotFound'), timeoutMs },
+      log: (line) => logs.push(line),
+    });
+    return { server, url: `${await server.listen(0, '127.0.0.1')}/v2/things/do` };
+  };
+  const holdFor = (ms: number) => {
+    answer = async () => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { statusCode: 200, body: '{"ok":true}' };
+    };
+  };
+
+  test('a request under way is answered before close resolves, however long its function runs; no new connection is taken', async () => {
+    const { server, url } = await stoppable();
+    holdFor(3_000); // longer than the grace any other server of the twin gets
+    const order: string[] = [];
+    const response = rawRequest(url, { body: '{}' }).then((answered) => {
+      order.push('answered');
+      return answered;
+    });
+    while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const closed = server.close().then(() => order.push('closed'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect(rawRequest(url, { body: '{}' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect({ status: (await response).status, text: (await response).text }).toEqual({
+      status: 200,
+      text: '{"ok":true}',
+    });
+    await closed;
+    expect(order).toEqual(['answered', 'closed']);
+  }, 20_000);
+
+  test('a body still on its way is not waited for: cut at once, no function run', async () => {
+    const { server, url } = await stoppable();
+    const { port } = new URL(url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const gone = new Promise((resolve) => socket.on('close', resolve));
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.on('connect', resolve));
+    socket.write('POST /v2/things/do HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n{');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    await server.close();
+    await gone;
+    expect(performance.now() - started).toBeLessThan(5_000); // the function's timeout is 10 s
+    expect(seen).toHaveLength(0);
+    expect(logs).toEqual(['POST /v2/things/do cut: the server stopped before the body was sent']);
+  }, 20_000);
+
+  test("a function that never answers holds the stop no longer than the functions' timeout", async () => {
+    const { server, url } = await stoppable(500);
+    answer = () => new Promise(() => {});
+    const response = rawRequest(url, { body: '{}' }).catch((error: NodeJS.ErrnoException) => error.code);
+    while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const started = performance.now();
+    await server.close();
+    expect(performance.now() - started).toBeLessThan(5_000); // 500 ms and a margin of 1 s
+    expect(await response).toBe('ECONNRESET');
+  }, 20_000);
+});

@@ -32,10 +32,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/**
- * local/main.ts under tsx as `npm start` runs it, but in one process (node --import tsx):
- * the tsx command runs the server in a child process, which a SIGKILL of tsx would leave running.
- */
+/** local/main.ts as `npm start` runs it (node --import tsx), without npm in between. */
 const start = async (): Promise<Server> => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts', '--port', '0', '--data-dir', dataDir], {
     cwd: REPO_ROOT,

@@ -373,7 +373,7 @@ export const startDynamoDbLocal = async ({
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      checkpoints?.stop();
+      await checkpoints?.stop();
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         if (!(await waitForExit(child, 5_000))) {

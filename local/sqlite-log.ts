@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import { withPrivateUmask } from './private-files.js';
 
 /**
@@ -55,38 +56,75 @@ export const settleWriteAheadLog = async (dbFile: string): Promise<void> => {
 };
 
 export interface LogCheckpoints {
-  stop(): void;
+  /** Resolves once the thread's connection is closed (the log can then be folded back). */
+  stop(): Promise<void>;
 }
 
-/** Checkpoints the log of a database DynamoDB Local has open, every `everyMs`, until stopped. */
-export const startLogCheckpoints = async (dbFile: string, everyMs: number): Promise<LogCheckpoints> => {
-  const sqlite = await loadSqlite();
-  let db: InstanceType<Sqlite['DatabaseSync']> | undefined;
-  let checkpoint: ReturnType<InstanceType<Sqlite['DatabaseSync']>['prepare']> | undefined;
-  try {
-    db = sqlite && new sqlite.DatabaseSync(dbFile, { timeout: 0 });
-    checkpoint = db?.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-  } catch {
-    // Not a database SQLite can open (it opens any file; preparing tells): left as it is.
-    db?.close();
-    return { stop: () => {} };
-  }
-  if (!db || !checkpoint) return { stop: () => {} };
-  const open = db;
-  const statement = checkpoint;
-  // Measured in the twin: 5-11 ms of the event loop a round while a large set writes, 0.1 ms idle.
+const NONE: LogCheckpoints = { stop: async () => {} };
+
+/**
+ * The checkpoints' thread: a connection of its own and a passive checkpoint every `everyMs`. On
+ * its own thread because a checkpoint copies pages: 5-11 ms a round while a large set writes,
+ * measured, which on the twin's event loop would delay the functions it runs.
+ */
+const CHECKPOINTER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { DatabaseSync } = require('node:sqlite');
+let db;
+let checkpoint;
+try {
+  db = new DatabaseSync(workerData.file, { timeout: 0 });
+  checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+} catch {
+  // Not a database SQLite can open (it opens any file; preparing tells): left as it is.
+  db?.close();
+}
+if (checkpoint) {
   const timer = setInterval(() => {
     try {
-      statement.get();
+      checkpoint.get();
     } catch {
       // Busy or mid-recovery: the next round copies what this one could not.
     }
-  }, everyMs);
-  timer.unref();
+  }, workerData.everyMs);
+  parentPort.once('message', () => {
+    clearInterval(timer);
+    db.close();
+    parentPort.close();
+  });
+}
+parentPort.postMessage(checkpoint ? 'ready' : 'unusable');
+`;
+
+/** How long a stop waits for the thread to close its connection before ending it. */
+const STOP_WAIT_MS = 2_000;
+
+/** Checkpoints the log of a database DynamoDB Local has open, every `everyMs`, until stopped. */
+export const startLogCheckpoints = async (dbFile: string, everyMs: number): Promise<LogCheckpoints> => {
+  if (!(await loadSqlite())) return NONE;
+  // No execArgv: the thread needs neither tsx's loader nor the twin's other flags.
+  const worker = new Worker(CHECKPOINTER, { eval: true, execArgv: [], workerData: { file: dbFile, everyMs } });
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const state = await Promise.race([
+    new Promise<unknown>((resolve) => worker.once('message', resolve)),
+    new Promise<string>((resolve) => worker.once('error', () => resolve('unusable'))),
+    exited.then(() => 'unusable'),
+  ]);
+  if (state !== 'ready') {
+    await worker.terminate();
+    return NONE;
+  }
+  let stopping: Promise<void> | undefined;
   return {
     stop: () => {
-      clearInterval(timer);
-      open.close();
+      stopping ??= (async () => {
+        worker.postMessage('stop');
+        const timer = setTimeout(() => void worker.terminate(), STOP_WAIT_MS);
+        await exited;
+        clearTimeout(timer);
+      })();
+      return stopping;
     },
   };
 };

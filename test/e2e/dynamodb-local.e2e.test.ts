@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +130,38 @@ test("a data folder's database is in SQLite's write-ahead-log mode; an older fil
     expect(Item?.inbox).toEqual({ S: 'NONE' });
   } finally {
     await second.close();
+  }
+});
+
+/** Writes 200 items of 1 KB to `table` through `endpoint` (argv), then waits a second: run as a process of its own. */
+const WRITER = `
+const { DynamoDBClient, PutItemCommand } = require('@aws-sdk/client-dynamodb');
+const [endpoint, table] = process.argv.slice(1);
+const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const put = (i) => client.send(new PutItemCommand({
+  TableName: table,
+  Item: { pk: { S: 'busy' }, sk: { S: 'item-' + i }, note: { S: 'x'.repeat(1000) } },
+}));
+(async () => {
+  for (let i = 0; i < 200; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => put(i + j)));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  client.destroy();
+})();
+`;
+
+test('the log is copied while the event loop that started DynamoDB Local is busy (the copying has a thread of its own)', async () => {
+  const dbPath = join(dir, 'busy-loop');
+  const file = join(dbPath, SHARED_DB_FILE);
+  const local = await startDynamoDbLocal({ dbPath, logCheckpointMs: 100 });
+  try {
+    await tablesOf(local.endpoint);
+    await sleep(300);
+    const before = statSync(file).size;
+    // This process's event loop is blocked until the writer is done, as the twin's is by a function's work.
+    execFileSync(process.execPath, ['-e', WRITER, local.endpoint, TABLES.config.localName], { cwd: REPO_ROOT });
+    expect(statSync(file).size).toBeGreaterThan(before + 100 * 1_000);
+  } finally {
+    await local.close();
   }
 });
 

@@ -1,7 +1,7 @@
 import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { dbPathHolder, reclaimOrphanedDbPath } from './dynamodb-local.js';
+import { dbPathHolder, reclaimOrphanedDbPath, SHARED_DB_FILE } from './dynamodb-local.js';
 import { PRIVATE_FILE_MODE, privateDirectory, tightenFiles } from './private-files.js';
 import { isRunning } from './process-state.js';
 
@@ -13,6 +13,8 @@ export const DEFAULT_DATA_DIR = join(REPO_ROOT, '.data');
 
 export const dataPaths = (dataDir: string) => ({
   dynamo: join(dataDir, 'dynamodb'),
+  /** DynamoDB Local's one database file in it (its -sharedDb mode), there once a store exists. */
+  dynamoFile: join(dataDir, 'dynamodb', SHARED_DB_FILE),
   queues: join(dataDir, 'queues.json'),
   credential: join(dataDir, 'local-credential.json'),
   endpoints: join(dataDir, 'endpoint.json'),

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   assertDynamoFilesFree,
@@ -9,7 +8,6 @@ import {
   resolveDataDir,
 } from '#local/data-dir.js';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
-import { SHARED_DB_FILE } from '#local/dynamodb-local.js';
 import { CommandError } from './output.js';
 
 /** The local twin's credentials, which its DynamoDB and SQS accept. */
@@ -34,11 +32,11 @@ export interface LocalStore {
 export const openLocalStore = async (
   dataDirOption: string | undefined,
   env: NodeJS.ProcessEnv,
-  { create = true }: { create?: boolean } = {},
+  { create }: { create: boolean },
 ): Promise<LocalStore> => {
   const dataDir = resolveDataDir(dataDirOption ? { DATA_DIR: dataDirOption } : env);
-  const path = dataPaths(dataDir).dynamo;
-  if (!create && !existsSync(join(path, SHARED_DB_FILE))) {
+  const { dynamo: path, dynamoFile } = dataPaths(dataDir);
+  if (!create && !existsSync(dynamoFile)) {
     throw new CommandError(
       `no local store in ${dataDir} (npm start creates it there; --data-dir DIR or DATA_DIR names another)`,
     );

@@ -209,6 +209,17 @@ describe('result to response', () => {
   });
 });
 
+test('headers over 16 KiB are answered 431 in API Gateway shape before any function runs; 15 KiB pass', async () => {
+  const big = await rawRequest(`${baseUrl}/v2/things/do`, { body: '{}', headers: [['x-big', 'a'.repeat(17 * 1024)]] });
+  expect({ status: big.status, text: big.text }).toEqual({
+    status: 431,
+    text: '{"message":"Request Header Fields Too Large"}',
+  });
+  expect(seen).toHaveLength(0);
+  const fits = await rawRequest(`${baseUrl}/v2/things/do`, { body: '{}', headers: [['x-big', 'a'.repeat(15 * 1024)]] });
+  expect(fits.status).toBe(200);
+});
+
 describe('slow clients', () => {
   // The limits, shortened: the server's own are 10 s for the headers and 30 s for the request.
   const HEADERS_MS = 1_000;

@@ -191,6 +191,24 @@ describe('envelope', () => {
     expectError(response, 400, 'INVALID_ARGUMENT');
   });
 
+  test('a key sent twice in one object counts once, with its last value, for the credential check as for the route', async () => {
+    const granted = await call({
+      rawBody: '{"data":{"organizationId":"org-2","organizationId":"org-1","userId":"u1"}}',
+    });
+    expect(granted.statusCode).toBe(200);
+    expect(ddb).toHaveReceivedCommandWith(BatchGetCommand, {
+      RequestItems: {
+        'config-table': expect.objectContaining({
+          Keys: expect.arrayContaining([expect.objectContaining({ pk: expect.stringContaining('org-1') })]),
+        }),
+      },
+    });
+    const refused = await call({
+      rawBody: '{"data":{"organizationId":"org-1","organizationId":"org-2","userId":"u1"}}',
+    });
+    expectError(refused, 403, 'PERMISSION_DENIED');
+  });
+
   test('a body over 1 MiB is refused, naming the limit', async () => {
     const response = await call({ rawBody: JSON.stringify({ data: { ...validData, pad: 'x'.repeat(1024 * 1024) } }) });
     expectError(response, 400, 'INVALID_ARGUMENT');

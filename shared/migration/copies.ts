@@ -1,13 +1,12 @@
 import {
   type DynamoDBDocumentClient,
-  type PutCommandInput,
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { conditionalTransaction } from '#shared/platform/conditional-write.js';
 import { toUpdateItem } from '#shared/platform/item-write.js';
 import type { ChangeAttribution } from '#shared/preferences/change-attribution.js';
-import { DynamoPreferenceStore, stampWrite } from '#shared/preferences/dynamo-store.js';
+import { DynamoPreferenceStore, entryPut, stampWrite } from '#shared/preferences/dynamo-store.js';
 import type { ExpectedVersion, MarkedEntry, MigrationEntryStore, UnchangedEntry } from '#shared/preferences/store.js';
 
 /**
@@ -35,7 +34,7 @@ export interface MigrationEntries extends Omit<MigrationEntryStore, 'putEntryIf'
 
 /**
  * The config table's MigrationEntries: DynamoPreferenceStore's operations, and the copy as one
- * TransactWriteItems of the store's own conditional put and the source's stamp. The stamp was to
+ * TransactWriteItems of the store's own conditional put (entryPut) and the source's stamp. The stamp was to
  * be written anyway (before the source's delete, so that the change stream attributes the delete
  * to the migration: change-attribution.ts); written with the copy, it is what checks the source,
  * and the page need not stamp that source again. A copy costs a transactional put (twice a plain
@@ -55,34 +54,14 @@ export class DynamoMigrationEntries extends DynamoPreferenceStore implements Mig
     source: UnchangedEntry,
     change: ChangeAttribution,
   ): Promise<boolean> {
-    const put = await this.putOf(copy, expected, change);
     const input: TransactWriteCommandInput = {
-      // The source's stamp, exactly as stampForDelete writes it.
+      // The copy exactly as the store writes an entry, and the source's stamp as stampForDelete does.
       TransactItems: [
-        { Put: put },
+        { Put: entryPut(this.tableName, copy, expected, change) },
         { Update: { TableName: this.tableName, ...toUpdateItem(stampWrite(source, change)) } },
       ],
     };
     // A condition that did not hold, or a concurrent transaction: a later pass reads both again.
     return conditionalTransaction(() => this.db.send(new TransactWriteCommand(input)));
-  }
-
-  /**
-   * The conditional put the store's putEntryIf sends for this copy, taken from it rather than
-   * built again here, so that a copy is stored exactly as the store stores entries (its item
-   * layout lives in one place): putEntryIf runs against a client that records the command and
-   * sends nothing.
-   */
-  private async putOf(copy: MarkedEntry, expected: ExpectedVersion, change: ChangeAttribution) {
-    let put: PutCommandInput | undefined;
-    const recorder = {
-      send: async (command: { input: PutCommandInput }) => {
-        put = command.input;
-        return {};
-      },
-    } as unknown as DynamoDBDocumentClient;
-    await new DynamoPreferenceStore(recorder, this.tableName).putEntryIf(copy, expected, change);
-    if (!put?.Item) throw new Error('putEntryIf sent no put');
-    return put as PutCommandInput & { Item: NonNullable<PutCommandInput['Item']> };
   }
 }

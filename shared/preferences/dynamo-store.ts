@@ -4,6 +4,7 @@ import {
   DeleteCommand,
   type DynamoDBDocumentClient,
   PutCommand,
+  type PutCommandInput,
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -263,6 +264,56 @@ const emptyEntryCondition = () => {
       ...CHANNELS.map((c) => `attribute_not_exists(#${c})`),
     ].join(' AND '),
     ExpressionAttributeNames: names,
+  };
+};
+
+/**
+ * The whole entry as one conditional put, replacing what is there if the target still has
+ * `expected` (null: is still absent): the item layout of a written entry, in one place (the
+ * store's putEntryIf, and a migration's copy in a transaction with its source's stamp).
+ */
+export const entryPut = (
+  tableName: string,
+  entry: MarkedEntry,
+  expected: ExpectedVersion,
+  change: ChangeAttribution,
+): PutCommandInput & { Item: Item } => {
+  const item: Item = {
+    ...entryTableKey(entry),
+    organizationId: entry.organizationId,
+    userId: entry.userId,
+    ...(entry.documentId === null ? {} : { documentId: entry.documentId }),
+    scope: scopeOf(entry.documentId),
+    ...entry.config,
+    ...Object.fromEntries(
+      Object.entries(entry.channelAt ?? {}).map(([c, at]) => [channelTimeAttribute(c as Channel), at]),
+    ),
+    ...categoryLayerAttributes(entry.categories),
+    updatedAt: entry.updatedAt,
+    updatedBy: entry.updatedBy,
+    version: entry.version,
+    ...attributionItem(change),
+    // A migration that moves a reset onto its own copy may leave a tombstone at the target too.
+    ...(isTombstone(entry) ? { [TOMBSTONE_TTL_ATTRIBUTE]: tombstoneExpiry(entry.updatedAt) } : {}),
+    ...(entry.migration
+      ? {
+          migrationId: entry.migration.migrationId,
+          migrationRun: entry.migration.run,
+          migrationPage: entry.migration.page,
+          migrationVersion: entry.migration.version,
+        }
+      : {}),
+  };
+  return {
+    TableName: tableName,
+    Item: item,
+    ...(expected === null
+      ? { ConditionExpression: 'attribute_not_exists(pk)' }
+      : {
+          ConditionExpression: '#version = :expected',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':expected': expected },
+        }),
   };
 };
 
@@ -581,47 +632,7 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
   }
 
   async putEntryIf(entry: MarkedEntry, expected: ExpectedVersion, change: ChangeAttribution): Promise<boolean> {
-    const item: Item = {
-      ...entryTableKey(entry),
-      organizationId: entry.organizationId,
-      userId: entry.userId,
-      ...(entry.documentId === null ? {} : { documentId: entry.documentId }),
-      scope: scopeOf(entry.documentId),
-      ...entry.config,
-      ...Object.fromEntries(
-        Object.entries(entry.channelAt ?? {}).map(([c, at]) => [channelTimeAttribute(c as Channel), at]),
-      ),
-      ...categoryLayerAttributes(entry.categories),
-      updatedAt: entry.updatedAt,
-      updatedBy: entry.updatedBy,
-      version: entry.version,
-      ...attributionItem(change),
-      // A migration that moves a reset onto its own copy may leave a tombstone at the target too.
-      ...(isTombstone(entry) ? { [TOMBSTONE_TTL_ATTRIBUTE]: tombstoneExpiry(entry.updatedAt) } : {}),
-      ...(entry.migration
-        ? {
-            migrationId: entry.migration.migrationId,
-            migrationRun: entry.migration.run,
-            migrationPage: entry.migration.page,
-            migrationVersion: entry.migration.version,
-          }
-        : {}),
-    };
-    return conditional(() =>
-      this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: item,
-          ...(expected === null
-            ? { ConditionExpression: 'attribute_not_exists(pk)' }
-            : {
-                ConditionExpression: '#version = :expected',
-                ExpressionAttributeNames: { '#version': 'version' },
-                ExpressionAttributeValues: { ':expected': expected },
-              }),
-        }),
-      ),
-    );
+    return conditional(() => this.client.send(new PutCommand(entryPut(this.tableName, entry, expected, change))));
   }
 
   /**

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
@@ -79,6 +81,47 @@ test('a credential without the organization: exit 1, each failed check named wit
   // The checks that do not depend on the organization still pass.
   expect(result.stdout).toMatch(/^ok {4}authentication: a wrong token is refused/m);
 });
+
+test('a credential made as the runbook says (its organization and scopes) passes every check; key and token from the environment', async () => {
+  const runbook = await readFile(join(REPO_ROOT, 'docs', 'operations.md'), 'utf8');
+  const create = runbook
+    .split('\n')
+    .find((line) => line.includes('credentials -- create') && line.includes('smoke-test'));
+  const flag = (name: string) => create?.match(new RegExp(`--${name} (\\S+)`))?.[1]?.split(',');
+  await service.doc.send(
+    new PutCommand({
+      TableName: service.tables.credentials,
+      Item: {
+        apiKey: 'ak_smoke-runbook',
+        tokenHash: hashToken('st_smoke-runbook'),
+        organizationIds: flag('organizations'),
+        // Without --scopes, the credentials command grants its default scopes.
+        scopes: flag('scopes') ?? ['read', 'write', 'resolve'],
+        createdAt: new Date().toISOString(),
+      },
+    }),
+  );
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runSmokeCommand([], {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    env: { BASE_URL: service.baseUrl, API_KEY: 'ak_smoke-runbook', AUTH_TOKEN: 'st_smoke-runbook' },
+  });
+  expect({ code, failed: out.filter((line) => line.startsWith('FAIL')), err }).toEqual({
+    code: 0,
+    failed: [],
+    err: [],
+  });
+}, 90_000);
+
+test("a token given on the command line works, with a warning that it shows in npm's echo and ps", async () => {
+  const result = await smoke([...target(), '--timeout', '30']);
+  expect(result.code).toBe(0);
+  expect(result.stderr).toBe(
+    "npm run smoke: --token is visible in npm's echo of the command and in ps; set AUTH_TOKEN instead.",
+  );
+}, 90_000);
 
 test('an answer that deviates fails its check, saying what was expected', async () => {
   // The service answers config/get with every channel from the default layer.

@@ -1,17 +1,20 @@
 import { parseArgs } from 'node:util';
 import { type CheckResult, DEFAULT_MIGRATION_TIMEOUT_MS, DEFAULT_ORGANIZATION, runSmoke } from './checks.js';
 
-export const USAGE = `Usage: npm run smoke -- --url URL --key KEY --token TOKEN [options]
+export const USAGE = `Usage: npm run smoke -- [--url URL] [options]   (key and token from API_KEY and AUTH_TOKEN)
 
 Calls every route of a deployed stage (or of npm start) through the typed client and checks
-each answer: config set, get, resolve and reset, a migration started, read and waited for, a
-wrong token refused, an unknown route answered NOT_FOUND. Writes only under one organization,
-with user and document ids unique to the run, and resets what it wrote at the end.
+each answer: config set, get, resolve and reset, a migration started, read and waited for, links
+made for an email, their pages and one-click unsubscribe, the links revoked, a user erased, the
+organization's policy, a wrong token refused, an unknown route answered NOT_FOUND. Writes only
+under one organization, with user and document ids unique to the run, and resets what it wrote
+at the end. The credential needs that organization and the admin scope (policy/set is admin's).
 
 Options:
-  --url URL            the API's base URL (the stack's ApiUrl output; BASE_URL)
-  --key KEY            an API key granted the organization below (API_KEY)
-  --token TOKEN        its token (AUTH_TOKEN)
+  --url URL            the API's base URL (the stack's ApiUrl output; default BASE_URL)
+  --key KEY            an API key (default API_KEY)
+  --token TOKEN        its token (default AUTH_TOKEN, which is better: npm prints the command
+                       line it runs, and ps shows it to every user of the machine)
   --organization ID    where the checks write (default ${DEFAULT_ORGANIZATION})
   --timeout SECONDS    how long the migration may take (default ${DEFAULT_MIGRATION_TIMEOUT_MS / 1000})
   -h, --help           this text
@@ -68,6 +71,9 @@ export const runSmokeCommand = async (args: string[], io: SmokeIo): Promise<numb
     return 2;
   }
 
+  if (values.token !== undefined) {
+    io.stderr("npm run smoke: --token is visible in npm's echo of the command and in ps; set AUTH_TOKEN instead.");
+  }
   const organization = (values.organization as string | undefined) ?? DEFAULT_ORGANIZATION;
   io.stdout(`Smoke test of ${url} (organization ${organization})`);
   const report = await runSmoke({

@@ -309,11 +309,12 @@ export const startDynamoDbLocal = async ({
     reclaimed = await reclaimOrphanedDbPath(dbPath);
     const holder = await dbPathHolder(dbPath);
     if (holder !== undefined) throw new DbPathInUseError(dbPath, holder);
-    if (sharedFile) await settleWriteAheadLog(sharedFile);
   }
   if (givenPort) {
     await (reclaimed ? untilPortFree(givenPort, 10_000) : assertPortFree('dynamodb', '127.0.0.1', givenPort));
   }
+  // After the port check: a start that cannot run creates no database file.
+  if (sharedFile) await settleWriteAheadLog(sharedFile);
   const port = givenPort || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
   const dynamoArgs = [

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { banner } from './banner.js';
 import { resolveDataDir } from './data-dir.js';
-import { PortInUseError, type TwinPorts, type TwinService, twinPorts } from './ports.js';
+import { PortInUseError, SamePortError, type TwinPorts, type TwinService, twinPorts } from './ports.js';
 import { type FunctionHost, startFunctionHost } from './reload/function-host.js';
 import { CODE_FOLDERS, type CodeWatcher, watchCode } from './reload/watch-code.js';
 import {
@@ -111,6 +111,8 @@ const main = async () => {
       sqs: given(values['sqs-port'] ?? process.env.LOCAL_SQS_PORT),
     });
   } catch (error) {
+    if (error instanceof SamePortError)
+      return fail(`${error.message}: each needs its own (--port, --dynamodb-port, --sqs-port).`);
     return fail(`${(error as Error).message}: set --dynamodb-port and --sqs-port, or a lower --port.`);
   }
   // Not HOST: some shells set that to the machine's name, which would expose the server.

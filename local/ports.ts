@@ -33,12 +33,26 @@ export const twinPorts = (api: number, given: { dynamodb?: number; sqs?: number 
     if (port > MAX_PORT) throw new RangeError(`port ${port} (API port ${api} + ${offset}) is past ${MAX_PORT}`);
     return port;
   };
-  return {
+  const ports = {
     api,
     dynamodb: given.dynamodb ?? derive(DYNAMODB_PORT_OFFSET),
     sqs: given.sqs ?? derive(SQS_PORT_OFFSET),
   };
+  // One would take the port and the other fail on it, as if something else held it.
+  const services = Object.keys(ports) as TwinService[];
+  for (const [i, one] of services.entries()) {
+    const other = services.slice(i + 1).find((service) => ports[service] !== 0 && ports[service] === ports[one]);
+    if (other) {
+      throw new SamePortError(`${SERVICE_NAMES[one]} and ${SERVICE_NAMES[other]} are both given port ${ports[one]}`);
+    }
+  }
+  return ports;
 };
+
+/** Two of the twin's services given one port: the options must change, not what holds a port. */
+export class SamePortError extends Error {
+  override readonly name = 'SamePortError';
+}
 
 export class PortInUseError extends Error {
   readonly code = 'EADDRINUSE';

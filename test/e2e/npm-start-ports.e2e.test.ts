@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +48,7 @@ const hold = async (port: number) => {
 };
 
 /** local/main.ts as `npm start` runs it (in one process: node --import tsx). */
-const npmStart = (args: string[]) => {
+const npmStart = (args: string[], dir = dataDir) => {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     POWERTOOLS_LOG_LEVEL: 'SILENT',
@@ -58,7 +58,7 @@ const npmStart = (args: string[]) => {
   // Its own DynamoDB Local, not the one this test run shares.
   delete env[SHARED_DYNAMODB_LOCAL_ENV];
   for (const name of ['PORT', 'LOCAL_DYNAMODB_PORT', 'LOCAL_SQS_PORT']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts', '--data-dir', dataDir, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts', '--data-dir', dir, ...args], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -125,18 +125,38 @@ test.each([
   ['SQS', 2, '--sqs-port (LOCAL_SQS_PORT)'],
   ['API', 0, '--port (PORT)'],
 ] as const)(
-  'a taken %s port stops the start, naming the port and the option that moves it',
+  'a taken %s port stops the start, naming the port and the option that moves it, and writes nothing',
   async (_name, offset, option) => {
     const base = await freeBase();
     await hold(base + offset);
-    const server = npmStart(['--port', String(base)]);
+    const dir = join(dataDir, `taken-${offset}`);
+    const server = npmStart(['--port', String(base)], dir);
     expect(await server.exit).toBe(2);
     expect(server.output()).toContain(`port ${base + offset} on 127.0.0.1 is in use`);
     expect(server.output()).toContain(option);
     expect(server.output()).not.toContain('Ctrl+C stops it.');
+    // No store for the tools to find, no credential, no banner file: at most empty folders.
+    expect(await filesUnder(dir)).toEqual([]);
   },
   30_000,
 );
+
+test('one port given to two services stops the start, naming both, and writes nothing', async () => {
+  const base = await freeBase();
+  const dir = join(dataDir, 'same-port');
+  const server = npmStart(['--port', String(base), '--dynamodb-port', String(base)], dir);
+  expect(await server.exit).toBe(2);
+  expect(server.output()).toContain(
+    `the API and the embedded DynamoDB are both given port ${base}: each needs its own (--port, --dynamodb-port, --sqs-port).`,
+  );
+  expect(await filesUnder(dir)).toEqual([]);
+}, 30_000);
+
+/** The files below `dir`, folders left out; none when it does not exist. */
+const filesUnder = async (dir: string): Promise<string[]> =>
+  (await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []))
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => join(entry.parentPath, entry.name));
 
 test('--dynamodb-port and --sqs-port place the endpoints anywhere', async () => {
   const [api, dynamodb, sqs] = [await freeBase(), await freeBase(), await freeBase()];

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, test } from '@jest/globals';
-import { assertPortFree, PortInUseError, twinPorts } from '#local/ports.js';
+import { assertPortFree, PortInUseError, SamePortError, twinPorts } from '#local/ports.js';
 
 describe('the twin ports follow the API port', () => {
   test('API 3000 gives DynamoDB 3001 and SQS 3002, the same at every start', () => {
@@ -20,6 +20,16 @@ describe('the twin ports follow the API port', () => {
   test('an API port too high to follow is refused, naming the port', () => {
     expect(() => twinPorts(65_534)).toThrow(/port 65536 .*65534/);
     expect(twinPorts(65_534, { dynamodb: 3001, sqs: 3002 })).toEqual({ api: 65_534, dynamodb: 3001, sqs: 3002 });
+  });
+
+  test('two services given one port are refused, naming both (one would take it, the other fail as if it were held)', () => {
+    expect(() => twinPorts(4120, { dynamodb: 4120 })).toThrow(
+      new SamePortError('the API and the embedded DynamoDB are both given port 4120'),
+    );
+    expect(() => twinPorts(4120, { sqs: 4121 })).toThrow(
+      new SamePortError('the embedded DynamoDB and the SQS twin are both given port 4121'),
+    );
+    expect(twinPorts(0, { dynamodb: 0, sqs: 0 })).toEqual({ api: 0, dynamodb: 0, sqs: 0 });
   });
 });
 

@@ -225,6 +225,15 @@ describe('on its own', () => {
     expect(created.stdout).toContain('organizations: a,b with a comma');
   });
 
+  test('an organization id with a direction mark (a valid id) is shown escaped, in create and list alike', async () => {
+    const created = await run(['create', '--organizations', 'evil\u202eusers']);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('organizations: evil\\u202eusers\n');
+    const listed = await run(['list']);
+    expect(listed.stdout).toContain('evil\\u202eusers');
+    expect(listed.stdout).not.toContain('\u202e');
+  });
+
   test('says clearly when another process holds the files', async () => {
     const holder = await startEmbeddedDynamo({ path: dataPaths(dataDir).dynamo });
     try {
@@ -246,6 +255,13 @@ describe('command line errors', () => {
     [['create', '--organizations', '*,acme'], /cannot be combined/],
     [['create', '--organizations', 'a\u0001b'], /control characters/],
     [['create', '--organizations', 'acme', '--expires-at', '2001-01-01T00:00:00Z'], /in the past/],
+    // Date.parse alone would take each of these (March 2, the machine's zone, a guess).
+    [['create', '--organizations', 'acme', '--expires-at', '2030-02-30T00:00:00Z'], /is not an ISO-8601 time/],
+    [['create', '--organizations', 'acme', '--expires-at', '2030-01-01T00:00'], /a time needs Z or an offset/],
+    [['create', '--organizations', 'acme', '--expires-at', 'Jan 1 2030'], /is not an ISO-8601 time/],
+    [['create', '--organizations', 'acme', '--name', 'evil\u001b[31mred'], /--name must not hold control characters/],
+    [['create', '--organizations', 'acme', '--name', 'two\nlines'], /--name must not hold control characters/],
+    [['create', '--organizations', 'acme', '--name', 'a\u202eb'], /--name must not hold control characters/],
     [['create', '--organizations', 'acme', '--expires-in-days', 'soon'], /positive number of days/],
     [['create', '--organizations', 'acme', '--api-key', 'x'], /--api-key does not apply to create/],
     [['revoke'], /--api-key/],
@@ -256,6 +272,12 @@ describe('command line errors', () => {
     const result = await withAwsProfile('', {}, () => run(args));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
+  });
+
+  test('revoke of a key no credential can have (3,000 characters): exit 1, no credential, DynamoDB not asked', async () => {
+    const result = await run(['revoke', '--api-key', 'k'.repeat(3_000)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^credentials: no credential with api key "k{3000}"$/);
   });
 
   test('--table without --region takes the region from the AWS profile, as the AWS CLI does', async () => {

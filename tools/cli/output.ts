@@ -42,13 +42,15 @@ export const describeError = (error: unknown, target: string, missing: string): 
   return `${e.name ?? 'Error'}: ${e.message ?? String(error)}`;
 };
 
+const UNPRINTABLE = /[\p{Cc}\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
 /**
  * Text from the stores (identifiers, message bodies) made safe for a terminal: control
  * characters (C0, DEL, C1) and the invisible ones that reorder or break lines become `\uXXXX`,
  * so a hostile user id can neither steer the terminal nor disguise what is printed.
  */
 export const printable = (text: string): string =>
-  text.replace(
-    /[\p{Cc}\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu,
-    (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
-  );
+  text.replace(UNPRINTABLE, (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`);
+
+/** Whether `text` holds nothing that printable would escape. */
+export const isPrintable = (text: string): boolean => text === printable(text);

@@ -9,6 +9,7 @@ import {
   type Credential,
   hashToken,
   isActive,
+  isWellFormedApiKey,
   MAX_RATE_PER_SECOND,
   newApiKey,
   newToken,
@@ -16,7 +17,7 @@ import {
 } from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
 import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
-import { type CliIo, CommandError, describeError, table, UsageError } from '../cli/output.js';
+import { type CliIo, CommandError, describeError, isPrintable, printable, table, UsageError } from '../cli/output.js';
 import { flushCredentialCaches, regionalFlushClients } from './flush-functions.js';
 
 /**
@@ -37,7 +38,8 @@ create options:
   --organization ID       one organization (repeatable; for ids that contain a comma)
   --name TEXT             a label for people (e.g. the calling service)
   --expires-in-days N     expires N days from now
-  --expires-at TIME       expires at an ISO-8601 time (e.g. 2027-01-31T00:00:00Z)
+  --expires-at TIME       expires at an ISO-8601 time (e.g. 2027-01-31T00:00:00Z, or with an
+                          offset), or at midnight UTC of a date (2027-01-31)
   --scopes a,b            what it may do: read, write, resolve, migrate, erase, admin (admin holds
                           every scope); default read,write,resolve
   --rate-limit N          its own limit in requests per second (default: the deployment's)
@@ -159,6 +161,27 @@ const parseOrganizations = (values: Values): string[] | '*' => {
   return [...new Set(all)];
 };
 
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))?$/;
+
+/**
+ * The instant an ISO-8601 date or date-time names, or undefined. Date.parse alone takes
+ * "Jan 1 2030" and rolls 2030-02-30 over into March; a zone-less time would be the machine's.
+ */
+const isoTime = (text: string): number | undefined => {
+  const match = ISO_TIME.exec(text);
+  if (!match) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1, 7).map((part) => Number(part ?? 0));
+  const calendar = new Date(Date.UTC(year as number, (month as number) - 1, day));
+  const valid =
+    calendar.getUTCMonth() === (month as number) - 1 &&
+    calendar.getUTCDate() === day &&
+    (hour as number) < 24 &&
+    (minute as number) < 60 &&
+    (second as number) < 60;
+  return valid ? Date.parse(text) : undefined;
+};
+
 const parseExpiry = (values: Values, now: Date): string | undefined => {
   const days = values['expires-in-days'];
   const at = values['expires-at'];
@@ -170,8 +193,13 @@ const parseExpiry = (values: Values, now: Date): string | undefined => {
     return new Date(now.getTime() + n * 86_400_000).toISOString();
   }
   if (at !== undefined) {
-    const time = Date.parse(at);
-    if (Number.isNaN(time)) throw new UsageError(`--expires-at ${JSON.stringify(at)} is not an ISO-8601 time`);
+    const time = isoTime(at);
+    if (time === undefined) {
+      throw new UsageError(
+        `--expires-at ${printable(JSON.stringify(at))} is not an ISO-8601 time such as 2027-01-31T00:00:00Z ` +
+          '(a date alone is midnight UTC; a time needs Z or an offset)',
+      );
+    }
     if (time <= now.getTime()) throw new UsageError(`--expires-at ${at} is in the past`);
     return new Date(time).toISOString();
   }
@@ -232,7 +260,8 @@ const shown = (credential: Credential, now: Date) => ({
 const scopesText = (scopes: readonly Scope[]) => (scopes.includes('admin') ? 'admin (all)' : scopes.join(', '));
 const rateText = (limit: RateLimit | null) => (limit ? `${limit.perSecond}/s, burst ${limit.burst}` : 'default');
 
-const organizationsText = (ids: string[] | '*') => (ids === '*' ? '* (all)' : ids.join(', '));
+// Identifiers may hold any character but control ones: shown escaped, so none can steer the terminal.
+const organizationsText = (ids: string[] | '*') => (ids === '*' ? '* (all)' : printable(ids.join(', ')));
 
 /** What revoke --now does on AWS (flush-functions.ts); a test gives its own. */
 export interface CredentialsDeps {
@@ -299,6 +328,13 @@ export const runCredentialsCommand = async (
     if (values.name !== undefined && (values.name.length === 0 || values.name.length > 256)) {
       throw new UsageError('--name must be 1 to 256 characters');
     }
+    if (values.name !== undefined && !isPrintable(values.name)) {
+      throw new UsageError('--name must not hold control characters, line breaks or direction marks');
+    }
+    if (command === 'revoke' && !isWellFormedApiKey(values['api-key'])) {
+      // Not a key any credential has (nor one DynamoDB could look up): said without asking it.
+      throw new CommandError(`no credential with api key ${printable(JSON.stringify(values['api-key']))}`);
+    }
 
     target = await openTarget(values, env, command === 'create');
     const { store } = target;
@@ -325,7 +361,7 @@ export const runCredentialsCommand = async (
             `  organizations: ${organizationsText(credential.organizationIds)}`,
             `  scopes:        ${scopesText(scopes as Scope[])}`,
             `  rate limit:    ${rateText(rateLimit ?? null)}`,
-            ...(credential.name ? [`  name:          ${credential.name}`] : []),
+            ...(credential.name ? [`  name:          ${printable(credential.name)}`] : []),
             `  expires:       ${credential.expiresAt ?? 'never'}`,
             '',
             `  x-service-api-key:    ${apiKey}`,
@@ -363,7 +399,7 @@ export const runCredentialsCommand = async (
                 organizationsText(c.organizationIds),
                 scopesText(c.scopes),
                 rateText(c.rateLimit),
-                c.name ?? '-',
+                c.name === null ? '-' : printable(c.name),
                 c.createdAt,
                 c.expiresAt ?? '-',
                 c.revokedAt ?? '-',
@@ -376,7 +412,9 @@ export const runCredentialsCommand = async (
       const apiKey = values['api-key'] as string;
       const revoked = await store.revoke(apiKey, now.toISOString());
       if (!revoked)
-        throw new CommandError(`no credential with api key ${JSON.stringify(apiKey)} in ${target.description}`);
+        throw new CommandError(
+          `no credential with api key ${printable(JSON.stringify(apiKey))} in ${target.description}`,
+        );
       const credential = await store.get(apiKey);
       const at = credential?.revokedAt ?? now.toISOString();
       const flushed = values.now

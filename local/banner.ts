@@ -26,7 +26,22 @@ const RELOAD_LINES = [
   '               stores, queues, streams and server keep running (a save under local/ restarts it all)',
 ];
 
-export const banner = (runtime: LocalRuntime, { reload = false }: { reload?: boolean } = {}): string => {
+/** Whether `host` is this machine's loopback, where only its own programs reach the API. */
+const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** Said at the top when --host opens the API (its credential granted every organization) beyond this machine. */
+const exposureLines = (host: string): string[] => [
+  '',
+  `  WARNING      the API listens on ${host}: whoever reaches this machine on that interface can`,
+  '               call it with the credential below (granted every organization). The URL above is',
+  '               where this machine reaches it. The DynamoDB and SQS endpoints stay on 127.0.0.1.',
+];
+
+export const banner = (
+  runtime: LocalRuntime,
+  { reload = false, host = '127.0.0.1' }: { reload?: boolean; host?: string } = {},
+): string => {
   const store = runtime.dataDir ? `${runtime.dataDir} (kept between restarts)` : 'in memory (discarded on exit)';
   const replaced = runtime.replacedCredential;
   const credentialNote = {
@@ -38,6 +53,7 @@ export const banner = (runtime: LocalRuntime, { reload = false }: { reload?: boo
   return [
     '',
     `Notification preferences API (local) on ${runtime.baseUrl}`,
+    ...(isLoopback(host) ? [] : exposureLines(host)),
     '',
     `  data         ${store}`,
     `  DynamoDB     ${runtime.dynamoEndpoint} (tables ${Object.values(runtime.tables).join(', ')})`,

@@ -174,7 +174,7 @@ const main = async () => {
     if (e.code === 'EACCES') fail(`not allowed to listen on ${host}:${port}.`);
     return fail(e.message);
   }
-  console.log(banner(runtime, { reload: functions !== undefined }));
+  console.log(banner(runtime, { reload: functions !== undefined, host }));
   if (functions) watcher = reloadOnChange(functions, log);
 };
 

@@ -117,6 +117,9 @@ const main = async () => {
   }
   // Not HOST: some shells set that to the machine's name, which would expose the server.
   const host = values.host ?? process.env.LOCAL_HOST ?? '127.0.0.1';
+  if (values['in-memory'] && values['data-dir'] !== undefined) {
+    return fail('--in-memory keeps nothing on disk, so it takes no --data-dir: give one or the other.');
+  }
   const inMemory = values['in-memory'] ?? truthy(process.env.LOCAL_IN_MEMORY);
   const dataDir = resolveDataDir(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : process.env);
 

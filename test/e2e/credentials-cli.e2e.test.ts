@@ -25,7 +25,9 @@ const run = async (
 ) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await command([...args, '--data-dir', dir], {
+  // A deployed table or another endpoint is the target instead (the two cannot be combined).
+  const elsewhere = args.some((arg) => ['--table', '--region', '--endpoint', '--data-dir'].includes(arg));
+  const code = await command([...args, ...(elsewhere ? [] : ['--data-dir', dir])], {
     stdout: (text) => out.push(text),
     stderr: (text) => err.push(text),
     env: {},
@@ -267,6 +269,14 @@ describe('command line errors', () => {
     [['revoke'], /--api-key/],
     [['list', '--table', 'Credentials'], /--region/],
     [['list', '--bogus'], /Unknown option '--bogus'/],
+    [
+      ['list', '--table', 'Credentials', '--region', 'eu-west-1', '--data-dir', '/tmp/x'],
+      /--data-dir cannot be combined with --table/,
+    ],
+    [
+      ['list', '--endpoint', 'http://127.0.0.1:1', '--data-dir', '/tmp/x'],
+      /--data-dir cannot be combined with --endpoint/,
+    ],
   ])('%j: exit code 2 and a clear message', async (args, message) => {
     // No region anywhere (the local server of earlier tests set AWS_REGION in this process).
     const result = await withAwsProfile('', {}, () => run(args));
@@ -325,7 +335,7 @@ describe('a data directory that holds no store yet (a new checkout, a mistyped D
         expect(answer).toEqual({
           code: 1,
           stdout: '',
-          stderr: expect.stringContaining(`no local store in ${dir} (npm start creates it there`),
+          stderr: expect.stringMatching(new RegExp(`^[a-z]+: no local store in ${dir} \\(npm start creates it there`)),
         });
         expect(existsSync(dir)).toBe(false);
       }

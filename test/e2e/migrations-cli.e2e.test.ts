@@ -110,9 +110,14 @@ test('list-stuck, resume and fail a migration whose message was lost', async () 
 
   expect(await run('resume', a as string)).toMatchObject({
     code: 1,
-    stderr: expect.stringMatching(/already completed/),
+    stderr: `migrations: migration ${a} is already completed: every entry was moved`,
   });
   expect(await run('fail', 'no-such-id')).toMatchObject({ code: 1, stderr: 'migrations: no migration "no-such-id"' });
+  // Longer than any id: no migration, without asking DynamoDB (which refuses keys over 2,048 bytes).
+  expect(await run('fail', 'm'.repeat(3_000))).toMatchObject({
+    code: 1,
+    stderr: `migrations: no migration "${'m'.repeat(3_000)}"`,
+  });
   expect(await run('resume')).toMatchObject({ code: 2, stderr: 'migrations: resume needs a migration id.' });
   expect((await run('list-stuck', '--force')).code).toBe(2);
 });

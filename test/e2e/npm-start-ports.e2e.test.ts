@@ -152,6 +152,14 @@ test('one port given to two services stops the start, naming both, and writes no
   expect(await filesUnder(dir)).toEqual([]);
 }, 30_000);
 
+test('--in-memory with --data-dir is refused (the directory would be ignored), and nothing is written', async () => {
+  const dir = join(dataDir, 'in-memory');
+  const server = npmStart(['--in-memory', '--port', '0'], dir);
+  expect(await server.exit).toBe(2);
+  expect(server.output()).toContain('--in-memory keeps nothing on disk, so it takes no --data-dir');
+  expect(await filesUnder(dir)).toEqual([]);
+}, 30_000);
+
 /** The files below `dir`, folders left out; none when it does not exist. */
 const filesUnder = async (dir: string): Promise<string[]> =>
   (await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []))

@@ -103,6 +103,7 @@ interface Target {
 const openTarget = async (values: Values, env: NodeJS.ProcessEnv, creating: boolean): Promise<Target> => {
   if (values.table !== undefined || values.region !== undefined) {
     if (values.endpoint) throw new UsageError('--endpoint cannot be combined with --table/--region');
+    if (values['data-dir']) throw new UsageError('--data-dir cannot be combined with --table/--region');
     const table = values.table;
     if (!table) throw new UsageError('--region needs --table NAME (the stack output CredentialsTableName)');
     const regional = await regionalDynamoClient(values.region, env);
@@ -133,6 +134,7 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv, creating: bool
     };
   };
   if (values.endpoint) {
+    if (values['data-dir']) throw new UsageError('--data-dir cannot be combined with --endpoint');
     try {
       new URL(values.endpoint);
     } catch {

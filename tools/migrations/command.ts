@@ -20,7 +20,7 @@ import {
   type StuckRow,
 } from '#tools/migrations/operator.js';
 import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
-import { type CliIo, describeError, table, UsageError } from '../cli/output.js';
+import { type CliIo, CommandError, describeError, table, UsageError } from '../cli/output.js';
 
 /**
  * `npm run migrations -- list-stuck|resume|fail|scrub-ended`: the operators' tool for migrations that stopped
@@ -309,7 +309,7 @@ export const runMigrationsCommand = async (argv: string[], io: CliIo): Promise<n
       io.stderr(`migrations: ${error.message}\nRun with --help for usage.`);
       return 2;
     }
-    if (error instanceof OperatorRefusal) {
+    if (error instanceof OperatorRefusal || error instanceof CommandError) {
       io.stderr(`migrations: ${error.message}`);
       return 1;
     }

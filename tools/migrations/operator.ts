@@ -1,3 +1,4 @@
+import { MAX_IDENTIFIER_LENGTH } from '#shared/api/identifiers.js';
 import type { JobQueue } from '#shared/jobs/queue.js';
 import type { JobRepository } from '#shared/jobs/repository.js';
 import { isActiveStatus } from '#shared/jobs/status.js';
@@ -5,6 +6,7 @@ import { DEFAULT_STALL_LIMIT_MS, judgeJob, type StuckVerdict } from '#shared/job
 import { MAX_PER_SWEEP, resumeStalled } from '#shared/jobs/sweep.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
+import { printable } from '../cli/output.js';
 
 type MigrationRepository = JobRepository<MigrationRecord>;
 
@@ -33,8 +35,12 @@ export class OperatorRefusal extends Error {
 }
 
 const activeRecord = async (repository: MigrationRepository, migrationId: string): Promise<MigrationRecord> => {
-  const record = await repository.get(migrationId);
-  if (!record) throw new OperatorRefusal(`no migration ${JSON.stringify(migrationId)}`);
+  // Longer than any id can be: no migration has it (and DynamoDB would refuse the lookup).
+  const record = migrationId.length <= MAX_IDENTIFIER_LENGTH ? await repository.get(migrationId) : undefined;
+  if (!record) throw new OperatorRefusal(`no migration ${printable(JSON.stringify(migrationId))}`);
+  if (record.status === 'completed') {
+    throw new OperatorRefusal(`migration ${migrationId} is already completed: every entry was moved`);
+  }
   if (!isActiveStatus(record.status)) {
     throw new OperatorRefusal(
       `migration ${migrationId} is already ${record.status}${record.error ? ` (${record.error})` : ''}; start a new one to move what is left`,

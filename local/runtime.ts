@@ -108,6 +108,11 @@ export interface LocalRuntimeOptions {
   changePublisher?: boolean;
   /** Prints one line per event the service publishes (npm start does). */
   printEvents?: boolean;
+  /**
+   * Writes the banner's `export` line to the data directory's env.sh, for `source` (default).
+   * A tool that runs the twin for itself (the seed) does not: its port dies with it.
+   */
+  shellEnvFile?: boolean;
   /** Size past which events.jsonl is rotated (default: local/events/events-file.ts). */
   eventsFileMaxBytes?: number;
   /** Replaces every HTTP function's deployed timeout (their contexts count down from it). */
@@ -502,7 +507,8 @@ const start = async (
     dataDir: inMemory ? undefined : dataDir,
   };
   // Kept after a stop, like the credential file: the next start rewrites it.
-  if (!inMemory) await writeShellEnv(paths.shellEnv, shellEnv);
+  const writesShellEnv = !inMemory && (options.shellEnvFile ?? true);
+  if (writesShellEnv) await writeShellEnv(paths.shellEnv, shellEnv);
 
   let closing: Promise<void> | undefined;
   return {
@@ -534,7 +540,7 @@ const start = async (
     sweeper,
     eventsFile: inMemory ? undefined : paths.events,
     exportLine: exportLine(shellEnv),
-    shellEnvFile: inMemory ? undefined : paths.shellEnv,
+    shellEnvFile: writesShellEnv ? paths.shellEnv : undefined,
     close: () => {
       closing ??= cleanup().finally(() => {
         running = false;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +54,8 @@ afterAll(async () => {
 test('with no server running, the seed fills the data directory; npm start then serves what it wrote', async () => {
   const output = await seed(dataDir);
   expect(output).toContain(`Seeded organization "northwind" through the data directory ${dataDir}`);
+  // The twin it ran for itself is gone: no env.sh naming its port.
+  expect(existsSync(join(dataDir, 'env.sh'))).toBe(false);
   expect(output).toMatch(/20 users, 4 documents\n\s+organization-level\s+13 entries\n\s+roadmap-2027\s+7 entries/);
 
   service = await startLocalService({ inMemory: false, dataDir });

@@ -101,6 +101,8 @@ const findTarget = async (values: Record<string, string | undefined>): Promise<T
     apiKey,
     token,
     env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
+    // Its port is gone once the seed ends: an env.sh naming it would send `source` nowhere.
+    shellEnvFile: false,
   });
   return {
     baseUrl: runtime.baseUrl,

@@ -80,6 +80,10 @@ test('a credential without the organization: exit 1, each failed check named wit
   );
   // The checks that do not depend on the organization still pass.
   expect(result.stdout).toMatch(/^ok {4}authentication: a wrong token is refused/m);
+  // And the summary counts an operation covered only when its checks passed.
+  const summary = /operations covered: (.*); failing: (.*)\./.exec(result.stdout);
+  expect(summary?.[1]?.split(', ')).not.toContain('setConfig');
+  expect(summary?.[2]?.split(', ')).toContain('setConfig');
 });
 
 test('a credential made as the runbook says (its organization and scopes) passes every check; key and token from the environment', async () => {

@@ -86,9 +86,12 @@ export const runSmokeCommand = async (args: string[], io: SmokeIo): Promise<numb
     onCheck: (check) => io.stdout(line(check)),
   });
   const failed = report.checks.filter((check) => !check.ok);
+  // An operation is covered when every check that called it passed.
+  const failing = new Set(failed.flatMap((check) => check.operationIds));
+  const passing = report.covered.filter((id) => !failing.has(id));
   io.stdout(
     `\nRun ${report.runId}: ${report.checks.length} checks, ${failed.length} failed; ` +
-      `operations covered: ${report.covered.join(', ')}.`,
+      `operations covered: ${passing.join(', ') || 'none'}${failing.size ? `; failing: ${[...failing].join(', ')}` : ''}.`,
   );
   if (failed.length > 0) {
     io.stderr(

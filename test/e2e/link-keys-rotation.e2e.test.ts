@@ -91,4 +91,9 @@ test('invalid command lines exit 2', async () => {
   expect((await run('use')).code).toBe(2);
   expect((await run('add', '--id', 'Not Valid')).code).toBe(2);
   expect((await run('frobnicate')).code).toBe(2);
+  // A value missing after an option: one line and where to look, as the other tools say it.
+  expect(await run('add', '--id')).toMatchObject({
+    code: 2,
+    err: expect.stringMatching(/^link-keys: Option '--id' [\s\S]*\nRun with --help for usage\.$/),
+  });
 });

@@ -197,7 +197,7 @@ export const runLinkKeysCommand = async (argv: string[], io: CliIo): Promise<num
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    io.stderr(`link-keys: ${(error as Error).message}\n\n${USAGE}`);
+    io.stderr(`link-keys: ${(error as Error).message}\nRun with --help for usage.`);
     return 2;
   }
   const { values, positionals } = parsed;

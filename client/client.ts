@@ -71,6 +71,15 @@ export type ServiceClient = OperationMethods & {
  * a TransportError. Answers that say they are safe to retry are retried: after the wait a 429
  * asks for, or with backoff.
  */
+/** fetch's own message is only "fetch failed": its cause says why (ECONNREFUSED, ENOTFOUND, bad port...). */
+const networkReason = (error: unknown): string => {
+  const reason = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (!(cause instanceof Error)) return reason;
+  const code = (cause as { code?: unknown }).code;
+  return `${reason} (${typeof code === 'string' ? code : cause.message})`;
+};
+
 export const createClient = ({
   baseUrl,
   apiKey,
@@ -103,8 +112,7 @@ export const createClient = ({
         retryAfterHeader: response.headers.get('retry-after'),
       };
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new TransportError('network', `POST ${url} failed: ${reason}`, undefined, { cause: error });
+      throw new TransportError('network', `POST ${url} failed: ${networkReason(error)}`, undefined, { cause: error });
     }
     return readAnswer(answer, url);
   };

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -101,3 +102,24 @@ test('against a running npm start: its printed curl shows the seeded layers, and
   const done = await client.waitForMigration({ organizationId: 'northwind', migrationId }, { intervalMs: 50 });
   expect(done).toMatchObject({ status: 'completed', moved: 8, skipped: 0 });
 }, 120_000);
+
+test('a URL where nothing listens: exit 1, naming the URL and why (not only "fetch failed")', async () => {
+  // A port just freed: nothing listens there.
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const failed = await exec(
+    'npm',
+    ['run', '--silent', 'seed', '--', '--url', url, '--api-key', 'ak_x', '--token', 'st_x'],
+    {
+      cwd: REPO_ROOT,
+      timeout: 60_000,
+    },
+  ).catch((error: { code: number; stderr: string }) => error);
+  expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining(`npm run seed: POST ${url}/v2/`) });
+  expect((failed as { stderr: string }).stderr).toMatch(/ failed: fetch failed \(ECONNREFUSED\)\n$/);
+}, 60_000);

@@ -173,6 +173,19 @@ describe('errors', () => {
     });
   });
 
+  test("a network failure's message names the cause's code when fetch gives one (ECONNREFUSED: nothing listens)", async () => {
+    const cause = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+    });
+    const fetch = (async () => {
+      throw cause;
+    }) as typeof globalThis.fetch;
+    const error = await caught(createClient({ ...options, fetch }).getConfig({} as never));
+    expect((error as Error).message).toBe(
+      'POST http://api.test/v2/notifications/config/get failed: fetch failed (ECONNREFUSED)',
+    );
+  });
+
   test('timeoutMs gives up on a call that hangs', async () => {
     const fetch = ((_url: string, init: RequestInit) =>
       new Promise((_resolve, reject) => {

@@ -24,7 +24,9 @@ Options:
   --url URL         the API of a running local twin, e.g. http://127.0.0.1:3000
   --api-key KEY     its API key (LOCAL_API_KEY), with --url
   --token TOKEN     its auth token (LOCAL_AUTH_TOKEN), with --url
-  -h, --help        this text`;
+  -h, --help        this text
+
+Exit codes: 0 seeded, 1 the seeding failed (the message says why), 2 invalid command line.`;
 
 const fail = (message: string): never => {
   console.error(`npm run seed: ${message}`);
@@ -186,4 +188,8 @@ const main = async () => {
   }
 };
 
-main().catch((error) => fail(error instanceof Error ? error.message : String(error)));
+// The command line was fine: what failed is the seeding (exit 1, as the other tools do).
+main().catch((error) => {
+  console.error(`npm run seed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -19,18 +19,11 @@ export const listen = (server: Server, port: number, host = '127.0.0.1'): Promis
 /** An address and port as a URL or Host header spells them (IPv6 in brackets). */
 export const hostPort = (host: string, port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-/**
- * Stops accepting, closes idle connections (and each busy one once its answer is sent: Node would
- * keep it open for its keep-alive time), and cuts those still busy after a grace period.
- */
+/** Stops accepting, closes idle connections, and cuts those still busy after a grace period. */
 export const closeServer = async (server: Server, graceMs = 2_000): Promise<void> => {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  const idle = setInterval(() => server.closeIdleConnections(), IDLE_CHECK_MS);
   const cut = setTimeout(() => server.closeAllConnections(), graceMs);
   await closed;
-  clearInterval(idle);
   clearTimeout(cut);
 };
-
-const IDLE_CHECK_MS = 50;

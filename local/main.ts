@@ -28,6 +28,9 @@ const QUEUES = [
   [PUBLISHER_FAILURES_QUEUE_NAME, "stream batches the change publisher gave up on (Lambda's on-failure shape)"],
 ];
 
+/** Under --reload (npm run dev), how long a stop waits for requests under way: tsx watch's 5 s, less a margin. */
+const RELOAD_DRAIN_MS = 3_000;
+
 const USAGE = `Usage: npm start [-- --in-memory] [--port N] [--host H] [--data-dir DIR] [--reload]
 
 Serves the API on http://127.0.0.1:3000 with an embedded DynamoDB (port 3001) and an SQS twin
@@ -167,6 +170,8 @@ const main = async () => {
       apiKey: process.env.LOCAL_API_KEY,
       token: process.env.LOCAL_AUTH_TOKEN,
       printEvents: true,
+      // tsx watch kills the twin 5 s after it signals it (a save under local/, or Ctrl+C).
+      ...(functions ? { drainMs: RELOAD_DRAIN_MS } : {}),
       log,
       ...(functions ? { functions } : {}),
     });

@@ -108,6 +108,8 @@ export interface LocalRuntimeOptions {
   changePublisher?: boolean;
   /** Prints one line per event the service publishes (npm start does). */
   printEvents?: boolean;
+  /** How long a stop waits for the API's requests under way at most (local/server.ts ApiServerOptions.drainMs). */
+  drainMs?: number;
   /**
    * Writes the banner's `export` line to the data directory's env.sh, for `source` (default).
    * A tool that runs the twin for itself (the seed) does not: its port dies with it.
@@ -484,6 +486,7 @@ const start = async (
     ...(options.handlerTimeoutMs === undefined ? {} : { timeoutOverrideMs: options.handlerTimeoutMs }),
     pages: await apiPages(),
     inFlight,
+    ...(options.drainMs === undefined ? {} : { drainMs: options.drainMs }),
     log,
   });
   const baseUrl = await api.listen(port, host).catch(namingPort('api', host, port));

@@ -62,6 +62,11 @@ export interface ApiServerOptions {
   requestTimeoutMs?: number;
   /** Counts each request until it is answered (local/in-flight.ts). */
   inFlight?: InFlight;
+  /**
+   * How long close() waits for the requests under way at most; by default the longest function
+   * timeout and a second (the twin under `npm run dev` is killed 5 s after it is told to stop).
+   */
+  drainMs?: number;
   log?: (line: string) => void;
 }
 
@@ -254,6 +259,7 @@ export const createApiServer = ({
   headersTimeoutMs = HEADERS_TIMEOUT_MS,
   requestTimeoutMs = REQUEST_TIMEOUT_MS,
   inFlight,
+  drainMs,
   log = () => {},
 }: ApiServerOptions): ApiServer => {
   /** Connections whose answer has begun: a late client error must not write into it. */
@@ -264,16 +270,17 @@ export const createApiServer = ({
   const pagesByPath = new Map(pages.map((page) => [page.path, page]));
   /** Every request until it is answered, whether or not the caller counts them too: a stop waits for them. */
   const underWay = inFlight ?? new InFlight();
+  /** Every open connection, and those with a request being answered: a stop keeps only the latter. */
+  const connections = new Set<Socket>();
+  const serving = new Set<Socket>();
   let stopping = false;
-  const longestTimeoutMs = Math.max(
-    ...[fallback, ...routes.values(), ...prefixRoutes.map(({ fn }) => fn)].map(({ timeoutMs }) => timeoutMs),
-  );
   const respond = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
     const started = Date.now();
     const url = request.url ?? '/';
     const rawPath = url.split('?')[0] ?? '/';
     const page = pagesByPath.get(rawPath);
     if (page && (request.method === 'GET' || request.method === 'HEAD')) {
+      if (stopping) response.shouldKeepAlive = false;
       response.writeHead(200, { 'content-type': page.contentType, 'content-length': Buffer.byteLength(page.body) });
       response.end(request.method === 'HEAD' ? undefined : page.body);
       return 200;
@@ -347,6 +354,8 @@ export const createApiServer = ({
     if (!response.headersSent) {
       answering.add(request.socket);
       response.once('finish', () => answering.delete(request.socket));
+      // Stopping: the connection closes after this answer instead of waiting for another request.
+      if (stopping) response.shouldKeepAlive = false;
       response.writeHead(result.statusCode, {
         ...result.headers,
         ...(requestId ? { 'apigw-requestid': requestId } : {}),
@@ -362,6 +371,13 @@ export const createApiServer = ({
   const server = createServer(
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
     (request, response) => {
+      const { socket } = request;
+      serving.add(socket);
+      response.once('close', () => {
+        serving.delete(socket);
+        // An answer whose headers promised keep-alive before the stop: its connection goes now.
+        if (stopping) server.closeIdleConnections();
+      });
       underWay.track(respond(request, response)).catch((error) => {
         log(`local server error: ${error instanceof Error ? error.stack : String(error)}`);
         if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
@@ -371,6 +387,10 @@ export const createApiServer = ({
   );
   // Requests are short; keep-alive sockets must not hold up a shutdown.
   server.keepAliveTimeout = 5_000;
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   // A request that could not be read: answered (unless an answer has begun) and the connection closed.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
@@ -390,11 +410,17 @@ export const createApiServer = ({
       `http://${hostPort(host === '0.0.0.0' ? '127.0.0.1' : host, await listen(server, port, host))}`,
     close: async () => {
       // As on AWS, a request whose function runs is answered before the twin stops what that
-      // function uses (each stops by its own timeout); a body still on its way is not waited for.
+      // function uses (each stops by its own timeout). Not waited for: a connection with no
+      // request yet (a browser's preconnect, headers half sent: Node counts it busy, and its
+      // timeouts stop with the server) and a body still on its way.
       stopping = true;
-      for (const socket of reading) socket.destroy();
-      const drainMs = (timeoutOverrideMs ?? longestTimeoutMs) + DRAIN_MARGIN_MS;
-      await Promise.all([closeServer(server, drainMs), underWay.quiet(drainMs)]);
+      const longestTimeoutMs = Math.max(
+        ...[fallback, ...routes.values(), ...prefixRoutes.map(({ fn }) => fn)].map(({ timeoutMs }) => timeoutMs),
+      );
+      const waitMs = drainMs ?? (timeoutOverrideMs ?? longestTimeoutMs) + DRAIN_MARGIN_MS;
+      const closed = closeServer(server, waitMs);
+      for (const socket of connections) if (!serving.has(socket) || reading.has(socket)) socket.destroy();
+      await Promise.all([closed, underWay.quiet(waitMs)]);
     },
   };
 };

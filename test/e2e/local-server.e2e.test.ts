@@ -308,10 +308,11 @@ describe('slow clients', () => {
 describe('stopping', () => {
   // A stop comes while requests run (Ctrl+C during a large config/set): as on AWS, a function
   // already invoked runs to its answer before the twin stops DynamoDB Local under it.
-  const stoppable = async (timeoutMs = 10_000) => {
+  const stoppable = async (timeoutMs = 10_000, drainMs?: number) => {
     const server = createApiServer({
       routes: new Map([['/v2/things/do', { ...recording('DoThings'), timeoutMs }]]),
       fallback: { ...recording('NotFound'), timeoutMs },
+      ...(drainMs === undefined ? {} : { drainMs }),
       log: (line) => logs.push(line),
     });
     return { server, url: `${await server.listen(0, '127.0.0.1')}/v2/things/do` };
@@ -325,12 +326,13 @@ describe('stopping', () => {
 
   test('a request under way is answered before close resolves, however long its function runs; no new connection is taken', async () => {
     const { server, url } = await stoppable();
-    holdFor(3_000); // longer than the grace any other server of the twin gets
     const order: string[] = [];
-    const response = rawRequest(url, { body: '{}' }).then((answered) => {
-      order.push('answered');
-      return answered;
-    });
+    answer = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 3_000)); // longer than the grace any other server of the twin gets
+      order.push('function answered');
+      return { statusCode: 200, body: '{"ok":true}' };
+    };
+    const response = rawRequest(url, { body: '{}' });
     while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const closed = server.close().then(() => order.push('closed'));
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -340,7 +342,32 @@ describe('stopping', () => {
       text: '{"ok":true}',
     });
     await closed;
-    expect(order).toEqual(['answered', 'closed']);
+    expect(order).toEqual(['function answered', 'closed']);
+    // Answered during the stop: the connection is not kept for another request.
+    expect((await response).headers.connection).toBe('close');
+  }, 20_000);
+
+  test('a connection that has sent no request (a preconnect) does not hold the stop', async () => {
+    const { server, url } = await stoppable();
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    const gone = new Promise((resolve) => socket.on('close', resolve));
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.on('connect', resolve));
+    const started = performance.now();
+    await server.close();
+    await gone;
+    expect(performance.now() - started).toBeLessThan(5_000); // the functions' timeout is 10 s
+  }, 20_000);
+
+  test('drainMs bounds the wait (npm run dev: tsx watch kills the twin 5 s after its signal)', async () => {
+    const { server, url } = await stoppable(10_000, 500);
+    holdFor(8_000);
+    const response = rawRequest(url, { body: '{}' }).catch((error: NodeJS.ErrnoException) => error.code);
+    while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const started = performance.now();
+    await server.close();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await response).toBe('ECONNRESET');
   }, 20_000);
 
   test('a body still on its way is not waited for: cut at once, no function run', async () => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -167,17 +168,27 @@ test('a stop that reaches the twin while it cannot answer still answers the requ
     const baseUrl = output.match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1] as string;
     const header = (name: string) => output.match(new RegExp(`${name}: +(\\S+)\\n`))?.[1] as string;
     const ids = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
-    const set = fetch(`${baseUrl}/v2/notifications/config/set`, {
+    const body = JSON.stringify({
+      data: { organizationId: 'acme', userIds: ids('u', 50), documentIds: ids('d', 30), config: { email: 'NONE' } },
+    });
+    const request = httpRequest(`${baseUrl}/v2/notifications/config/set`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
         'x-service-api-key': header('x-service-api-key'),
         'x-service-auth-token': header('x-service-auth-token'),
       },
-      body: JSON.stringify({
-        data: { organizationId: 'acme', userIds: ids('u', 50), documentIds: ids('d', 30), config: { email: 'NONE' } },
-      }),
-    }).then((response) => response.status);
+    });
+    const set = new Promise<number>((resolve, reject) => {
+      request.on('response', (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      });
+      request.on('error', reject);
+    });
+    // Sent whole, then a moment for the twin (idle until now) to take it up: the request is under way.
+    await new Promise((resolve) => request.end(body, () => resolve(undefined)));
     await new Promise((resolve) => setTimeout(resolve, 300));
     process.kill(twin, 'SIGSTOP');
     const exit = exited(npm);

@@ -1,3 +1,4 @@
+import { isLoopbackHost } from './loopback.js';
 import type { LocalRuntime } from './runtime.js';
 import { shellQuote } from './shell-env.js';
 
@@ -26,10 +27,6 @@ const RELOAD_LINES = [
   '               stores, queues, streams and server keep running (a save under local/ restarts it all)',
 ];
 
-/** Whether `host` is this machine's loopback, where only its own programs reach the API. */
-const isLoopback = (host: string): boolean =>
-  host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-
 /** Said at the top when --host opens the API (its credential granted every organization) beyond this machine. */
 const exposureLines = (host: string): string[] => [
   '',
@@ -53,7 +50,7 @@ export const banner = (
   return [
     '',
     `Notification preferences API (local) on ${runtime.baseUrl}`,
-    ...(isLoopback(host) ? [] : exposureLines(host)),
+    ...(isLoopbackHost(host) ? [] : exposureLines(host)),
     '',
     `  data         ${store}`,
     `  DynamoDB     ${runtime.dynamoEndpoint} (tables ${Object.values(runtime.tables).join(', ')})`,

@@ -259,7 +259,10 @@ describe('command line errors', () => {
     [['create', '--organizations', 'acme', '--expires-at', '2001-01-01T00:00:00Z'], /in the past/],
     // Date.parse alone would take each of these (March 2, the machine's zone, a guess).
     [['create', '--organizations', 'acme', '--expires-at', '2030-02-30T00:00:00Z'], /is not an ISO-8601 time/],
-    [['create', '--organizations', 'acme', '--expires-at', '2030-01-01T00:00'], /a time needs Z or an offset/],
+    [
+      ['create', '--organizations', 'acme', '--expires-at', '2030-01-01T00:00'],
+      /a time needs seconds, and Z or an offset/,
+    ],
     [['create', '--organizations', 'acme', '--expires-at', 'Jan 1 2030'], /is not an ISO-8601 time/],
     [['create', '--organizations', 'acme', '--name', 'evil\u001b[31mred'], /--name must not hold control characters/],
     [['create', '--organizations', 'acme', '--name', 'two\nlines'], /--name must not hold control characters/],

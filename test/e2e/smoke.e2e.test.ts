@@ -146,6 +146,6 @@ test('an answer that deviates fails its check, saying what was expected', async 
 test('an incomplete command line: exit 2 with the usage', async () => {
   const result = await smoke(['--url', service.baseUrl, '--key', service.apiKey]);
   expect(result.code).toBe(2);
-  expect(result.stderr).toContain('missing --token');
+  expect(result.stderr).toContain('missing AUTH_TOKEN (or --token)');
   expect(result.stderr).toContain('Usage: npm run smoke');
 });

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
 import { DataDirLockedError } from '#local/data-dir.js';
 import { TABLES } from '#service/tables.js';
 import { identifier } from '#shared/api/identifiers.js';
@@ -163,26 +164,11 @@ const parseOrganizations = (values: Values): string[] | '*' => {
   return [...new Set(all)];
 };
 
-const ISO_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))?$/;
+/** An ISO-8601 date (midnight UTC) or date-time with seconds and Z or an offset, checked against the calendar. */
+const ISO_TIME = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
 
-/**
- * The instant an ISO-8601 date or date-time names, or undefined. Date.parse alone takes
- * "Jan 1 2030" and rolls 2030-02-30 over into March; a zone-less time would be the machine's.
- */
-const isoTime = (text: string): number | undefined => {
-  const match = ISO_TIME.exec(text);
-  if (!match) return undefined;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1, 7).map((part) => Number(part ?? 0));
-  const calendar = new Date(Date.UTC(year as number, (month as number) - 1, day));
-  const valid =
-    calendar.getUTCMonth() === (month as number) - 1 &&
-    calendar.getUTCDate() === day &&
-    (hour as number) < 24 &&
-    (minute as number) < 60 &&
-    (second as number) < 60;
-  return valid ? Date.parse(text) : undefined;
-};
+/** The instant `text` names, or undefined: Date.parse alone takes "Jan 1 2030" and rolls 2030-02-30 into March. */
+const isoTime = (text: string): number | undefined => (ISO_TIME.safeParse(text).success ? Date.parse(text) : undefined);
 
 const parseExpiry = (values: Values, now: Date): string | undefined => {
   const days = values['expires-in-days'];
@@ -199,7 +185,7 @@ const parseExpiry = (values: Values, now: Date): string | undefined => {
     if (time === undefined) {
       throw new UsageError(
         `--expires-at ${printable(JSON.stringify(at))} is not an ISO-8601 time such as 2027-01-31T00:00:00Z ` +
-          '(a date alone is midnight UTC; a time needs Z or an offset)',
+          '(a date alone is midnight UTC; a time needs seconds, and Z or an offset)',
       );
     }
     if (time <= now.getTime()) throw new UsageError(`--expires-at ${at} is in the past`);

@@ -39,7 +39,7 @@ const activeRecord = async (repository: MigrationRepository, migrationId: string
   const record = migrationId.length <= MAX_IDENTIFIER_LENGTH ? await repository.get(migrationId) : undefined;
   if (!record) throw new OperatorRefusal(`no migration ${printable(JSON.stringify(migrationId))}`);
   if (record.status === 'completed') {
-    throw new OperatorRefusal(`migration ${migrationId} is already completed: every entry was moved`);
+    throw new OperatorRefusal(`migration ${printable(migrationId)} is already completed: every entry was moved`);
   }
   if (!isActiveStatus(record.status)) {
     throw new OperatorRefusal(

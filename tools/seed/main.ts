@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createClient } from '#client/index.js';
 import { dataPaths, readRunningServer, resolveDataDir } from '#local/data-dir.js';
+import { isLoopbackHost } from '#local/loopback.js';
 import { DOCUMENTS, ORGANIZATION_ID, type SeedSummary, seedOrganization } from './organization.js';
 
 /**
@@ -36,13 +37,7 @@ const fail = (message: string): never => {
 const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
 // The seed is for the twin: a deployed stage's data is not something to fill with examples.
-const isLocal = (url: string) => {
-  try {
-    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname) || /^127\./.test(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-};
+const isLocal = (url: string) => URL.canParse(url) && isLoopbackHost(new URL(url).hostname);
 
 interface Target {
   baseUrl: string;

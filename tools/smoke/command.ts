@@ -60,7 +60,11 @@ export const runSmokeCommand = async (args: string[], io: SmokeIo): Promise<numb
   const key = (values.key as string | undefined) ?? env.API_KEY;
   const token = (values.token as string | undefined) ?? env.AUTH_TOKEN;
   const timeout = Number(values.timeout ?? DEFAULT_MIGRATION_TIMEOUT_MS / 1000);
-  const missing = [!url && '--url', !key && '--key', !token && '--token'].filter(Boolean);
+  const missing = [
+    !url && '--url (or BASE_URL)',
+    !key && 'API_KEY (or --key)',
+    !token && 'AUTH_TOKEN (or --token)',
+  ].filter(Boolean);
   const problems = [
     ...(missing.length ? [`missing ${missing.join(', ')}`] : []),
     ...(url && !URL.canParse(url) ? [`--url ${JSON.stringify(url)} is not a URL`] : []),

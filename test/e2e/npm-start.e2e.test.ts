@@ -103,50 +103,8 @@ const descendantsOf = async (pid: number): Promise<number[]> => {
   return found;
 };
 
-// A process manager, a script or an IDE signals npm alone, not the terminal's process group.
-test.each(['SIGTERM', 'SIGINT'] as const)(
-  '%s sent to the npm process alone stops the whole service, DynamoDB Local included',
-  async (signal) => {
-    // A data directory: the twin then runs a JVM of its own (in memory, tests share one).
-    const dataDir = await mkdtemp(join(tmpdir(), 'npm-start-signal-'));
-    const npm = spawn('npm', ['start', '--', '--data-dir', dataDir, '--port', '0'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = npm;
-    let output = '';
-    npm.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const deadline = Date.now() + 30_000;
-    while (!output.includes('Ctrl+C stops it.')) {
-      if (Date.now() > deadline || npm.exitCode !== null) throw new Error(`npm start did not come up:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const below = await descendantsOf(npm.pid as number);
-    try {
-      expect(below.length).toBeGreaterThanOrEqual(2); // the twin (node), the JVM
-      const exit = exited(npm);
-      npm.kill(signal);
-      await exit;
-      const gone = Date.now() + 15_000;
-      while (below.some(isRunning) && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(below.filter(isRunning)).toEqual([]);
-      expect(output).toContain('Stopped.');
-    } finally {
-      for (const pid of below.filter(isRunning)) process.kill(pid, 'SIGKILL');
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  },
-  60_000,
-);
-
-// A twin busy with a large request may not take a signal for a while (its event loop runs the
-// function): a process in between that force-kills an unresponsive child (tsx's CLI does, after
-// 60 ms) would cut the request and skip the stop's saving. Frozen here, deterministically.
-test('a stop that reaches the twin while it cannot answer still answers the request under way and stops cleanly', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'npm-start-frozen-'));
+/** `npm start` on a data directory (the twin then runs a JVM of its own), once its banner is out. */
+const npmStartOn = async (dataDir: string) => {
   const npm = spawn('npm', ['start', '--', '--data-dir', dataDir, '--port', '0'], {
     cwd: REPO_ROOT,
     env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
@@ -162,11 +120,48 @@ test('a stop that reaches the twin while it cannot answer still answers the requ
     if (Date.now() > deadline || npm.exitCode !== null) throw new Error(`npm start did not come up:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const below = await descendantsOf(npm.pid as number);
+  return { npm, output: () => output, below: await descendantsOf(npm.pid as number) };
+};
+
+/** Those of `pids` still running after up to 15 s. */
+const stillRunning = async (pids: number[]): Promise<number[]> => {
+  const gone = Date.now() + 15_000;
+  while (pids.some(isRunning) && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 100));
+  return pids.filter(isRunning);
+};
+
+// A process manager, a script or an IDE signals npm alone, not the terminal's process group.
+test.each(['SIGTERM', 'SIGINT'] as const)(
+  '%s sent to the npm process alone stops the whole service, DynamoDB Local included',
+  async (signal) => {
+    // A data directory: the twin then runs a JVM of its own (in memory, tests share one).
+    const dataDir = await mkdtemp(join(tmpdir(), 'npm-start-signal-'));
+    const { npm, output, below } = await npmStartOn(dataDir);
+    try {
+      expect(below.length).toBeGreaterThanOrEqual(2); // the twin (node), the JVM
+      const exit = exited(npm);
+      npm.kill(signal);
+      await exit;
+      expect(await stillRunning(below)).toEqual([]);
+      expect(output()).toContain('Stopped.');
+    } finally {
+      for (const pid of below.filter(isRunning)) process.kill(pid, 'SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+  60_000,
+);
+
+// A twin busy with a large request may not take a signal for a while (its event loop runs the
+// function): a process in between that force-kills an unresponsive child (tsx's CLI does, after
+// 60 ms) would cut the request and skip the stop's saving. Frozen here, deterministically.
+test('a stop that reaches the twin while it cannot answer still answers the request under way and stops cleanly', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'npm-start-frozen-'));
+  const { npm, output, below } = await npmStartOn(dataDir);
   const twin = (await readRunningServer(dataDir))?.pid as number;
   try {
-    const baseUrl = output.match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1] as string;
-    const header = (name: string) => output.match(new RegExp(`${name}: +(\\S+)\\n`))?.[1] as string;
+    const baseUrl = output().match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1] as string;
+    const header = (name: string) => output().match(new RegExp(`${name}: +(\\S+)\\n`))?.[1] as string;
     const ids = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
     const body = JSON.stringify({
       data: { organizationId: 'acme', userIds: ids('u', 50), documentIds: ids('d', 30), config: { email: 'NONE' } },
@@ -197,10 +192,8 @@ test('a stop that reaches the twin while it cannot answer still answers the requ
     process.kill(twin, 'SIGCONT');
     expect(await set).toBe(200);
     expect(await exit).toBe(0);
-    expect(output).toContain('Stopped.');
-    const gone = Date.now() + 15_000;
-    while (below.some(isRunning) && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(below.filter(isRunning)).toEqual([]);
+    expect(output()).toContain('Stopped.');
+    expect(await stillRunning(below)).toEqual([]);
   } finally {
     for (const pid of below.filter(isRunning)) process.kill(pid, 'SIGCONT');
     for (const pid of below.filter(isRunning)) process.kill(pid, 'SIGKILL');

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '#service/repository-root.js';
@@ -65,15 +65,19 @@ try {
   if (!deployed) console.log('FAIL  the deployment failed: its events above say where (a waiter that timed out, ...)');
   ok = deployed && missing.length === 0 && verdicts.length > 0 && verdicts.every((v) => v.ok);
 } finally {
-  if (keep)
+  if (keep) {
     console.log(
-      '\n--keep: the stacks stay; `npm run integ` again, or `npm run cdk -- destroy --app ...`, removes them.',
+      `\n--keep: the stacks stay (synthesized in ${outdir}); \`npm run integ\` again removes them, or:\n` +
+        `  npx cdk --app '${APP}' destroy --all --force`,
     );
-  else if (!cdk('destroy', '--all', '--force')) {
-    console.error(
-      'The stacks could not be destroyed: delete NotificationPreferences-integ and the assertions stack by hand.',
-    );
-    ok = false;
+  } else {
+    if (!cdk('destroy', '--all', '--force')) {
+      console.error(
+        'The stacks could not be destroyed: delete NotificationPreferences-integ and the assertions stack by hand.',
+      );
+      ok = false;
+    }
+    rmSync(outdir, { recursive: true, force: true });
   }
 }
 console.log(ok ? '\nIntegration test passed.' : '\nIntegration test FAILED.');

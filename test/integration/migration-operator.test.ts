@@ -56,7 +56,7 @@ describe('resume by id', () => {
         await h.deliver(id);
         return id;
       },
-      /already completed; start a new one/,
+      /already completed: every entry was moved/,
     ],
     [
       'a running migration (a live lease)',

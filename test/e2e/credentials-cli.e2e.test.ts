@@ -221,10 +221,11 @@ describe('on its own', () => {
     expect(list.code).toBe(0);
     const statuses = (JSON.parse(list.stdout) as { status: string; name: string | null }[]).map((c) => c.status);
     expect(statuses).toEqual(expect.arrayContaining(['active', 'revoked', 'expired']));
-    const created = await run(['create', '--organization', 'a,b with a comma']);
+    const created = await run(['create', '--organization', 'a,b with a comma', '--organization', 'c']);
     expect(created.code).toBe(0);
     expect(created.stdout).toContain(`the local store in ${dataDir}`);
-    expect(created.stdout).toContain('organizations: a,b with a comma');
+    // Quoted where it could read as several ids.
+    expect(created.stdout).toContain('organizations: "a,b with a comma", c\n');
   });
 
   test('an organization id with a direction mark (a valid id) is shown escaped, in create and list alike', async () => {

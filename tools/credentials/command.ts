@@ -249,7 +249,9 @@ const scopesText = (scopes: readonly Scope[]) => (scopes.includes('admin') ? 'ad
 const rateText = (limit: RateLimit | null) => (limit ? `${limit.perSecond}/s, burst ${limit.burst}` : 'default');
 
 // Identifiers may hold any character but control ones: shown escaped, so none can steer the terminal.
-const organizationsText = (ids: string[] | '*') => (ids === '*' ? '* (all)' : printable(ids.join(', ')));
+// An id with a comma, a quote or a space is quoted, so that "a,b" and c never read as a, b, c.
+const organizationsText = (ids: string[] | '*') =>
+  ids === '*' ? '* (all)' : printable(ids.map((id) => (/[\s,"]/.test(id) ? JSON.stringify(id) : id)).join(', '));
 
 /** What revoke --now does on AWS (flush-functions.ts); a test gives its own. */
 export interface CredentialsDeps {

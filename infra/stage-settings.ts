@@ -169,6 +169,11 @@ export const parseServiceConfig = (context: Record<string, unknown>): ServiceCon
     );
   }
   const flags = SETTING_KEYS.filter((key) => context[key] !== undefined);
+  // A setting spelled in another case (-c throttlerate=20) would be ignored without a word.
+  for (const given of Object.keys(context)) {
+    const meant = [...SETTING_KEYS, 'stage'].find((key) => key !== given && key.toLowerCase() === given.toLowerCase());
+    if (meant) throw new ServiceConfigError(`Invalid CDK context: ${given} is not a setting; did you mean ${meant}?`);
+  }
 
   if (Object.hasOwn(stages.data, stage.data)) {
     // A committed stage is exactly what cdk.json says: a -c setting would be forgotten by the
@@ -200,8 +205,10 @@ export const parseServiceConfig = (context: Record<string, unknown>): ServiceCon
 
 /** Reads the configuration from a construct's context (app context, cdk.json, -c flags). */
 export const readServiceConfig = (node: Node): ServiceConfig =>
-  parseServiceConfig(
-    Object.fromEntries(
+  parseServiceConfig({
+    // Every key given, so that a near miss of a setting's name is named (CDK's own keys never are).
+    ...node.getAllContext(),
+    ...Object.fromEntries(
       [STAGES_CONTEXT_KEY, 'protectData', ...CONFIG_KEYS].map((key) => [key, node.tryGetContext(key)]),
     ),
-  );
+  });

@@ -98,6 +98,15 @@ describe('an ad-hoc stage: settings from -c flags', () => {
     });
   });
 
+  test('a setting spelled in another case (-c throttlerate=20) is refused, naming the setting', () => {
+    expect(() => parseServiceConfig({ stage: 'mine', throttlerate: '20' })).toThrow(
+      'Invalid CDK context: throttlerate is not a setting; did you mean throttleRate?',
+    );
+    expect(() => readServiceConfig(new App({ context: { stage: 'mine', Stage: 'x' } }).node)).toThrow(
+      'Invalid CDK context: Stage is not a setting; did you mean stage?',
+    );
+  });
+
   test('reads app context (cdk.json and -c flags)', () => {
     const app = new App({ context: { stage: 'feature-1', alarmEmail: 'ops@example.com' } });
     const config = readServiceConfig(app.node);

@@ -270,9 +270,9 @@ export const createApiServer = ({
   const pagesByPath = new Map(pages.map((page) => [page.path, page]));
   /** Every request until it is answered, whether or not the caller counts them too: a stop waits for them. */
   const underWay = inFlight ?? new InFlight();
-  /** Every open connection, and those with a request being answered: a stop keeps only the latter. */
+  /** Every open connection, and those with a request being answered (their answer): a stop keeps only the latter. */
   const connections = new Set<Socket>();
-  const serving = new Set<Socket>();
+  const serving = new Map<Socket, ServerResponse>();
   let stopping = false;
   const respond = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
     const started = Date.now();
@@ -280,7 +280,6 @@ export const createApiServer = ({
     const rawPath = url.split('?')[0] ?? '/';
     const page = pagesByPath.get(rawPath);
     if (page && (request.method === 'GET' || request.method === 'HEAD')) {
-      if (stopping) response.shouldKeepAlive = false;
       response.writeHead(200, { 'content-type': page.contentType, 'content-length': Buffer.byteLength(page.body) });
       response.end(request.method === 'HEAD' ? undefined : page.body);
       return 200;
@@ -354,8 +353,6 @@ export const createApiServer = ({
     if (!response.headersSent) {
       answering.add(request.socket);
       response.once('finish', () => answering.delete(request.socket));
-      // Stopping: the connection closes after this answer instead of waiting for another request.
-      if (stopping) response.shouldKeepAlive = false;
       response.writeHead(result.statusCode, {
         ...result.headers,
         ...(requestId ? { 'apigw-requestid': requestId } : {}),
@@ -372,7 +369,7 @@ export const createApiServer = ({
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
     (request, response) => {
       const { socket } = request;
-      serving.add(socket);
+      serving.set(socket, response);
       response.once('close', () => {
         serving.delete(socket);
         // An answer whose headers promised keep-alive before the stop: its connection goes now.
@@ -420,6 +417,8 @@ export const createApiServer = ({
       const waitMs = drainMs ?? (timeoutOverrideMs ?? longestTimeoutMs) + DRAIN_MARGIN_MS;
       const closed = closeServer(server, waitMs);
       for (const socket of connections) if (!serving.has(socket) || reading.has(socket)) socket.destroy();
+      // An answer not begun yet closes its connection once sent, instead of waiting for another request.
+      for (const response of serving.values()) if (!response.headersSent) response.shouldKeepAlive = false;
       await Promise.all([closed, underWay.quiet(waitMs)]);
     },
   };

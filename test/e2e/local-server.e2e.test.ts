@@ -317,13 +317,6 @@ describe('stopping', () => {
     });
     return { server, url: `${await server.listen(0, '127.0.0.1')}/v2/things/do` };
   };
-  const holdFor = (ms: number) => {
-    answer = async () => {
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      return { statusCode: 200, body: '{"ok":true}' };
-    };
-  };
-
   test('a request under way is answered before close resolves, however long its function runs; no new connection is taken', async () => {
     const { server, url } = await stoppable();
     const order: string[] = [];
@@ -361,7 +354,7 @@ describe('stopping', () => {
 
   test('drainMs bounds the wait (npm run dev: tsx watch kills the twin 5 s after its signal)', async () => {
     const { server, url } = await stoppable(10_000, 500);
-    holdFor(8_000);
+    answer = () => new Promise((resolve) => setTimeout(() => resolve({ statusCode: 200, body: '{}' }), 8_000));
     const response = rawRequest(url, { body: '{}' }).catch((error: NodeJS.ErrnoException) => error.code);
     while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const started = performance.now();

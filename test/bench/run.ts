@@ -11,13 +11,14 @@ import { rejectedBench } from './rejected.js';
 import { machine, type RunInfo, renderText, type Section, writeResults } from './report.js';
 import { storageBench } from './storage.js';
 import { throughputBench } from './throughput.js';
+import { twinStoreBench } from './twin-store.js';
 
 /**
  * The benchmark suite (`npm run bench`; `-- --full` for the full migration sizes and longer
- * throughput runs; `-- --only=storage,rejected,largest,throughput,migration,dev-reload,bundles` to
+ * throughput runs; `-- --only=storage,rejected,largest,twin-store,throughput,migration,dev-reload,bundles` to
  * run some sections; `storage` includes the dispatcher case). Other options: --connections=1,8,32
  * --seconds=2 --rounds=5 (throughput), --sample=3000 (entries per way of writing, largest),
- * --sizes=1000,5000 (migration), --saves=5 (dev-reload), --runs=20 and --functions=setConfig,getConfig (cold starts),
+ * --sizes=1000,5000 (migration), --twin-set=1000x10 and --twin-rounds=2 (twin-store), --saves=5 (dev-reload), --runs=20 and --functions=setConfig,getConfig (cold starts),
  * --invocations=2000 (refused requests, per case). Not a Jest suite: it reports
  * figures and scored goals (met or missed), it does not fail on them. Long steps print a
  * progress line on stderr every 5 s.
@@ -35,7 +36,16 @@ const only = args
   .split(',');
 const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 /** The sections, in the order they run (each `run` below names one). */
-const SECTIONS = ['storage', 'rejected', 'largest', 'throughput', 'migration', 'dev-reload', 'bundles'] as const;
+const SECTIONS = [
+  'storage',
+  'rejected',
+  'largest',
+  'twin-store',
+  'throughput',
+  'migration',
+  'dev-reload',
+  'bundles',
+] as const;
 type SectionName = (typeof SECTIONS)[number];
 const unknown = only?.filter((name) => !(SECTIONS as readonly string[]).includes(name)) ?? [];
 if (unknown.length > 0) {
@@ -74,6 +84,12 @@ const main = async () => {
       ...(quick ? { users: 100, documents: 3 } : {}),
     }),
   );
+  await run('twin-store', () => {
+    const [users = 0, documents = 0] = (option('twin-set') ?? (full ? '1000x30' : quick ? '100x3' : '1000x10'))
+      .split('x')
+      .map(Number);
+    return twinStoreBench({ users, documents, rounds: Number(option('twin-rounds') ?? (full ? 3 : quick ? 1 : 2)) });
+  });
   await run('throughput', () =>
     throughputBench({
       connections: (option('connections') ?? (quick ? '1,8' : '1,8,32')).split(',').map(Number),

@@ -1,0 +1,49 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalRuntime } from '#local/runtime.js';
+import { operationById } from '#tools/openapi/operations.js';
+import { documents, ORG, users } from './ids.js';
+
+/**
+ * One config/set of argv[3] users x argv[4] documents through a fresh twin (`npm start`'s runtime)
+ * in memory (argv[2] `memory`) or on a new data directory (`disk`); sends its wall time in ms
+ * back over IPC. A process of its own: the functions' clients keep the first twin's endpoints.
+ */
+const [mode = 'memory', usersArg = '100', documentsArg = '3'] = process.argv.slice(2);
+const SET = operationById('setConfig').path;
+
+const dataDir = await mkdtemp(join(tmpdir(), 'bench-twin-store-'));
+const service = await startLocalRuntime({
+  host: '127.0.0.1',
+  port: 0,
+  inMemory: mode === 'memory',
+  dataDir,
+  shellEnvFile: false,
+  changePublisher: false,
+  handlerTimeoutMs: 600_000,
+  env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+});
+const set = async (userIds: string[], documentIds: string[]) => {
+  const response = await fetch(`${service.baseUrl}${SET}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-service-api-key': service.apiKey,
+      'x-service-auth-token': service.token,
+    },
+    body: JSON.stringify({ data: { organizationId: ORG, userIds, documentIds, config: { email: 'NONE' } } }),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${mode}: HTTP ${response.status} ${text.slice(0, 300)}`);
+};
+try {
+  // The first request loads the handler and reads the credential: not the store's cost.
+  await set(['warm-up'], ['doc-warm-up']);
+  const started = performance.now();
+  await set(users(Number(usersArg)), documents(Number(documentsArg)));
+  process.send?.(performance.now() - started);
+} finally {
+  await service.close();
+  await rm(dataDir, { recursive: true, force: true });
+}

@@ -258,19 +258,17 @@ const killAllOnExit = () => {
   for (const child of running) child.kill('SIGKILL');
 };
 
-/**
- * DynamoDB Local has no bind option: its main() listens on every interface, where anyone on the
- * network could read and write the tables (the credentials among them). It is started instead
- * through Jetty's XmlConfiguration, which its jar ships, with this file: the same server, on
- * 127.0.0.1 only. A path holding `=` would read as a property: the URL escapes it.
- */
+/** A file beside this one as XmlConfiguration's argument: a path holding `=` would read as a property. */
 const xmlUrl = (name: string) =>
   pathToFileURL(fileURLToPath(new URL(`./${name}`, import.meta.url))).href.replaceAll('=', '%3D');
 
 /**
- * The files XmlConfiguration runs in order (they share their ids): the server on loopback; with a
- * data directory, SQLite's sync at checkpoints instead of at every commit (dynamodb-local-sqlite.xml:
- * one fsync per written item made writes about 1.7 times as slow); then the start.
+ * DynamoDB Local has no bind option: its main() listens on every interface, where anyone on the
+ * network could read and write the tables (the credentials among them). It is started instead
+ * through Jetty's XmlConfiguration, which its jar ships, with these files, run in order (they
+ * share their ids): the same server on 127.0.0.1 only; with a data directory, SQLite's sync at
+ * checkpoints instead of at every commit (one fsync per written item made a set 1.7 times as
+ * slow); then the start.
  */
 const configurationFiles = (onDisk: boolean): string[] => [
   xmlUrl('dynamodb-local-loopback.xml'),

@@ -35,7 +35,11 @@ const timeSet = (mode: Mode, userCount: number, documentCount: number): Promise<
  * store. DynamoDB Local's own speed is not DynamoDB's; the goal is that keeping the data costs
  * little more than not keeping it.
  */
-export const twinStoreBench = async ({ users: userCount, documents: documentCount, rounds }: TwinStoreOptions) => {
+export const twinStoreBench = async ({
+  users: userCount,
+  documents: documentCount,
+  rounds,
+}: TwinStoreOptions): Promise<Section[]> => {
   const s = section('twin-store', "The twin's store: config/set with a data directory and in memory");
   const entries = userCount * documentCount;
   const times: Record<Mode, number[]> = { memory: [], 'data directory': [] };

@@ -10,7 +10,7 @@ import { fmtMs, fmtNum, fmtRatio, median } from './stats.js';
 
 const SET = operationById('setConfig');
 const DEADLINE_MS = timeoutSecondsOf(functionSpecOf(SET)) * 1000;
-/** The largest set the API accepts: what the per-entry time is projected to. */
+/** The largest set the API accepts: the default size here. */
 const LARGEST_ENTRIES = MAX_USER_IDS * MAX_DOCUMENT_IDS;
 /** The data directory's set may take this much longer than memory's (1.74x when SQLite synced at each commit). */
 const RATIO_GOAL = 1.3;
@@ -26,15 +26,21 @@ export interface TwinStoreOptions {
 
 const CHILD = fileURLToPath(new URL('./twin-store-child.ts', import.meta.url));
 
+export interface TimedSet {
+  status: number;
+  ms: number;
+}
+
 /** One config/set through a fresh twin in a process of its own (one twin per process, as `npm start`). */
-const timeSet = (mode: Mode, userCount: number, documentCount: number): Promise<number> =>
-  runChild<number>(CHILD, [mode === 'memory' ? 'memory' : 'disk', String(userCount), String(documentCount)]);
+const timeSet = (mode: Mode, userCount: number, documentCount: number): Promise<TimedSet> =>
+  runChild<TimedSet>(CHILD, [mode === 'memory' ? 'memory' : 'disk', String(userCount), String(documentCount)]);
 
 /**
- * The twin's store: the same config/set through `npm start`'s runtime in memory and with a data
- * directory (DynamoDB Local's SQLite file, local/dynamodb-local-sqlite.xml), each on an empty
- * store. DynamoDB Local's own speed is not DynamoDB's; the goal is that keeping the data costs
- * little more than not keeping it.
+ * The twin's store: the same config/set through `npm start`'s runtime, set-config's deadline
+ * included, in memory and with a data directory (DynamoDB Local's SQLite file,
+ * local/dynamodb-local-sqlite.xml), each on an empty store. By default the largest set the API
+ * accepts, whose answer within the deadline is the twin's promise; DynamoDB Local's own speed is
+ * not DynamoDB's, and keeping the data should cost little more than not keeping it.
  */
 export const twinStoreBench = async ({
   users: userCount,
@@ -43,37 +49,32 @@ export const twinStoreBench = async ({
 }: TwinStoreOptions): Promise<Section[]> => {
   const s = section('twin-store', "The twin's store: config/set with a data directory and in memory");
   const entries = userCount * documentCount;
-  const times: Record<Mode, number[]> = { memory: [], 'data directory': [] };
+  const runs: Record<Mode, TimedSet[]> = { memory: [], 'data directory': [] };
   const alive = progress(
     'twin-store',
-    () => `${times.memory.length + times['data directory'].length} of ${2 * rounds} sets done`,
+    () => `${runs.memory.length + runs['data directory'].length} of ${2 * rounds} sets done`,
   );
   try {
     for (let round = 0; round < rounds; round++) {
       const order: Mode[] = round % 2 === 0 ? ['memory', 'data directory'] : ['data directory', 'memory'];
-      for (const mode of order) times[mode].push(await timeSet(mode, userCount, documentCount));
+      for (const mode of order) runs[mode].push(await timeSet(mode, userCount, documentCount));
     }
   } finally {
     alive.stop();
   }
-  const memory = median(times.memory);
-  const onDisk = median(times['data directory']);
+  const medianMs = (mode: Mode) => median(runs[mode].map((run) => run.ms));
   const perEntry = (ms: number) => `${fmtNum((ms / entries) * 1000, 0)} us`;
   s.tables.push({
     title: `config/set of ${fmtNum(userCount)} users x ${documentCount} documents (${fmtNum(entries)} entries), ${rounds} ${rounds === 1 ? 'run' : 'runs'} each, medians`,
-    columns: ['store', 'time', 'per entry', 'runs', `largest set (${fmtNum(LARGEST_ENTRIES)}) projected`],
-    rows: (['memory', 'data directory'] as const).map((mode) => {
-      const ms = median(times[mode]);
-      return [
-        mode,
-        fmtMs(ms),
-        perEntry(ms),
-        times[mode].map((t) => fmtMs(t)).join(', '),
-        fmtMs((ms / entries) * LARGEST_ENTRIES),
-      ];
-    }),
+    columns: ['store', 'time', 'per entry', 'runs (status, time)'],
+    rows: (['memory', 'data directory'] as const).map((mode) => [
+      mode,
+      fmtMs(medianMs(mode)),
+      perEntry(medianMs(mode)),
+      runs[mode].map((run) => `${run.status} ${fmtMs(run.ms)}`).join(', '),
+    ]),
   });
-  const ratio = onDisk / memory;
+  const ratio = medianMs('data directory') / medianMs('memory');
   s.goals.push(
     goal(
       'the data directory costs at most 1.3x memory per set',
@@ -82,9 +83,20 @@ export const twinStoreBench = async ({
       ratio <= RATIO_GOAL,
     ),
   );
-  s.notes.push(
-    `The projection scales the median per entry to the largest set; set-config's deadline is ${fmtMs(DEADLINE_MS)}. DynamoDB Local applies every write on one SQLite thread, so a busy machine moves both columns.`,
+  const all = [...runs.memory, ...runs['data directory']];
+  const slowest = Math.max(...all.map((run) => run.ms));
+  const answered = all.every((run) => run.status === 200);
+  s.goals.push(
+    goal(
+      `${entries === LARGEST_ENTRIES ? 'the largest set' : 'the set'} answers 200 within set-config's deadline, both ways, every run`,
+      answered ? `slowest ${fmtMs(slowest)}` : `${all.filter((run) => run.status !== 200).length} run(s) not 200`,
+      `200 within ${fmtMs(DEADLINE_MS)}`,
+      answered && slowest <= DEADLINE_MS,
+    ),
   );
-  s.data = { entries, rounds, times, ratio };
+  s.notes.push(
+    'DynamoDB Local applies every write on one SQLite thread, so a busy machine moves both rows; past the deadline the answer is 503 with the per-user map.',
+  );
+  s.data = { entries, rounds, runs, ratio };
   return [s];
 };

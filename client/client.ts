@@ -5,6 +5,7 @@ import {
   type GetConfigResult,
   type MigrationStatusInput,
   type MigrationStatusResult,
+  NOT_REPEATABLE,
   OPERATION_PATHS,
   type OperationId,
   type OperationInput,
@@ -14,7 +15,8 @@ import { anySignal, isRetryable, type RetryOptions, retryDelay, retrySettings, s
 import type { ConfigItem, GetConfigItemInput } from './types.js';
 
 // Types come from the generated plain TypeScript of client/operations.ts, so that the package's
-// declarations stand alone; at run time the client needs nothing but `fetch` and those paths.
+// declarations stand alone; at run time the client needs nothing but `fetch`, those paths and
+// the operations it must not resend (NOT_REPEATABLE).
 export type { RetryOptions };
 
 export interface ClientOptions {
@@ -117,7 +119,7 @@ export const createClient = ({
     return readAnswer(answer, url);
   };
 
-  const call = async (path: string, data: unknown, options: CallOptions = {}): Promise<unknown> => {
+  const call = async (path: string, data: unknown, options: CallOptions = {}, repeatable = true): Promise<unknown> => {
     const url = `${base}${path}`;
     const retry = retrySettings(options.retry ?? clientRetry);
     const { deadlineMs } = options;
@@ -127,7 +129,7 @@ export const createClient = ({
       try {
         return await attempt(url, data, stop);
       } catch (error) {
-        if (attempts >= retry.attempts || !isRetryable(error) || stop?.aborted) throw error;
+        if (attempts >= retry.attempts || !isRetryable(error, repeatable) || stop?.aborted) throw error;
         const delay = retryDelay(error, attempts, retry);
         // A wait longer than the caller allows, or a retry that would start after the deadline,
         // cannot help: the caller gets the answer now.
@@ -185,7 +187,7 @@ export const createClient = ({
   const methods = Object.fromEntries(
     Object.entries(OPERATION_PATHS).map(([id, path]) => [
       id,
-      (data: unknown, options?: CallOptions) => call(path, data, options),
+      (data: unknown, options?: CallOptions) => call(path, data, options, !(id in NOT_REPEATABLE)),
     ]),
   ) as OperationMethods;
   return { ...methods, getConfigItem, waitForMigration };

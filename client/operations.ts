@@ -21,6 +21,19 @@ export const OPERATION_PATHS = {
 
 export type OperationId = keyof typeof OPERATION_PATHS;
 
+/**
+ * The operations whose second sending is not the first one again when the first may have been
+ * applied (no answer, or API Gateway's 504): the client does not resend those on its own. Why, by operation.
+ */
+export const NOT_REPEATABLE: { readonly [Id in OperationId]?: string } = {
+  setPolicy:
+    'with `expectedVersion`, a repeat of a request that was applied is refused 409 ABORTED: the version has moved on',
+  migrateDocument:
+    'once the first migration has finished, the same request starts a new one, which finds nothing left to move',
+  eraseUser:
+    'once the first erasure has finished, the same request starts a new one, which finds nothing left to erase',
+};
+
 /** `data` of setConfig. */
 export type SetConfigInput = {
   organizationId: string;

@@ -48,14 +48,25 @@ export const retryDelay = (
 };
 
 /**
+ * Failures after which the request may have been applied: no answer at all, or API Gateway's own
+ * 503 (the function timed out, perhaps after its work was done). A 429 was refused before any
+ * work, and the service's own 503 leaves nothing done that a repeat would not do again.
+ */
+export const outcomeUnknown = (error: unknown): boolean =>
+  (error instanceof TransportError && error.kind === 'network') ||
+  (error instanceof ServiceError && error.fromGateway && error.status === 'UNAVAILABLE');
+
+/**
  * Failures the API says are safe to repeat: UNAVAILABLE (503, or API Gateway's timed-out
  * function) and RESOURCE_EXHAUSTED (429, or API Gateway's throttling), and requests that got no
- * answer at all. Every operation is idempotent, so a request that may have been applied can be
- * sent again. Never another 4xx, ABORTED (409) included: the same request would be refused the
- * same way.
+ * answer at all. An operation that is not `repeatable` (NOT_REPEATABLE: once applied, the same
+ * request does something else) is resent only when the first cannot have been applied. Never
+ * another 4xx, ABORTED (409) included: the same request would be refused the same way.
  */
-export const isRetryable = (error: unknown): boolean =>
-  (error instanceof ServiceError && error.retryable) || (error instanceof TransportError && error.kind === 'network');
+export const isRetryable = (error: unknown, repeatable = true): boolean =>
+  ((error instanceof ServiceError && error.retryable) ||
+    (error instanceof TransportError && error.kind === 'network')) &&
+  (repeatable || !outcomeUnknown(error));
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>

@@ -261,6 +261,60 @@ describe('retries', () => {
     expect(urls).toHaveLength(1);
   });
 
+  const migrate = { organizationId: 'acme', documentId: 'doc-1', newDocumentId: 'doc-2' };
+  const gatewayTimeout = { status: 503, body: { message: 'Service Unavailable' } };
+
+  test.each([
+    ['a network failure', new TypeError('fetch failed')],
+    ["API Gateway's own 503 (the function timed out, perhaps after its work)", gatewayTimeout],
+  ])(
+    '%s is not resent for an operation whose repeat does something else (migrate, erase, policy/set)',
+    async (_name, failure) => {
+      const migration = scriptedFetch([failure, success({ migrationId: 'm-2' })]);
+      const client = createClient({ ...options, fetch: migration.fetch, retry: fast });
+      await expect(client.migrateDocument(migrate)).rejects.toBeInstanceOf(Error);
+      expect(migration.urls).toHaveLength(1);
+
+      const erasure = scriptedFetch([failure, success({ erasureId: 'e-2' })]);
+      await expect(
+        createClient({ ...options, fetch: erasure.fetch, retry: fast }).eraseUser({
+          organizationId: 'acme',
+          userId: 'u',
+        }),
+      ).rejects.toBeInstanceOf(Error);
+      expect(erasure.urls).toHaveLength(1);
+
+      const policy = scriptedFetch([failure, success({ version: 2 })]);
+      await expect(
+        createClient({ ...options, fetch: policy.fetch, retry: fast }).setPolicy({
+          organizationId: 'acme',
+          expectedVersion: 1,
+          policy: { channels: { email: { value: 'NONE' } } },
+        }),
+      ).rejects.toBeInstanceOf(Error);
+      expect(policy.urls).toHaveLength(1);
+
+      // A repeatable write is resent after the same failure.
+      const set = scriptedFetch([failure, success({})]);
+      const setClient = createClient({ ...options, fetch: set.fetch, retry: fast });
+      await setClient.setConfig({ organizationId: 'acme', userIds: ['u'], config: { email: 'NONE' } });
+      expect(set.urls).toHaveLength(2);
+    },
+  );
+
+  test.each([
+    [
+      '429 RESOURCE_EXHAUSTED (refused before any work)',
+      { status: 429, body: { error: { message: 'Slow down.', status: 'RESOURCE_EXHAUSTED' } } },
+    ],
+    ["the service's own 503 (nothing done)", unavailable],
+  ])('%s is resent for those operations too', async (_name, failure) => {
+    const { fetch, urls } = scriptedFetch([failure, success({ migrationId: 'm-1' })]);
+    const client = createClient({ ...options, fetch, retry: fast });
+    expect(await client.migrateDocument(migrate)).toEqual({ migrationId: 'm-1' });
+    expect(urls).toHaveLength(2);
+  });
+
   test('gives up after `attempts` with the last answer; retry: false tries once', async () => {
     const always = scriptedFetch([unavailable]);
     const client = createClient({ ...options, fetch: always.fetch, retry: fast });

@@ -55,6 +55,18 @@ const clientOperations = (): string => {
     '',
     'export type OperationId = keyof typeof OPERATION_PATHS;',
     '',
+    '/**',
+    ' * The operations whose second sending is not the first one again when the first may have been',
+    " * applied (no answer, or API Gateway's 504): the client does not resend those on its own. Why, by operation.",
+    ' */',
+    'export const NOT_REPEATABLE: { readonly [Id in OperationId]?: string } = {',
+    ...OPERATIONS.flatMap((operation) =>
+      operation.notRepeatable === undefined
+        ? []
+        : [`  ${operation.operationId}: ${JSON.stringify(operation.notRepeatable)},`],
+    ),
+    '};',
+    '',
     ...OPERATIONS.flatMap((operation) => [
       typeAlias(`${operation.name}Input`, `${operation.name}Request`, `\`data\` of ${operation.operationId}.`),
       typeAlias(`${operation.name}Result`, `${operation.name}Result`, `\`result.data\` of ${operation.operationId}.`),

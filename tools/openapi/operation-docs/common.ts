@@ -39,6 +39,12 @@ export interface OperationDocs<R extends Route = Route> {
   errorExamples?: Record<string, NamedExample<ErrorBody>>;
   /** What the fields of `data` and `result.data` mean, by path (field-docs.ts), each where it is used. */
   fields?: { request?: FieldDocs; result?: FieldDocs };
+  /**
+   * Why the same request sent again is not the same as sending it once, when the first may have
+   * been applied (no answer, or API Gateway's own 503 for a timed-out function): the typed client does not resend
+   * it on its own. Left out: a repeat gives the state one request would.
+   */
+  notRepeatable?: string;
 }
 
 export const IDENTIFIER_RULE =

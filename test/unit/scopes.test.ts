@@ -80,3 +80,25 @@ test('every route declares one of the scopes, and each scope guards some route',
   expect(ROUTES.every((route) => (SCOPES as readonly string[]).includes(route.scope))).toBe(true);
   expect(new Set(ROUTES.map((route) => route.scope))).toEqual(new Set(SCOPES));
 });
+
+test('the scope comes before the method and the content type (the documented order of checks)', async () => {
+  const route = ROUTES.find((r) => r.operationId === 'setConfig');
+  const apiKey = `ak_scopes_${++counter}`;
+  ddb.on(GetCommand, { Key: { apiKey } }).resolves({ Item: credentialRecord({ apiKey, scopes: ['read'] }) });
+  const send = (key: string) =>
+    (handlers.setConfig as HttpHandler)(
+      apiEvent(route?.path ?? '', { method: 'GET', headers: { ...authHeaders(key), 'content-type': 'text/plain' } }),
+      lambdaContext(),
+    );
+  const refused = parseResponse(await send(apiKey));
+  expect(refused.statusCode).toBe(403);
+  expect(refused.body.error?.status).toBe('PERMISSION_DENIED');
+  // With the scope, the method is the first thing wrong.
+  const writer = `ak_scopes_${++counter}`;
+  ddb
+    .on(GetCommand, { Key: { apiKey: writer } })
+    .resolves({ Item: credentialRecord({ apiKey: writer, scopes: ['write'] }) });
+  const wrongMethod = parseResponse(await send(writer));
+  expect(wrongMethod.statusCode).toBe(400);
+  expect(wrongMethod.body.error?.message).toBe('Method GET is not allowed; use POST.');
+});

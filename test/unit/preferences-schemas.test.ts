@@ -47,6 +47,12 @@ describe('config resolve request', () => {
     for (const at of ['1969-12-31T23:59:59Z', '0000-01-01T00:00:00+14:00', '9999-12-31T23:59:59Z']) {
       expect(messages(resolveConfigRequest, { ...valid, at })).toEqual([bound]);
     }
+    // Not an instant at all (a leap second, an offset past 23:59): the format says so, alone.
+    for (const at of ['2026-12-31T23:59:60Z', '2026-12-31T10:00:00+24:00', 'tomorrow']) {
+      expect(messages(resolveConfigRequest, { ...valid, at })).toEqual([
+        'at must be an ISO-8601 instant with seconds and a UTC offset or Z, such as 2026-03-29T08:00:00Z',
+      ]);
+    }
   });
 });
 

@@ -37,6 +37,8 @@ export const resolveConfigRequest = z.strictObject({
       // Every deliverAt then stays a four-digit year, as RFC 3339 writes it (a deferral adds days).
       z.refine((at) => Date.parse(at) >= EARLIEST_AT && Date.parse(at) < LATEST_AT, {
         error: 'at must be from 1970-01-01T00:00:00Z to before 9999-01-01T00:00:00Z',
+        // Only for an instant: a value the format refused (23:59:60Z) is not also out of range.
+        when: (payload) => payload.issues.length === 0,
       }),
     ),
   ),

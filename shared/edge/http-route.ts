@@ -161,12 +161,17 @@ export const parseCallableBody = <S extends z.core.$ZodType>(schema: S, body: un
   throw invalid(`${message}${more}`, issues);
 };
 
-/** The one check of a request, after authentication: method, content type, bytes, JSON, envelope and schema. */
+const CONTENT_ENCODING_MESSAGE = 'Content-Encoding is not supported: send the body uncompressed.';
+
+/** The one check of a request, after authentication: method, content type, encoding, bytes, JSON, envelope and schema. */
 export const readRequest = <S extends z.core.$ZodType>(schema: S, event: APIGatewayProxyEventV2): z.infer<S> => {
   const method = event.requestContext?.http?.method ?? 'POST';
   if (method !== 'POST') throw invalid(`Method ${method} is not allowed; use POST.`);
   const contentType = event.headers?.['content-type'];
   if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) throw invalid('Content-Type must be application/json.');
+  // A compressed body would otherwise read as bytes that are not UTF-8, a misleading answer.
+  const encoding = event.headers?.['content-encoding']?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') throw invalid(CONTENT_ENCODING_MESSAGE);
   const text = bodyText(event);
   if (Buffer.byteLength(text, 'utf8') > MAX_BODY_BYTES) throw bodyTooLarge();
   // No body is answered as a body that is no object is: the same message and details.

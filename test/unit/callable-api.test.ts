@@ -156,6 +156,16 @@ describe('envelope', () => {
       'Content-Type must be application/json.',
     ],
     ['a GET', { method: 'GET' }, 'Method GET is not allowed; use POST.'],
+    [
+      'a compressed body',
+      { headers: { 'content-encoding': 'gzip' } },
+      'Content-Encoding is not supported: send the body uncompressed.',
+    ],
+    [
+      'any other encoding, named oddly',
+      { headers: { 'content-encoding': ' BR, gzip' } },
+      'Content-Encoding is not supported: send the body uncompressed.',
+    ],
     ['an empty body', { rawBody: '' }, 'Request body must be a JSON object with a single key, data.'],
     ['a non-object body', { body: [1, 2] }, 'Request body must be a JSON object with a single key, data.'],
     ['a JSON string body', { body: 'data' }, 'Request body must be a JSON object with a single key, data.'],
@@ -168,6 +178,11 @@ describe('envelope', () => {
     expectError(response, 400, 'INVALID_ARGUMENT');
     expect(response.body.error?.message).toBe(message);
     expect(ddb).not.toHaveReceivedCommand(BatchGetCommand);
+  });
+
+  test('Content-Encoding identity is the body as it is', async () => {
+    const response = await call({ headers: { ...authHeaders(apiKey), 'content-encoding': 'identity' } });
+    expect(response.statusCode).toBe(200);
   });
 
   test('no body and a body of null answer alike, details included', async () => {

@@ -57,7 +57,8 @@ export const COMMON_ERRORS: ErrorCase[] = [
   {
     status: 'INVALID_ARGUMENT',
     when:
-      'Not POST; Content-Type not application/json; empty, non-JSON or non-object body; missing `data` or another ' +
+      'Not POST; Content-Type not application/json; a Content-Encoding (the body must be uncompressed UTF-8); ' +
+      'empty, non-JSON or non-object body; missing `data` or another ' +
       'top-level key; a schema violation or a limit exceeded. `message` names the first offending field, `details` ' +
       'lists every issue as {path, message}.',
   },

@@ -162,7 +162,8 @@ const lockAndQueue = async <R extends JobRecord & Q, Q extends Request, V, Id ex
     if (!lost) throw error;
     // Lost a race against the same request: answer the winner's id, as a repeat would.
     if (sameSubjects(kind, error.holder as R, request)) return idField(kind, jobIdOf(kind, error.holder));
-    throw new ApiError('ABORTED', kind.wording.conflict(request));
+    // The job in the way, which the caller may follow with the status route (same organization).
+    throw new ApiError('ABORTED', kind.wording.conflict(request), idField(kind, jobIdOf(kind, error.holder)));
   }
   return queueAndMark(kind, deps, record, held);
 };

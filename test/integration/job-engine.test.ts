@@ -176,7 +176,11 @@ describe('start', () => {
     const first = await start('a', 'b');
     const refused = start('c', 'b');
     await expect(refused).rejects.toBeInstanceOf(ApiError);
-    await expect(refused).rejects.toMatchObject({ status: 'ABORTED', message: 'c or b is taken.' });
+    await expect(refused).rejects.toMatchObject({
+      status: 'ABORTED',
+      message: 'c or b is taken.',
+      details: { widgetId: first.widgetId },
+    });
     expect(await repository.getLock(ORG, 'c')).toBeUndefined();
     expect(await repository.getLock(ORG, 'b')).toMatchObject({ jobId: first.widgetId });
     expect(queue.sent).toEqual([first.widgetId]);

@@ -220,6 +220,8 @@ describe('POST /v2/organizations/documents/migrate', () => {
     const response = await callMigrate();
     expect(response.statusCode).toBe(409);
     expect(response.body.error?.status).toBe('ABORTED');
+    // The migration in the way, which the caller can follow with migrate/status.
+    expect(response.body.error?.details).toEqual({ migrationId: record(other).migrationId });
     expect(sqs).not.toHaveReceivedCommand(SendMessageCommand);
     // The record this request wrote is failed, and a source lock it took is given back.
     expect(failedUpdates()).toHaveLength(1);

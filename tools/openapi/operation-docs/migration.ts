@@ -34,7 +34,10 @@ export const migrateDocumentDocs: OperationDocs<typeof migrateDocumentRoute> = {
       'Also `documentId` equal to `newDocumentId`.',
       COMMON_ERRORS.filter((error) => error.status !== 'UNAVAILABLE'),
     ),
-    { status: 'ABORTED', when: 'The source or the target document is already part of another active migration.' },
+    {
+      status: 'ABORTED',
+      when: 'The source or the target document is already part of another active migration; `details.migrationId` names it (follow it with the status operation).',
+    },
     {
       status: 'UNAVAILABLE',
       when: 'The migration could not be queued (it is marked failed, `details.migrationId` names it) or a dependency failed; safe to retry.',
@@ -58,6 +61,7 @@ export const migrateDocumentDocs: OperationDocs<typeof migrateDocumentRoute> = {
         error: {
           message: 'Document "doc-1" or "doc-1-v3" is already part of an active migration; retry once it has finished.',
           status: 'ABORTED',
+          details: { migrationId: EXAMPLE_MIGRATION_ID },
         },
       },
     },

@@ -57,7 +57,8 @@ const clientOperations = (): string => {
     '',
     '/**',
     ' * The operations whose second sending is not the first one again when the first may have been',
-    " * applied (no answer, or API Gateway's 504): the client does not resend those on its own. Why, by operation.",
+    " * applied (no answer, or API Gateway's own 503: a timed-out function): the client does not resend",
+    ' * those on its own. Why, by operation.',
     ' */',
     'export const NOT_REPEATABLE: { readonly [Id in OperationId]?: string } = {',
     ...OPERATIONS.flatMap((operation) =>

@@ -41,8 +41,8 @@ export interface OperationDocs<R extends Route = Route> {
   fields?: { request?: FieldDocs; result?: FieldDocs };
   /**
    * Why the same request sent again is not the same as sending it once, when the first may have
-   * been applied (no answer, or API Gateway's own 503 for a timed-out function): the typed client does not resend
-   * it on its own. Left out: a repeat gives the state one request would.
+   * been applied (no answer, or API Gateway's own 503 for a timed-out function): the typed client
+   * does not resend it on its own. Left out: a repeat gives the state one request would.
    */
   notRepeatable?: string;
 }

@@ -266,13 +266,13 @@ const xmlUrl = (name: string) =>
  * DynamoDB Local has no bind option: its main() listens on every interface, where anyone on the
  * network could read and write the tables (the credentials among them). It is started instead
  * through Jetty's XmlConfiguration, which its jar ships, with these files, run in order (they
- * share their ids): the same server on 127.0.0.1 only; with a data directory, SQLite's sync at
- * checkpoints instead of at every commit (one fsync per written item made a set 1.7 times as
- * slow); then the start.
+ * share their ids): the same server on 127.0.0.1 only; with a data directory in write-ahead-log
+ * mode, SQLite's sync at checkpoints instead of at every commit (one fsync per written item made
+ * a set 1.7 times as slow); then the start.
  */
-const configurationFiles = (onDisk: boolean): string[] => [
+const configurationFiles = (syncAtCheckpoints: boolean): string[] => [
   xmlUrl('dynamodb-local-loopback.xml'),
-  ...(onDisk ? [xmlUrl('dynamodb-local-sqlite.xml')] : []),
+  ...(syncAtCheckpoints ? [xmlUrl('dynamodb-local-sqlite.xml')] : []),
   xmlUrl('dynamodb-local-start.xml'),
 ];
 
@@ -323,7 +323,9 @@ export const startDynamoDbLocal = async ({
     await (reclaimed ? untilPortFree(givenPort, 10_000) : assertPortFree('dynamodb', '127.0.0.1', givenPort));
   }
   // After the port check: a start that cannot run creates no database file.
-  if (sharedFile) await settleWriteAheadLog(sharedFile);
+  // Only a file in write-ahead-log mode, whose log the twin checkpoints, gets the sync at
+  // checkpoints (in rollback-journal mode it would leave the database itself unsynced).
+  const syncAtCheckpoints = sharedFile !== undefined && (await settleWriteAheadLog(sharedFile));
   const port = givenPort || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
   const dynamoArgs = [
@@ -342,7 +344,7 @@ export const startDynamoDbLocal = async ({
     '-cp',
     'DynamoDBLocal.jar',
     'org.eclipse.jetty.xml.XmlConfiguration',
-    ...configurationFiles(sharedFile !== undefined),
+    ...configurationFiles(syncAtCheckpoints),
     `${ARGS_PROPERTY}=${dynamoArgs.join('\n')}`,
   ];
   const started = performance.now();

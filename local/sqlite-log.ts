@@ -36,22 +36,24 @@ const loadSqlite = async (): Promise<Sqlite | undefined> => {
 /**
  * Opens the file (created empty, 0600, if absent), puts it in write-ahead-log mode and closes it.
  * As the last connection to close, SQLite copies any log left by an earlier run into the database
- * and deletes the log: run it before DynamoDB Local starts and after it has exited.
+ * and deletes the log: run it before DynamoDB Local starts and after it has exited. Resolves
+ * whether the file is in that mode (false without node:sqlite, or for a file SQLite cannot read).
  */
-export const settleWriteAheadLog = async (dbFile: string): Promise<void> => {
+export const settleWriteAheadLog = async (dbFile: string): Promise<boolean> => {
   const sqlite = await loadSqlite();
-  if (!sqlite) return;
+  if (!sqlite) return false;
   try {
-    withPrivateUmask(() => {
+    return withPrivateUmask(() => {
       const db = new sqlite.DatabaseSync(dbFile);
       try {
-        db.exec('PRAGMA journal_mode=WAL');
+        return (db.prepare('PRAGMA journal_mode=WAL').get() as { journal_mode?: string }).journal_mode === 'wal';
       } finally {
         db.close();
       }
     });
   } catch {
     // Not a database SQLite can open: DynamoDB Local says so when it opens it.
+    return false;
   }
 };
 

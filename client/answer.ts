@@ -49,7 +49,7 @@ export const readAnswer = ({ httpStatus, text, retryAfterHeader }: Answer, url: 
         ? body.message
         : `HTTP ${httpStatus} from ${url}${json ? '' : ` with a non-JSON body: ${snippet(text)}`}`;
     const wait = retryAfterMs(httpStatus, undefined, retryAfterHeader);
-    throw new ServiceError(statusForHttp(httpStatus), message, httpStatus, undefined, wait, true);
+    throw new ServiceError(statusForHttp(httpStatus), message, httpStatus, undefined, wait);
   }
   const result = isObject(body) && isObject(body.result) ? body.result : undefined;
   if (result?.status !== 'success' || !('data' in result)) {

@@ -82,6 +82,17 @@ const networkReason = (error: unknown): string => {
   return `${reason} (${typeof code === 'string' ? code : cause.message})`;
 };
 
+/** Whether `data` sent to `id` may be sent again when the first may have been applied (NOT_REPEATABLE). */
+const repeatable = (id: OperationId, data: unknown): boolean => {
+  const rule = NOT_REPEATABLE[id];
+  if (!rule) return true;
+  const field = rule.onlyWith;
+  return (
+    field !== undefined &&
+    (typeof data !== 'object' || data === null || (data as Record<string, unknown>)[field] === undefined)
+  );
+};
+
 export const createClient = ({
   baseUrl,
   apiKey,
@@ -187,7 +198,7 @@ export const createClient = ({
   const methods = Object.fromEntries(
     Object.entries(OPERATION_PATHS).map(([id, path]) => [
       id,
-      (data: unknown, options?: CallOptions) => call(path, data, options, !(id in NOT_REPEATABLE)),
+      (data: unknown, options?: CallOptions) => call(path, data, options, repeatable(id as OperationId, data)),
     ]),
   ) as OperationMethods;
   return { ...methods, getConfigItem, waitForMigration };

@@ -21,8 +21,6 @@ export class ServiceError extends Error {
     readonly details?: unknown,
     /** How long a 429 asked to wait before trying again (its `Retry-After`), in ms; undefined when it did not say. */
     readonly retryAfterMs?: number,
-    /** True when the answer was not the service's envelope: API Gateway's own body, or a proxy's page. */
-    readonly fromGateway = false,
   ) {
     super(message);
   }

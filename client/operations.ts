@@ -23,16 +23,20 @@ export type OperationId = keyof typeof OPERATION_PATHS;
 
 /**
  * The operations whose second sending is not the first one again when the first may have been
- * applied (no answer, or API Gateway's own 503: a timed-out function): the client does not resend
- * those on its own. Why, by operation.
+ * applied (no answer, or a 503 that may have come after the work): the client does not resend
+ * those on its own. `why` says why; `onlyWith` names a field of `data` without which a repeat is safe.
  */
-export const NOT_REPEATABLE: { readonly [Id in OperationId]?: string } = {
-  setPolicy:
-    'with `expectedVersion`, a repeat of a request that was applied is refused 409 ABORTED: the version has moved on',
-  migrateDocument:
-    'once the first migration has finished, the same request starts a new one, which finds nothing left to move',
-  eraseUser:
-    'once the first erasure has finished, the same request starts a new one, which finds nothing left to erase',
+export const NOT_REPEATABLE: { readonly [Id in OperationId]?: { why: string; onlyWith?: string } } = {
+  setPolicy: {
+    why: 'a repeat of a request that was applied is refused 409 ABORTED: the version has moved on',
+    onlyWith: 'expectedVersion',
+  },
+  migrateDocument: {
+    why: 'once the first migration has finished, the same request starts a new one, which finds nothing left to move',
+  },
+  eraseUser: {
+    why: 'once the first erasure has finished, the same request starts a new one, which finds nothing left to erase',
+  },
 };
 
 /** `data` of setConfig. */

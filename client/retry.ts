@@ -47,21 +47,26 @@ export const retryDelay = (
   return asked <= options.maxDelayMs ? asked : undefined;
 };
 
+/** fetch's failures that mean nothing was sent: no connection, no address. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const causeCode = (error: Error): unknown =>
+  error.cause instanceof Error ? (error.cause.cause as { code?: unknown } | undefined)?.code : undefined;
+
 /**
- * Failures after which the request may have been applied: no answer at all, or API Gateway's own
- * 503 (the function timed out, perhaps after its work was done). A 429 was refused before any
- * work, and the service's own 503 leaves nothing done that a repeat would not do again.
+ * Failures after which the request may have been applied: no answer (but a connection refused or
+ * a name not found, which sent nothing), or a 503, the service's own included, which a deadline or
+ * a lost connection to DynamoDB can bring after the write was made. A 429 was refused before any work.
  */
 export const outcomeUnknown = (error: unknown): boolean =>
-  (error instanceof TransportError && error.kind === 'network') ||
-  (error instanceof ServiceError && error.fromGateway && error.status === 'UNAVAILABLE');
+  (error instanceof TransportError && error.kind === 'network' && !NOT_SENT.has(causeCode(error) as string)) ||
+  (error instanceof ServiceError && error.status === 'UNAVAILABLE');
 
 /**
  * Failures the API says are safe to repeat: UNAVAILABLE (503, or API Gateway's timed-out
  * function) and RESOURCE_EXHAUSTED (429, or API Gateway's throttling), and requests that got no
- * answer at all. An operation that is not `repeatable` (NOT_REPEATABLE: once applied, the same
- * request does something else) is resent only when the first cannot have been applied. Never
- * another 4xx, ABORTED (409) included: the same request would be refused the same way.
+ * answer at all. A call that is not `repeatable` (NOT_REPEATABLE: once applied, the same request
+ * does something else) is resent only when the first cannot have been applied. Never another
+ * 4xx, ABORTED (409) included: the same request would be refused the same way.
  */
 export const isRetryable = (error: unknown, repeatable = true): boolean =>
   ((error instanceof ServiceError && error.retryable) ||

@@ -262,13 +262,19 @@ describe('retries', () => {
   });
 
   const migrate = { organizationId: 'acme', documentId: 'doc-1', newDocumentId: 'doc-2' };
-  const gatewayTimeout = { status: 503, body: { message: 'Service Unavailable' } };
+  const refused = Object.assign(new TypeError('fetch failed'), {
+    cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+  });
 
   test.each([
-    ['a network failure', new TypeError('fetch failed')],
-    ["API Gateway's own 503 (the function timed out, perhaps after its work)", gatewayTimeout],
+    ['a network failure (an answer lost)', new TypeError('fetch failed')],
+    [
+      "API Gateway's own 503 (the function timed out, perhaps after its work)",
+      { status: 503, body: { message: 'Service Unavailable' } },
+    ],
+    ["the service's own 503 (its deadline may have come after the write)", unavailable],
   ])(
-    '%s is not resent for an operation whose repeat does something else (migrate, erase, policy/set)',
+    '%s is not resent for a call whose repeat does something else (migrate, erase, policy/set with expectedVersion)',
     async (_name, failure) => {
       const migration = scriptedFetch([failure, success({ migrationId: 'm-2' })]);
       const client = createClient({ ...options, fetch: migration.fetch, retry: fast });
@@ -284,20 +290,26 @@ describe('retries', () => {
       ).rejects.toBeInstanceOf(Error);
       expect(erasure.urls).toHaveLength(1);
 
-      const policy = scriptedFetch([failure, success({ version: 2 })]);
+      const policy = { organizationId: 'acme', policy: { channels: { email: { value: 'NONE' as const } } } };
+      const conditional = scriptedFetch([failure, success({ version: 2 })]);
       await expect(
-        createClient({ ...options, fetch: policy.fetch, retry: fast }).setPolicy({
-          organizationId: 'acme',
+        createClient({ ...options, fetch: conditional.fetch, retry: fast }).setPolicy({
+          ...policy,
           expectedVersion: 1,
-          policy: { channels: { email: { value: 'NONE' } } },
         }),
       ).rejects.toBeInstanceOf(Error);
-      expect(policy.urls).toHaveLength(1);
+      expect(conditional.urls).toHaveLength(1);
 
-      // A repeatable write is resent after the same failure.
+      // Without expectedVersion a policy/set is a plain replacement, and a repeatable write is resent.
+      const unconditional = scriptedFetch([failure, success({ version: 2 })]);
+      await createClient({ ...options, fetch: unconditional.fetch, retry: fast }).setPolicy(policy);
+      expect(unconditional.urls).toHaveLength(2);
       const set = scriptedFetch([failure, success({})]);
-      const setClient = createClient({ ...options, fetch: set.fetch, retry: fast });
-      await setClient.setConfig({ organizationId: 'acme', userIds: ['u'], config: { email: 'NONE' } });
+      await createClient({ ...options, fetch: set.fetch, retry: fast }).setConfig({
+        organizationId: 'acme',
+        userIds: ['u'],
+        config: { email: 'NONE' },
+      });
       expect(set.urls).toHaveLength(2);
     },
   );
@@ -307,8 +319,8 @@ describe('retries', () => {
       '429 RESOURCE_EXHAUSTED (refused before any work)',
       { status: 429, body: { error: { message: 'Slow down.', status: 'RESOURCE_EXHAUSTED' } } },
     ],
-    ["the service's own 503 (nothing done)", unavailable],
-  ])('%s is resent for those operations too', async (_name, failure) => {
+    ['a refused connection (nothing was sent)', refused],
+  ])('%s is resent for those calls too', async (_name, failure) => {
     const { fetch, urls } = scriptedFetch([failure, success({ migrationId: 'm-1' })]);
     const client = createClient({ ...options, fetch, retry: fast });
     expect(await client.migrateDocument(migrate)).toEqual({ migrationId: 'm-1' });

@@ -57,10 +57,10 @@ const clientOperations = (): string => {
     '',
     '/**',
     ' * The operations whose second sending is not the first one again when the first may have been',
-    " * applied (no answer, or API Gateway's own 503: a timed-out function): the client does not resend",
-    ' * those on its own. Why, by operation.',
+    ' * applied (no answer, or a 503 that may have come after the work): the client does not resend',
+    ' * those on its own. `why` says why; `onlyWith` names a field of `data` without which a repeat is safe.',
     ' */',
-    'export const NOT_REPEATABLE: { readonly [Id in OperationId]?: string } = {',
+    'export const NOT_REPEATABLE: { readonly [Id in OperationId]?: { why: string; onlyWith?: string } } = {',
     ...OPERATIONS.flatMap((operation) =>
       operation.notRepeatable === undefined
         ? []

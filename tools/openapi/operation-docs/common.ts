@@ -40,11 +40,12 @@ export interface OperationDocs<R extends Route = Route> {
   /** What the fields of `data` and `result.data` mean, by path (field-docs.ts), each where it is used. */
   fields?: { request?: FieldDocs; result?: FieldDocs };
   /**
-   * Why the same request sent again is not the same as sending it once, when the first may have
-   * been applied (no answer, or API Gateway's own 503 for a timed-out function): the typed client
-   * does not resend it on its own. Left out: a repeat gives the state one request would.
+   * When the same request sent again is not the same as sending it once, if the first may have
+   * been applied (no answer, or a 503 that may have come after the work): the typed client then
+   * does not resend it on its own. `why` says why; `onlyWith` names a field of `data` without
+   * which a repeat is safe. Left out: a repeat gives the state one request would.
    */
-  notRepeatable?: string;
+  notRepeatable?: { why: string; onlyWith?: string };
 }
 
 export const IDENTIFIER_RULE =
@@ -57,7 +58,8 @@ export const COMMON_ERRORS: ErrorCase[] = [
   {
     status: 'INVALID_ARGUMENT',
     when:
-      'Not POST; Content-Type not application/json; a Content-Encoding (the body must be uncompressed UTF-8); ' +
+      'Not POST; Content-Type not application/json; a Content-Encoding other than identity (the body must be ' +
+      'uncompressed UTF-8); ' +
       'empty, non-JSON or non-object body; missing `data` or another ' +
       'top-level key; a schema violation or a limit exceeded. `message` names the first offending field, `details` ' +
       'lists every issue as {path, message}.',

@@ -8,8 +8,9 @@ export const EXAMPLE_ERASURE_ID = '01KAR4B2N7QH3M8W6T1X9D5C4F';
 export const eraseUserDocs: OperationDocs<typeof eraseUserRoute> = {
   tag: 'User erasure',
   name: 'Erase',
-  notRepeatable:
-    'once the first erasure has finished, the same request starts a new one, which finds nothing left to erase',
+  notRepeatable: {
+    why: 'once the first erasure has finished, the same request starts a new one, which finds nothing left to erase',
+  },
   summary: "Start erasing a user's config and history in an organization",
   description: [
     'Records an erasure (status `pending`), queues it, and answers its `erasureId` at once: every stored entry of the',

@@ -16,8 +16,9 @@ export const EXAMPLE_MIGRATION_ID = '01KAR3V6ZQ8W5N4V7T2K9M1C0X';
 export const migrateDocumentDocs: OperationDocs<typeof migrateDocumentRoute> = {
   tag: 'Document migration',
   name: 'Migrate',
-  notRepeatable:
-    'once the first migration has finished, the same request starts a new one, which finds nothing left to move',
+  notRepeatable: {
+    why: 'once the first migration has finished, the same request starts a new one, which finds nothing left to move',
+  },
   summary: "Start moving a document's config entries to a new document id",
   description: [
     'Records a migration (status `pending`), queues it, and answers its `migrationId` at once: the answer means',

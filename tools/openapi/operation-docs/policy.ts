@@ -23,8 +23,10 @@ const EXAMPLE_POLICY = {
 export const setPolicyDocs: OperationDocs<typeof setPolicyRoute> = {
   tag: 'Organization policy',
   name: 'SetPolicy',
-  notRepeatable:
-    'with `expectedVersion`, a repeat of a request that was applied is refused 409 ABORTED: the version has moved on',
+  notRepeatable: {
+    why: 'a repeat of a request that was applied is refused 409 ABORTED: the version has moved on',
+    onlyWith: 'expectedVersion',
+  },
   summary: "Replace an organization's notification policy",
   description: [
     "Sets the organization's default rule per channel (`channels`) and per category (`categories`, each with a",

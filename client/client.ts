@@ -83,7 +83,7 @@ const networkReason = (error: unknown): string => {
 };
 
 /** Whether `data` sent to `id` may be sent again when the first may have been applied (NOT_REPEATABLE). */
-const repeatable = (id: OperationId, data: unknown): boolean => {
+const mayResend = (id: OperationId, data: unknown): boolean => {
   const rule = NOT_REPEATABLE[id];
   if (!rule) return true;
   const field = rule.onlyWith;
@@ -198,7 +198,7 @@ export const createClient = ({
   const methods = Object.fromEntries(
     Object.entries(OPERATION_PATHS).map(([id, path]) => [
       id,
-      (data: unknown, options?: CallOptions) => call(path, data, options, repeatable(id as OperationId, data)),
+      (data: unknown, options?: CallOptions) => call(path, data, options, mayResend(id as OperationId, data)),
     ]),
   ) as OperationMethods;
   return { ...methods, getConfigItem, waitForMigration };

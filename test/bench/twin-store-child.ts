@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalRuntime } from '#local/runtime.js';
 import { operationById } from '#tools/openapi/operations.js';
+import { startLocalService } from '../support/local-service.js';
 import { documents, ORG, users } from './ids.js';
 
 /**
@@ -15,28 +15,14 @@ const [mode = 'memory', usersArg = '100', documentsArg = '3'] = process.argv.sli
 const SET = operationById('setConfig').path;
 
 const dataDir = await mkdtemp(join(tmpdir(), 'bench-twin-store-'));
-const service = await startLocalRuntime({
-  host: '127.0.0.1',
-  port: 0,
+const service = await startLocalService({
   inMemory: mode === 'memory',
   dataDir,
   shellEnvFile: false,
   changePublisher: false,
-  env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
 });
-const set = async (userIds: string[], documentIds: string[]) => {
-  const response = await fetch(`${service.baseUrl}${SET}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-service-api-key': service.apiKey,
-      'x-service-auth-token': service.token,
-    },
-    body: JSON.stringify({ data: { organizationId: ORG, userIds, documentIds, config: { email: 'NONE' } } }),
-  });
-  await response.text();
-  return response.status;
-};
+const set = async (userIds: string[], documentIds: string[]) =>
+  (await service.call(SET, { organizationId: ORG, userIds, documentIds, config: { email: 'NONE' } })).status;
 try {
   // The first request loads the handler and reads the credential: not the store's cost.
   const warm = await set(['warm-up'], ['doc-warm-up']);

@@ -64,7 +64,7 @@ export interface LocalService extends LocalRuntime {
   authHeaders(apiKey?: string, token?: string): Record<string, string>;
 }
 
-export interface LocalServiceOptions {
+export interface LocalServiceOptions extends Pick<LocalRuntimeOptions, 'changePublisher' | 'shellEnvFile'> {
   /** Default true. Without it, `dataDir` is required (a temporary directory, never the repository's). */
   inMemory?: boolean;
   dataDir?: string;

@@ -61,6 +61,14 @@ export const BASELINES = {
   readsSendAndSecretEnvCredentials: baseline('DynamoDB reads + SQS send + secret', 'baseline-reads-send-secret', false),
 } as const;
 type BaselineKind = keyof typeof BASELINES;
+/**
+ * The control row: the DynamoDB reads baseline measured a second time, last in each round, and
+ * scored against itself as the functions are. An identical bundle should come out at 1.00x; how
+ * far it strays is how far any ratio of the run can stray by the machine alone, and a run whose
+ * control strays more than CONTROL_TOLERANCE is too noisy to judge the others by.
+ */
+const CONTROL = 'Control: DynamoDB reads baseline again';
+const CONTROL_TOLERANCE = 0.1;
 /** Each scored baseline's twin with the service's credential provider. */
 const SAME_CREDENTIALS: Partial<Record<BaselineKind, BaselineKind>> = {
   reads: 'readsEnvCredentials',
@@ -413,7 +421,7 @@ const startTargets = async () => {
         const operation = OPERATIONS.find((o) => o.operationId === bundle.name);
         if (operation) return http(operation.path, example(operation.operationId));
         // The baselines answer the same event as config/get.
-        if (Object.values(BASELINES).some((b) => b.name === bundle.name)) {
+        if (bundle.name === CONTROL || Object.values(BASELINES).some((b) => b.name === bundle.name)) {
           return http(operationById('getConfig').path, example('getConfig'));
         }
         throw new Error(`bench: no first event for the function ${bundle.name}`);
@@ -489,7 +497,10 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
     if (unknown.length) throw new Error(`bench: no function named ${unknown.join(', ')}`);
     const functions = only ? every.filter((b) => only.includes(b.name)) : every;
     const synthMs = performance.now() - synthStarted;
-    const all = [...Object.values(baselines), ...functions];
+    // The control: the DynamoDB reads baseline once more, last in each round, compared with itself
+    // as a function is: its ratio is the noise floor of every ratio in the table.
+    const control: Bundle = { ...baselines.reads, name: CONTROL };
+    const all = [...Object.values(baselines), ...functions, control];
 
     // Cold starts interleaved (one of each per round), so machine noise hits all alike.
     const samples = new Map<Bundle, InitSample[]>(all.map((b) => [b, []]));
@@ -506,12 +517,15 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
     await mkdir(metafileDir, { recursive: true });
     const analysis = new Map(
       await Promise.all(
-        all.map(
-          async (b) =>
-            [b, await packageBytes(b, join(metafileDir, `${b.name.replace(/\W+/g, '-')}.meta.json`))] as const,
-        ),
+        all
+          .filter((b) => b !== control)
+          .map(
+            async (b) =>
+              [b, await packageBytes(b, join(metafileDir, `${b.name.replace(/\W+/g, '-')}.meta.json`))] as const,
+          ),
       ),
     );
+    analysis.set(control, analysis.get(baselines.reads) as Awaited<ReturnType<typeof packageBytes>>);
     const medianOf = (b: Bundle, pick: (x: InitSample) => number) => median((samples.get(b) ?? []).map(pick));
 
     const s = section('bundles', '6. Bundles and cold start');
@@ -588,6 +602,17 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       if (r.isBaseline) continue;
       const size = ratio(r.bundle.bytes, r.base.bytes);
       const first = ratio(r.firstCpu, base?.firstCpu ?? Number.NaN);
+      if (r.bundle === control) {
+        s.goals.push(
+          goal(
+            `${CONTROL}: CPU time to the first answer vs the same bundle measured first in each round (the noise floor of these ratios)`,
+            fmtRatio(first),
+            `within ${fmtRatio(1 - CONTROL_TOLERANCE)}-${fmtRatio(1 + CONTROL_TOLERANCE)}`,
+            Math.abs(first - 1) <= CONTROL_TOLERANCE,
+          ),
+        );
+        continue;
+      }
       s.goals.push(goal(`${r.bundle.name}: bundle size vs ${r.base.name}`, fmtRatio(size), '<= 1.25x', size <= 1.25));
       s.goals.push(
         goal(
@@ -603,7 +628,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
         "The framework's own share (not scored): each function against its baseline built with the same credential provider (environment only), so that only the service's code and libraries differ",
       columns: ['function', 'baseline', 'bundle x baseline', 'first answer CPU x baseline'],
       rows: rows
-        .filter((r) => !r.isBaseline)
+        .filter((r) => !r.isBaseline && r.bundle !== control)
         .map((r) => {
           const same = baselines[SAME_CREDENTIALS[r.bundle.baseline] ?? r.bundle.baseline];
           return [
@@ -618,17 +643,19 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       title:
         'Source maps (index.mjs.map, as synthesized by the stack): what every cold start with --enable-source-maps reads, against a map of every source',
       columns: ['function', 'deployed map', 'sources', 'of them in node_modules', 'map of every source', 'saved'],
-      rows: all.map((b) => {
-        const full = analysis.get(b)?.fullMapBytes ?? 0;
-        return [
-          b.name,
-          fmtBytes(b.mapBytes),
-          b.mapSources,
-          b.mapDependencySources,
-          fmtBytes(full),
-          full ? `${((1 - b.mapBytes / full) * 100).toFixed(0)}%` : 'n/a',
-        ];
-      }),
+      rows: all
+        .filter((b) => b !== control)
+        .map((b) => {
+          const full = analysis.get(b)?.fullMapBytes ?? 0;
+          return [
+            b.name,
+            fmtBytes(b.mapBytes),
+            b.mapSources,
+            b.mapDependencySources,
+            fmtBytes(full),
+            full ? `${((1 - b.mapBytes / full) * 100).toFixed(0)}%` : 'n/a',
+          ];
+        }),
     });
     const deployedMaps = sum(functions.map((b) => b.mapBytes));
     const fullMaps = sum(functions.map((b) => analysis.get(b)?.fullMapBytes ?? 0));
@@ -653,6 +680,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       `Credentials: the scored baselines keep the SDK's default credential chain, as a plain SDK function has it; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts). The same change makes the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
       "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (until 2026-11-26 the span included it, some 45 ms of CPU of a baseline's then 120 ms, which made every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
       "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, users/erase a fresh user, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the others add the SQS client and one SendMessage, the Secrets Manager client and one GetSecretValue, or both: each function is scored against the one with the clients its spec names (queues, secrets), the only ones it bundles.",
+      `Control: the DynamoDB reads baseline's bundle is started once more at the end of each round and compared with itself as the functions are with their baselines; it should read 1.00x, and its distance from 1.00x is the run's noise floor (scored within ${fmtRatio(1 - CONTROL_TOLERANCE)}-${fmtRatio(1 + CONTROL_TOLERANCE)}).`,
       `"Largest additions" and "map of every source" come from an esbuild build of the same entry with source maps of every input (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
     );
     s.data = {

@@ -17,15 +17,25 @@ export class PolicyReader {
   ) {}
 
   async get(organizationId: string): Promise<StoredPolicy> {
-    const now = this.now();
-    const cached = this.cache.get(organizationId);
-    if (cached && cached.until > now) return cached.policy;
+    const known = this.cached(organizationId);
+    if (known) return known;
     const policy = await this.store.get(organizationId);
-    if (this.cacheSeconds > 0) {
-      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(organizationId, { policy, until: now + this.cacheSeconds * 1000 });
-    }
+    this.remember(policy);
     return policy;
+  }
+
+  /** The organization's policy while this instance may still serve it, without a read. */
+  cached(organizationId: string): StoredPolicy | undefined {
+    const cached = this.cache.get(organizationId);
+    return cached && cached.until > this.now() ? cached.policy : undefined;
+  }
+
+  /** A policy read as `get` would read it, by a call that read other items with it (config/get's batch). */
+  remember(policy: StoredPolicy): void {
+    if (this.cacheSeconds <= 0) return;
+    this.cache.delete(policy.organizationId);
+    if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(policy.organizationId, { policy, until: this.now() + this.cacheSeconds * 1000 });
   }
 }
 

@@ -22,6 +22,8 @@ import {
   toUpdateItem,
 } from '#shared/platform/item-write.js';
 import { PARTIQL_BATCH_LIMIT, writeBatch } from '#shared/platform/partiql-batch.js';
+import { policyFromItem } from '#shared/policy/dynamo-store.js';
+import { policyKey } from '#shared/policy/keys.js';
 import type { Schedule } from '#shared/schedules/schema.js';
 import {
   ATTRIBUTION_ATTRIBUTES,
@@ -55,6 +57,7 @@ import {
   type UnchangedEntry,
   type UserEntryPage,
   type UserLayers,
+  type WithPolicy,
   type WriteMeta,
 } from './store.js';
 import { isTombstone, TOMBSTONE_TTL_ATTRIBUTE, tombstoneExpiry } from './tombstone.js';
@@ -63,6 +66,26 @@ const BATCH_GET_LIMIT = 100;
 
 type Item = Record<string, unknown>;
 type KeysAndAttributes = { Keys: Item[]; ConsistentRead: boolean };
+
+/** A tombstone is no entry to a reader. */
+const readableEntries = (entries: StoredEntry[]): StoredEntry[] => entries.filter((entry) => !isTombstone(entry));
+
+/** The keys of each user's document entry and organization entry. */
+const layerKeys = (organizationId: string, documentId: string, userIds: readonly string[]): EntryKey[] =>
+  userIds.flatMap((userId): EntryKey[] => [
+    { organizationId, userId, documentId },
+    { organizationId, userId, documentId: null },
+  ]);
+
+/** The entries read by layerKeys, by user. */
+const layersOf = (userIds: readonly string[], entries: StoredEntry[]): Map<string, UserLayers> => {
+  const layers = new Map<string, UserLayers>(userIds.map((userId) => [userId, {}]));
+  for (const entry of readableEntries(entries)) {
+    const user = layers.get(entry.userId);
+    if (user) user[entry.scope] = entry;
+  }
+  return layers;
+};
 
 /** A stored schedule (written by this store, so trusted to be one). */
 const storedSchedule = (json: string): Schedule => JSON.parse(json) as Schedule;
@@ -610,8 +633,12 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
   }
 
   async getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]> {
-    // A tombstone is no entry to a reader.
-    return (await this.batchGet(keys, itemToEntry)).filter((entry) => !isTombstone(entry));
+    return readableEntries(await this.batchGet(keys, itemToEntry));
+  }
+
+  async getEntriesWithPolicy(keys: readonly EntryKey[], organizationId: string): Promise<WithPolicy<StoredEntry[]>> {
+    const { read, policy } = await this.batchGetWithPolicy(keys, organizationId);
+    return { read: readableEntries(read), policy };
   }
 
   async getMarkedEntries(keys: readonly EntryKey[]): Promise<MarkedEntry[]> {
@@ -737,38 +764,59 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
     documentId: string,
     userIds: readonly string[],
   ): Promise<Map<string, UserLayers>> {
-    const keys = userIds.flatMap((userId): EntryKey[] => [
-      { organizationId, userId, documentId },
-      { organizationId, userId, documentId: null },
-    ]);
-    const layers = new Map<string, UserLayers>(userIds.map((userId) => [userId, {}]));
-    for (const entry of await this.batchGet(keys, itemToEntry)) {
-      if (isTombstone(entry)) continue; // no entry to a reader
-      const user = layers.get(entry.userId);
-      if (user) user[entry.scope] = entry;
-    }
-    return layers;
+    return layersOf(userIds, await this.batchGet(layerKeys(organizationId, documentId, userIds), itemToEntry));
+  }
+
+  async getUserLayersWithPolicy(
+    organizationId: string,
+    documentId: string,
+    userIds: readonly string[],
+  ): Promise<WithPolicy<Map<string, UserLayers>>> {
+    const { read, policy } = await this.batchGetWithPolicy(
+      layerKeys(organizationId, documentId, userIds),
+      organizationId,
+    );
+    return { read: layersOf(userIds, read), policy };
+  }
+
+  /**
+   * The entries of `keys` and the organization's policy item (the same table), the policy in the
+   * first chunk: on a cold start each call is some 5 ms of CPU, so the policy costs no call of its own.
+   */
+  private async batchGetWithPolicy(
+    keys: readonly EntryKey[],
+    organizationId: string,
+  ): Promise<WithPolicy<StoredEntry[]>> {
+    const policy = policyKey(organizationId);
+    const items = await this.batchGetItems([policy, ...keys.map(entryTableKey)]);
+    const policyItem = items.find((item) => item.pk === policy.pk && item.sk === policy.sk);
+    return {
+      read: items.filter((item) => item !== policyItem).map(itemToEntry),
+      policy: policyFromItem(organizationId, policyItem),
+    };
+  }
+
+  private async batchGet<T>(keys: readonly EntryKey[], map: (item: Item) => T): Promise<T[]> {
+    return (await this.batchGetItems(keys.map(entryTableKey))).map(map);
   }
 
   /** BatchGetItem in chunks of its 100-key maximum, all chunks at once; throttled keys are retried. */
-  private async batchGet<T>(keys: readonly EntryKey[], map: (item: Item) => T): Promise<T[]> {
-    const chunks = chunkStarts(keys.length, BATCH_GET_LIMIT).map((start) =>
-      keys.slice(start, start + BATCH_GET_LIMIT).map((key) => entryTableKey(key)),
-    );
+  private async batchGetItems(keys: readonly { pk: string; sk: string }[]): Promise<Item[]> {
+    const chunks = chunkStarts(keys.length, BATCH_GET_LIMIT).map((start) => keys.slice(start, start + BATCH_GET_LIMIT));
     const read = await Promise.all(
       chunks.map(async (chunk) => {
-        const entries: T[] = [];
+        const items: Item[] = [];
         const unprocessed = await drainWithBackoff<KeysAndAttributes>(
           { Keys: chunk, ConsistentRead: true },
           async (request) => {
             const output = await this.client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: request } }));
-            for (const item of output.Responses?.[this.tableName] ?? []) entries.push(map(item));
+            items.push(...(output.Responses?.[this.tableName] ?? []));
             const rest = output.UnprocessedKeys?.[this.tableName] as KeysAndAttributes | undefined;
             return rest?.Keys?.length ? rest : undefined;
           },
         );
         if (unprocessed) throw new UnprocessedItemsError(`${unprocessed.Keys.length} keys left unread after retries`);
-        return entries;
+        return items;
       }),
     );
     return read.flat();

@@ -1,7 +1,7 @@
 import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
 import { decideChannels } from '#shared/schedules/decide.js';
-import { type PolicySource, policyOf } from './locks.js';
+import { type PolicySource, readWithPolicy } from './locks.js';
 import { resolveChannels } from './resolution.js';
 import type { ResolveConfigRequest, ResolveConfigResult, ResolvedUser } from './routes/resolve-config.js';
 import type { PreferenceStore } from './store.js';
@@ -24,7 +24,7 @@ const delivers = (setting: DeliverySetting, involved: boolean): boolean =>
  * does: resolution.ts), and with an activity who receives it on which channel, and when: now,
  * later (quiet hours, a snooze, a digest: the schedule on the user's organization-level entry),
  * or never. Reads only: one batched read of every user's document and organization entries,
- * and the policy.
+ * the organization's policy in it unless this instance holds it.
  */
 export const resolveConfig = async (
   { store, defaults, policies, now = () => new Date() }: ResolveConfigDeps,
@@ -32,10 +32,10 @@ export const resolveConfig = async (
 ): Promise<ResolveConfigResult> => {
   const { organizationId, documentId, activity, category } = request;
   const userIds = distinct(request.userIds);
-  const [layers, policy] = await Promise.all([
-    store.getUserLayers(organizationId, documentId, userIds),
-    policyOf(policies, organizationId),
-  ]);
+  const { read: layers, policy } = await readWithPolicy(policies, organizationId, {
+    alone: () => store.getUserLayers(organizationId, documentId, userIds),
+    along: () => store.getUserLayersWithPolicy(organizationId, documentId, userIds),
+  });
   const involved = new Set(activity?.involvedUserIds ?? []);
 
   const at = request.at === undefined ? now() : new Date(request.at);

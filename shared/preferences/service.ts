@@ -2,7 +2,7 @@ import type { FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
 import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
 import { categoryConfigs } from './layers.js';
-import { assertUnlocked, type PolicySource, policyOf } from './locks.js';
+import { assertUnlocked, type PolicySource, policyOf, readWithPolicy } from './locks.js';
 import { type EntryKey, type StoredEntry, scopeOf } from './model.js';
 import { resolveChannels, traceOf } from './resolution.js';
 import type { ConfigView, GetConfigRequest } from './routes/get-config.js';
@@ -66,7 +66,8 @@ export interface GetConfigDeps {
 
 /**
  * docs/api.md, config/get: one item per requested document, or the organization-level item, each
- * resolved as config/resolve resolves it (resolution.ts). One batched read, and the policy.
+ * resolved as config/resolve resolves it (resolution.ts). One batched read, the organization's
+ * policy in it unless this instance holds it.
  */
 export const getConfig = async (
   { store, defaults, policies }: GetConfigDeps,
@@ -79,10 +80,11 @@ export const getConfig = async (
     userId,
     documentId,
   }));
-  const [entries, policy] = await Promise.all([
-    store.getEntries([...documentKeys, organizationKey]),
-    policyOf(policies, organizationId),
-  ]);
+  const keys = [...documentKeys, organizationKey];
+  const { read: entries, policy } = await readWithPolicy(policies, organizationId, {
+    alone: () => store.getEntries(keys),
+    along: () => store.getEntriesWithPolicy(keys, organizationId),
+  });
   const found = new Map(entries.map((e) => [entryId(e), e]));
   const organization = found.get(entryId(organizationKey));
 

@@ -1,4 +1,5 @@
 import type { Channel } from '#shared/api/channels.js';
+import type { StoredPolicy } from '#shared/policy/model.js';
 import type { Schedule } from '#shared/schedules/schema.js';
 import type { ChangeAttribution } from './change-attribution.js';
 import { MAX_CATEGORY_LAYERS } from './layers.js';
@@ -76,6 +77,22 @@ export interface PreferenceStore {
     documentId: string,
     userIds: readonly string[],
   ): Promise<Map<string, UserLayers>>;
+
+  /** getEntries, with the organization's policy read in the same batched call (the first). */
+  getEntriesWithPolicy(keys: readonly EntryKey[], organizationId: string): Promise<WithPolicy<StoredEntry[]>>;
+
+  /** getUserLayers, with the organization's policy read in the same batched call (the first). */
+  getUserLayersWithPolicy(
+    organizationId: string,
+    documentId: string,
+    userIds: readonly string[],
+  ): Promise<WithPolicy<Map<string, UserLayers>>>;
+}
+
+/** What a read returned, and the organization's policy it read along. */
+export interface WithPolicy<T> {
+  read: T;
+  policy: StoredPolicy;
 }
 
 /** A set that would give an entry one category layer more than MAX_CATEGORY_LAYERS. */

@@ -317,4 +317,42 @@ describe('the organization policy as a layer', () => {
     await counting.get(org);
     expect(reads).toBe(2);
   });
+
+  test('config/get and config/resolve read the policy in their batched read, and a warm instance keeps it as if read alone', async () => {
+    let reads = 0;
+    let now = 0;
+    const counting = new PolicyReader(
+      {
+        get: async (organizationId) => {
+          reads += 1;
+          return policyStore.get(organizationId);
+        },
+      },
+      10,
+      () => now,
+    );
+    await setPolicy(
+      { store: policyStore },
+      { organizationId: org, policy: { channels: { email: { value: 'NONE', locked: true } } } },
+      'ak',
+    );
+    const deps = { store, policies: counting, defaults: BUILT_IN_DEFAULTS };
+    const [view] = await getConfig(deps, { organizationId: org, userId: 'u' });
+    expect(view?.source.email).toBe('locked');
+    expect(reads).toBe(0);
+    expect(counting.cached(org)?.version).toBe(1);
+    // Within the cache time the next read does not ask for it again, and a policy change is not seen yet.
+    await setPolicy({ store: policyStore }, { organizationId: org, policy: {} }, 'ak');
+    now = 9_999;
+    const resolved = await resolveConfig(deps, { organizationId: org, documentId: 'd', userIds: ['u'] });
+    expect(resolved.users.u?.source.email).toBe('locked');
+    expect(await counting.get(org)).toMatchObject({ version: 1 });
+    expect(reads).toBe(0);
+    // After it, the next batched read brings the new version along.
+    now = 10_001;
+    const after = await resolveConfig(deps, { organizationId: org, documentId: 'd', userIds: ['u'] });
+    expect(after.users.u?.source.email).toBe('default');
+    expect(counting.cached(org)?.version).toBe(2);
+    expect(reads).toBe(0);
+  });
 });

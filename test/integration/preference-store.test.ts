@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
+import { DynamoPolicyStore } from '#shared/policy/dynamo-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import type { EntryKey } from '#shared/preferences/model.js';
@@ -348,5 +349,44 @@ describe('config/set in batches (PartiQL BatchExecuteStatement, 25 conditional s
         config: entry.userId === 'batch-7' ? { inbox: 'NONE', slack: 'MINE' } : { inbox: 'ALL', slack: 'MINE' },
       });
     }
+  });
+});
+
+describe("the entries and the organization's policy in one batched read", () => {
+  const meta = { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' };
+
+  test('every entry and the policy, split apart, across more than one chunk of 100 keys', async () => {
+    const policies = new DynamoPolicyStore(dynamo.doc, store.tableName);
+    const policy = { channels: { email: { value: 'NONE' as const, locked: true as const } } };
+    await policies.put(org, policy, meta);
+    // 150 users: 300 layer keys and the policy, in four chunks; every other user has a document entry.
+    const users = Array.from({ length: 150 }, (_, i) => `u${i}`);
+    await store.setChannelsBatch(
+      users.filter((_, i) => i % 2 === 0).map((userId) => ({ organizationId: org, userId, documentId: 'd' })),
+      { inbox: 'NONE' },
+      meta,
+    );
+    await store.setChannels({ organizationId: org, userId: 'u1', documentId: null }, { slack: 'ALL' }, meta);
+
+    const { read: layers, policy: read } = await store.getUserLayersWithPolicy(org, 'd', users);
+    expect(read).toMatchObject({ organizationId: org, version: 1, policy });
+    expect(layers.size).toBe(150);
+    expect([...layers.values()].filter((l) => l.document).length).toBe(75);
+    expect(layers.get('u1')?.organization?.config).toEqual({ slack: 'ALL' });
+    expect(layers).toEqual(await store.getUserLayers(org, 'd', users));
+
+    const keys: EntryKey[] = users.map((userId) => ({ organizationId: org, userId, documentId: 'd' }));
+    const { read: entries, policy: again } = await store.getEntriesWithPolicy(keys, org);
+    expect(again).toEqual(read);
+    expect(entries).toEqual(await store.getEntries(keys));
+    expect(entries).toHaveLength(75);
+  });
+
+  test('an organization without a policy reads as none, version 0', async () => {
+    const read = await store.getEntriesWithPolicy(
+      [{ organizationId: 'org-without', userId: 'u', documentId: null }],
+      'org-without',
+    );
+    expect(read).toEqual({ read: [], policy: { organizationId: 'org-without', policy: {}, version: 0 } });
   });
 });

@@ -101,6 +101,8 @@ describe('config reset', () => {
     const failing: PreferenceStore = {
       getEntries: store.getEntries.bind(store),
       getUserLayers: store.getUserLayers.bind(store),
+      getEntriesWithPolicy: store.getEntriesWithPolicy.bind(store),
+      getUserLayersWithPolicy: store.getUserLayersWithPolicy.bind(store),
       setChannels: store.setChannels.bind(store),
       setChannelsBatch: store.setChannelsBatch.bind(store),
       resetChannels: async (key, ...rest) => {
@@ -172,6 +174,8 @@ describe('user ids such as __proto__ in every response map', () => {
     const failing: PreferenceStore = {
       getEntries: store.getEntries.bind(store),
       getUserLayers: store.getUserLayers.bind(store),
+      getEntriesWithPolicy: store.getEntriesWithPolicy.bind(store),
+      getUserLayersWithPolicy: store.getUserLayersWithPolicy.bind(store),
       resetChannels: store.resetChannels.bind(store),
       // Every batch refused: the entries go one by one, and each fails.
       setChannelsBatch: async (keys) => keys,

@@ -93,13 +93,33 @@ describe('authentication', () => {
     expect(ddb).not.toHaveReceivedCommand(BatchGetCommand);
   });
 
-  test("a warm function reads the credential and the organization's policy once, then serves them from its caches", async () => {
-    await call();
-    await call();
-    await call();
-    const reads = ddb.commandCalls(GetCommand).map((c) => c.args[0].input.Key?.pk ?? 'credential');
-    expect(reads.sort()).toEqual(['POLICY#org-1', 'credential']);
-    expect(ddb).toHaveReceivedCommandTimes(BatchGetCommand, 3);
+  test("a warm function reads the credential once, the organization's policy in its first batched read, then serves both from its caches", async () => {
+    // An organization no other test read, so that this module's policy cache does not hold it yet.
+    const organizationId = 'org-policy-along';
+    ddb
+      .on(GetCommand, { TableName: 'credentials-table', Key: { apiKey } })
+      .resolves({ Item: credentialRecord({ apiKey, organizationIds: [organizationId] }) });
+    const policyItem = {
+      pk: `POLICY#${organizationId}`,
+      sk: 'POLICY',
+      organizationId,
+      version: 1,
+      policy: { channels: { slack: { value: 'NONE', locked: true } } },
+    };
+    ddb.on(BatchGetCommand).resolves({ Responses: { 'config-table': [policyItem] } });
+    const body = { data: { organizationId, userId: 'u1' } };
+    const answers = [await call({ body }), await call({ body }), await call({ body })];
+    // The policy applies on every answer, the cached ones too.
+    expect(
+      answers.map((a) => ((a.body.result?.data ?? []) as { source: { slack: string } }[])[0]?.source.slack),
+    ).toEqual(['locked', 'locked', 'locked']);
+    expect(ddb.commandCalls(GetCommand).map((c) => c.args[0].input.TableName)).toEqual(['credentials-table']);
+    const batches = ddb
+      .commandCalls(BatchGetCommand)
+      .map((c) => (c.args[0].input.RequestItems?.['config-table']?.Keys ?? []).map((key) => key.pk));
+    expect(batches).toHaveLength(3);
+    expect(batches[0]).toContain(`POLICY#${organizationId}`);
+    expect(batches.slice(1).flat()).not.toContain(`POLICY#${organizationId}`);
   });
 
   test('the token never reaches the logs', async () => {

@@ -3,6 +3,7 @@ import pMap from 'p-map';
 import { type LocalRuntimeOptions, startLocalRuntime } from '#local/runtime.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { migrationJob } from '#shared/migration/kind.js';
+import { PARTIQL_BATCH_LIMIT } from '#shared/platform/partiql-batch.js';
 import { type OperationResult, operationById } from '#tools/openapi/operations.js';
 import { CallCounter, type CallSummary } from './counting.js';
 import { documents, ORG, users } from './ids.js';
@@ -307,14 +308,18 @@ const callsSection = (cases: Case[], warm: Case): Section => {
     ]),
   });
   for (const c of cases.filter((c) => c.name.startsWith('set'))) {
-    // Each entry written once: alone, or as one item of a batch of up to 100.
-    const { itemsWritten, writes } = c.summary;
+    // Each entry written once, plus one batch sent again as the other kind of statement: a
+    // request's first batch tries UPDATE, which new entries refuse (docs/design.md, config/set).
+    // A batch the SDK retried after its first attempt landed unanswered (the twin past the 1 s
+    // dependency timeout on a busy machine) is refused as a whole and sent again too.
+    const { itemsWritten, writes, retries } = c.summary;
+    const most = c.entries + PARTIQL_BATCH_LIMIT * (1 + retries);
     s.goals.push(
       goal(
-        `${c.name}: items written == entries`,
-        `${fmtNum(itemsWritten)} items in ${fmtNum(writes)} calls for ${fmtNum(c.entries)} entries`,
-        `${fmtNum(c.entries)}`,
-        itemsWritten === c.entries,
+        `${c.name}: items written <= entries + one batch of ${PARTIQL_BATCH_LIMIT} (and one per SDK retry)`,
+        `${fmtNum(itemsWritten)} items in ${fmtNum(writes)} calls for ${fmtNum(c.entries)} entries, ${fmtNum(retries)} SDK retries`,
+        `<= ${fmtNum(most)}`,
+        itemsWritten <= most,
       ),
     );
   }
@@ -327,14 +332,14 @@ const callsSection = (cases: Case[], warm: Case): Section => {
     ),
   );
   for (const c of cases.filter((c) => c.name.startsWith('get') || c.name.startsWith('resolve'))) {
-    // 100 keys per BatchGetItem, and the organization's policy (the cache is off here).
-    const needed = Math.ceil(c.entries / 100) + 1;
+    // 100 keys per BatchGetItem, the organization's policy among them (the cache is off here).
+    const needed = Math.ceil((c.entries + 1) / 100);
     const reads = c.summary.reads - c.summary.credentialReads;
     s.goals.push(
       goal(
         `${c.name}: reads batched`,
         `${reads} read call(s) for ${c.entries} keys`,
-        `${needed} (100 keys per BatchGetItem, and the policy)`,
+        `${needed} (100 keys per BatchGetItem, the policy one of them)`,
         reads <= needed,
       ),
     );

@@ -62,7 +62,7 @@ export const BASELINES = {
 } as const;
 type BaselineKind = keyof typeof BASELINES;
 /**
- * The control row: the DynamoDB reads baseline measured a second time, last in each round, and
+ * The control row: the DynamoDB reads baseline measured a second time in each round, and
  * scored against itself as the functions are. An identical bundle should come out at 1.00x; how
  * far it strays is how far any ratio of the run can stray by the machine alone, and a run whose
  * control strays more than CONTROL_TOLERANCE is too noisy to judge the others by.
@@ -267,6 +267,28 @@ process.stdout.write('\\n' + MARKER + JSON.stringify({
   importCpuMs: (cpu1.user + cpu1.system) / 1000, firstAnswerCpuMs: (cpu2.user + cpu2.system) / 1000,
   readyMs: t2, heapUsed, rss, status,
 }), () => process.exit(0));`;
+
+/** A small seeded generator (mulberry32): the bench's order is random but the same each run. */
+const seededRandom = (seed: number) => {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+/** A copy of `items` in a random order (Fisher-Yates). */
+const shuffled = <T>(items: readonly T[], random: () => number): T[] => {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+};
 
 /** One cold start: a fresh Node process, the function's environment, the bundle imported from its own directory. */
 const coldStart = async (bundle: Bundle, env: Record<string, string>, event: unknown): Promise<InitSample> => {
@@ -497,18 +519,21 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
     if (unknown.length) throw new Error(`bench: no function named ${unknown.join(', ')}`);
     const functions = only ? every.filter((b) => only.includes(b.name)) : every;
     const synthMs = performance.now() - synthStarted;
-    // The control: the DynamoDB reads baseline once more, last in each round, compared with itself
-    // as a function is: its ratio is the noise floor of every ratio in the table.
+    // The control: the DynamoDB reads baseline once more in each round, compared with itself as a
+    // function is: its ratio is the noise floor of every ratio in the table.
     const control: Bundle = { ...baselines.reads, name: CONTROL };
     const all = [...Object.values(baselines), ...functions, control];
 
-    // Cold starts interleaved (one of each per round), so machine noise hits all alike.
+    // Cold starts interleaved (one of each per round), so machine noise hits all alike, in an
+    // order shuffled each round (the same for every run of the bench): a slot of the round that
+    // runs slower (the first, after the previous round's writes) is not always the baseline's.
     const samples = new Map<Bundle, InitSample[]>(all.map((b) => [b, []]));
     await coldStart(baselines.reads, targets.env, await targets.eventFor(baselines.reads, 0)); // warms the OS file cache
     let round = 0;
     const shown = progress('cold starts', () => `round ${round + 1} of ${runs}`);
+    const random = seededRandom(20261127);
     for (; round < runs; round++) {
-      for (const bundle of all) {
+      for (const bundle of shuffled(all, random)) {
         samples.get(bundle)?.push(await coldStart(bundle, targets.env, await targets.eventFor(bundle, round + 1)));
       }
     }
@@ -605,7 +630,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       if (r.bundle === control) {
         s.goals.push(
           goal(
-            `${CONTROL}: CPU time to the first answer vs the same bundle measured first in each round (the noise floor of these ratios)`,
+            `${CONTROL}: CPU time to the first answer vs its other start in the same round (the noise floor of these ratios)`,
             fmtRatio(first),
             `within ${fmtRatio(1 - CONTROL_TOLERANCE)}-${fmtRatio(1 + CONTROL_TOLERANCE)}`,
             Math.abs(first - 1) <= CONTROL_TOLERANCE,
@@ -680,7 +705,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       `Credentials: the scored baselines keep the SDK's default credential chain, as a plain SDK function has it; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts). The same change makes the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
       "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (until 2026-11-26 the span included it, some 45 ms of CPU of a baseline's then 120 ms, which made every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
       "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, users/erase a fresh user, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the others add the SQS client and one SendMessage, the Secrets Manager client and one GetSecretValue, or both: each function is scored against the one with the clients its spec names (queues, secrets), the only ones it bundles.",
-      `Control: the DynamoDB reads baseline's bundle is started once more at the end of each round and compared with itself as the functions are with their baselines; it should read 1.00x, and its distance from 1.00x is the run's noise floor (scored within ${fmtRatio(1 - CONTROL_TOLERANCE)}-${fmtRatio(1 + CONTROL_TOLERANCE)}).`,
+      `Control: the DynamoDB reads baseline's bundle is started once more in each round and compared with itself as the functions are with their baselines; it should read 1.00x, and its distance from 1.00x is the run's noise floor (scored within ${fmtRatio(1 - CONTROL_TOLERANCE)}-${fmtRatio(1 + CONTROL_TOLERANCE)}).`,
       `"Largest additions" and "map of every source" come from an esbuild build of the same entry with source maps of every input (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
     );
     s.data = {

@@ -1,5 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
@@ -49,4 +49,27 @@ test('keys left unprocessed by a throttled batch read are read again; every user
   expect(requests.slice(0, 2).map((keys) => keys.length)).toEqual([100, 100]);
   expect(requests.length).toBeGreaterThan(2);
   expect(requests[0]).toContainEqual(entryTableKey({ organizationId: 'o', userId: 'u0', documentId: 'd' }));
+});
+
+test('a reset of an entry that is not stored makes one call; one refused for a newer channel retries channel by channel', async () => {
+  const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }));
+  const ddb = mockClient(doc);
+  const refused = (item?: Record<string, unknown>) =>
+    Object.assign(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }), {
+      ...(item ? { Item: item } : {}),
+    });
+  const store = new DynamoPreferenceStore(doc, TABLE);
+  const key = { organizationId: 'o', userId: 'u', documentId: 'd' };
+  const meta = { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak' };
+
+  ddb.on(UpdateCommand).rejects(refused());
+  await store.resetChannels(key, ['inbox', 'email', 'slack'], meta);
+  expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+  expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
+
+  // The entry is there, one channel written after the reset's time: each channel goes on its own.
+  ddb.reset();
+  ddb.on(UpdateCommand).rejects(refused({ ...entryTableKey(key), inbox: { S: 'NONE' } }));
+  await store.resetChannels(key, ['inbox', 'email', 'slack'], meta);
+  expect(ddb.commandCalls(UpdateCommand)).toHaveLength(4);
 });

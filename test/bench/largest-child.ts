@@ -53,12 +53,15 @@ export interface LargestResult {
   /** Where the alternatives sent their calls: the store itself, or a stub answering {} (no transactions in the store). */
   alternativesTarget: 'store' | 'stub';
   alternatives: Alternative[];
+  /** config/reset's real handler on samples: entries stored (each left empty), entries not stored. */
+  resets: Alternative[];
 }
 
 const [storeEndpoint = '', stubEndpoint = '', sampleArg = '3000', usersArg = '1000', documentsArg = '30'] =
   process.argv.slice(2);
 const SAMPLE = Number(sampleArg);
 const SET = operationById('setConfig').path;
+const RESET = operationById('resetConfig').path;
 const CONFIG = { email: 'MINE', slack: 'NONE' } as const;
 
 Object.assign(process.env, {
@@ -259,7 +262,36 @@ const alternatives = [
   }),
 ];
 
+// config/reset through its real handler, on a sample of the largest request's entries (every
+// channel of each: each entry is left empty) and on as many entries that are not stored (a reset
+// is safe to repeat): CPU per entry, from which the largest reset is projected.
+const { handler: resetHandler } = await import('#functions/reset-config.js');
+const resetSample = async (name: string, userIds: string[], documentIds: string[]): Promise<Alternative> => {
+  const shownReset = progress(name);
+  const calls = counter.mark();
+  const before = process.cpuUsage();
+  const t = performance.now();
+  const answer = await resetHandler(
+    apiEvent(RESET, {
+      headers: { 'x-service-api-key': apiKey, 'x-service-auth-token': token },
+      body: { data: { organizationId: ORG, userIds, documentIds } },
+    }),
+    lambdaContext(),
+  );
+  const ms = performance.now() - t;
+  const cpuSeconds = cpuSecondsSince(before);
+  shownReset.stop();
+  if (answer.statusCode !== 200) throw new Error(`${name}: HTTP ${answer.statusCode}`);
+  return { name, entries: userIds.length * documentIds.length, calls: counter.mark() - calls, ms, cpuSeconds };
+};
+const resetUsers = Math.max(1, Math.min(largestUsers.length, Math.ceil(SAMPLE / largestDocuments.length)));
+const resets = [
+  await resetSample('entries stored', largestUsers.slice(0, resetUsers), largestDocuments),
+  await resetSample('entries not stored', users(resetUsers, 'never-set'), largestDocuments),
+];
+
 const result: LargestResult = {
+  resets,
   entries,
   status: response.statusCode ?? 0,
   ms,

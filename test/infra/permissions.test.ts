@@ -222,7 +222,7 @@ describe('grants match what the code calls', () => {
     expect(granted('resolveConfig', 'ConfigTable')).toEqual(
       union(actionsOf(preferences(), resolve), policyReads(resolveCode)),
     );
-    expect(granted('resolveConfig', 'ConfigTable')).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
+    expect(granted('resolveConfig', 'ConfigTable')).toEqual(['dynamodb:BatchGetItem']);
     expect(granted('resetConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), reset));
     expect(granted('resetConfig', 'ConfigTable')).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
     for (const key of ['resolveConfig', 'resetConfig'] as const) {

@@ -41,6 +41,6 @@ export const getConfigRoute = {
   result: getConfigResult,
   message: GET_CONFIG_MESSAGE,
   scope: 'read',
-  // The entries in one batched read; the organization's policy (cached for policyCacheSeconds).
-  function: { tables: { config: ['BatchGetItem', 'GetItem'] }, settings: ['deliveryDefaults', 'policyCache'] },
+  // The entries and the organization's policy in one batched read (the policy cached for policyCacheSeconds).
+  function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults', 'policyCache'] },
 } as const satisfies Route;

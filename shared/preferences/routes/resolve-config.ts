@@ -91,7 +91,7 @@ export const resolveConfigRoute = {
   result: resolveConfigResult,
   message: RESOLVE_CONFIG_MESSAGE,
   scope: 'resolve',
-  // Reads only: every user's document and organization entries, 100 keys per batched read, and
-  // the organization's policy (cached for policyCacheSeconds).
-  function: { tables: { config: ['BatchGetItem', 'GetItem'] }, settings: ['deliveryDefaults', 'policyCache'] },
+  // Reads only: every user's document and organization entries, 100 keys per batched read, the
+  // organization's policy among them (cached for policyCacheSeconds).
+  function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults', 'policyCache'] },
 } as const satisfies Route;

@@ -17,8 +17,8 @@ export type Condition =
   | { kind: 'equals'; attribute: string; value: Value }
   /** The attribute is absent. */
   | { kind: 'missing'; attribute: string }
-  /** The attribute (a time) is absent or not later than the value. */
-  | { kind: 'notAfter'; attribute: string; value: string }
+  /** The attribute (a time, or an epoch second) is absent or not later than the value. */
+  | { kind: 'notAfter'; attribute: string; value: string | number }
   /** The string set is absent, holds the member, or has fewer than `max` members. */
   | { kind: 'roomFor'; attribute: string; member: string; max: number };
 

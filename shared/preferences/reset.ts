@@ -38,6 +38,7 @@ export const resetConfig = async (
     concurrency,
     signal,
     write: (key) => store.resetChannels(key, channels, meta, { signal }),
+    writeBatch: (keys) => store.resetChannelsBatch(keys, channels, meta, { signal }),
     messages: {
       operation: 'reset',
       done: 'Config reset.',

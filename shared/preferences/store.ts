@@ -65,6 +65,17 @@ export interface PreferenceStore {
    */
   resetChannels(key: EntryKey, channels: readonly Channel[], meta: WriteMeta, options?: CallOptions): Promise<void>;
 
+  /**
+   * resetChannels for up to SET_BATCH_SIZE entries in a few calls. Answers the keys it did not
+   * reset; they are reset one by one, where each entry's own rules apply exactly.
+   */
+  resetChannelsBatch(
+    keys: readonly EntryKey[],
+    channels: readonly Channel[],
+    meta: WriteMeta,
+    options?: CallOptions,
+  ): Promise<readonly EntryKey[]>;
+
   /** Reads entries by key; missing entries (and tombstones) are absent from the result. */
   getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]>;
 

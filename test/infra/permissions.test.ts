@@ -36,6 +36,8 @@ const PARTIQL_ACTIONS = ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert', 'dy
 const BATCH_STATEMENTS = new Map([
   ['stampForDelete', ['dynamodb:PartiQLUpdate']],
   ['deleteEntriesIf', ['dynamodb:PartiQLDelete']],
+  // A reset's batches: UPDATEs that require their entry, then an emptied entry's UPDATE or DELETE.
+  ['resetChannelsBatch', ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLDelete']],
 ]);
 
 /** IAM checks each action inside a transaction: those a method's transaction holds (`{ Put: …}`, `{ Update }`). */
@@ -224,7 +226,13 @@ describe('grants match what the code calls', () => {
     );
     expect(granted('resolveConfig', 'ConfigTable')).toEqual(['dynamodb:BatchGetItem']);
     expect(granted('resetConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), reset));
-    expect(granted('resetConfig', 'ConfigTable')).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
+    expect(granted('resetConfig', 'ConfigTable')).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:PartiQLDelete',
+      'dynamodb:PartiQLUpdate',
+      'dynamodb:UpdateItem',
+    ]);
     for (const key of ['resolveConfig', 'resetConfig'] as const) {
       expect(granted(key, 'MigrationsTable')).toEqual([]);
       expect(granted(key, 'MigrationQueue')).toEqual([]);

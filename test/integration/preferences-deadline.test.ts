@@ -101,8 +101,12 @@ describe('the deadline stops a request’s writes', () => {
 
   test('an aborted reset issues no further writes either', async () => {
     await setConfig({ store }, { organizationId: org, userIds, config: { inbox: 'NONE' } }, 'ak');
+    // Its batches refused, the reset goes entry by entry: the second write meets the deadline.
+    const oneByOne = Object.assign(Object.create(store) as DynamoPreferenceStore, {
+      resetChannelsBatch: async (keys: readonly unknown[]) => keys,
+    });
     const deadline = deadlineAt(2);
-    const error = (await resetConfig({ store, concurrency: 1 }, { organizationId: org, userIds }, 'ak', {
+    const error = (await resetConfig({ store: oneByOne, concurrency: 1 }, { organizationId: org, userIds }, 'ak', {
       signal: deadline.signal,
     })
       .catch((e: unknown) => e)
@@ -114,6 +118,27 @@ describe('the deadline stops a request’s writes', () => {
       1,
     );
     expect((await storedUsers()).sort()).toEqual(userIds.slice(1));
+  });
+
+  test('an aborted reset in batches issues no further batch once the deadline fires, and reports its users as failed', async () => {
+    const many = Array.from({ length: 250 }, (_, i) => `b${i}`);
+    await setConfig(
+      { store },
+      { organizationId: org, userIds: many, documentIds: ['d'], config: { inbox: 'NONE' } },
+      'ak',
+    );
+    const deadline = deadlineAt(1);
+    const error = (await resetConfig({ store }, { organizationId: org, userIds: many, documentIds: ['d'] }, 'ak', {
+      signal: deadline.signal,
+    })
+      .catch((e: unknown) => e)
+      .finally(deadline.restore)) as ApiError;
+
+    // Batches of 100, each read, then its statements 25 at a time, two in flight: the first two
+    // were under way when the deadline fired, and nothing was issued after it.
+    expect(deadline.counts.afterAbort).toBe(0);
+    expect(deadline.counts.updates).toBeLessThanOrEqual(2 * 3);
+    expect(error.status).toBe('UNAVAILABLE');
   });
 
   test('a signal already fired: nothing is written, every user fails', async () => {

@@ -1,8 +1,10 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { ApiError } from '#shared/api/errors.js';
 import { logger } from '#shared/platform/logger.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { entryTableKey } from '#shared/preferences/keys.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { RESET_CONFIG_MESSAGE, resetConfigResult } from '#shared/preferences/routes/reset-config.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
@@ -103,6 +105,7 @@ describe('config reset', () => {
       getUserLayers: store.getUserLayers.bind(store),
       getEntriesWithPolicy: store.getEntriesWithPolicy.bind(store),
       getUserLayersWithPolicy: store.getUserLayersWithPolicy.bind(store),
+      resetChannelsBatch: async (keys) => keys,
       setChannels: store.setChannels.bind(store),
       setChannelsBatch: store.setChannelsBatch.bind(store),
       resetChannels: async (key, ...rest) => {
@@ -176,6 +179,7 @@ describe('user ids such as __proto__ in every response map', () => {
       getUserLayers: store.getUserLayers.bind(store),
       getEntriesWithPolicy: store.getEntriesWithPolicy.bind(store),
       getUserLayersWithPolicy: store.getUserLayersWithPolicy.bind(store),
+      resetChannelsBatch: async (keys) => keys,
       resetChannels: store.resetChannels.bind(store),
       // Every batch refused: the entries go one by one, and each fails.
       setChannelsBatch: async (keys) => keys,
@@ -196,5 +200,93 @@ describe('user ids such as __proto__ in every response map', () => {
     } finally {
       errorSpy.mockRestore();
     }
+  });
+});
+
+describe('a reset of many entries, in batches', () => {
+  const meta = (at: string) => ({ updatedAt: at, updatedBy: 'ak' });
+  const EARLY = '2026-01-01T00:00:00.000Z';
+  const RESET_AT = '2026-01-02T00:00:00.000Z';
+  const LATE = '2026-01-03T00:00:00.000Z';
+
+  /** The same entries under `organizationId`: every case a reset meets. */
+  const seed = async (organizationId: string) => {
+    const key = (userId: string, documentId: string | null) => ({ organizationId, userId, documentId });
+    await store.setChannels(key('keeps-slack', 'd'), { inbox: 'NONE', email: 'ALL', slack: 'MINE' }, meta(EARLY));
+    await store.setChannels(key('emptied', 'd'), { inbox: 'NONE' }, meta(EARLY));
+    await store.setChannels(key('emptied-org', null), { email: 'ALL' }, meta(EARLY));
+    await store.setChannels(key('newer', 'd'), { inbox: 'NONE', email: 'ALL' }, meta(EARLY));
+    await store.setChannels(key('newer', 'd'), { email: 'NONE' }, meta(LATE));
+    await store.setChannels(key('scheduled', null), { email: 'ALL' }, meta(EARLY));
+    await store.setSchedule(key('scheduled', null), { timeZone: 'Europe/Berlin' }, meta(EARLY));
+    return [
+      key('keeps-slack', 'd'),
+      key('emptied', 'd'),
+      key('emptied-org', null),
+      key('newer', 'd'),
+      key('scheduled', null),
+      key('never-set', 'd'),
+      key('never-set-org', null),
+    ];
+  };
+
+  /** Every item of the organization, keyed by user and scope, without the keys that name the organization. */
+  const itemsOf = async (keys: { organizationId: string; userId: string; documentId: string | null }[]) => {
+    const items: Record<string, unknown> = {};
+    for (const key of keys) {
+      const { Item } = await dynamo.doc.send(
+        new GetCommand({ TableName: store.tableName, Key: entryTableKey(key), ConsistentRead: true }),
+      );
+      if (!Item) continue;
+      const { pk: _pk, sk: _sk, organizationId: _org, ...rest } = Item;
+      items[`${key.userId}/${key.documentId}`] = rest;
+    }
+    return items;
+  };
+
+  test('leaves exactly what one-by-one resets leave, and answers the entries with a newer channel for them', async () => {
+    const batched = await seed('org-batched');
+    const single = await seed('org-single');
+    const channels = ['inbox', 'email'] as const;
+
+    const left = await store.resetChannelsBatch(batched, channels, meta(RESET_AT));
+    expect(left.map((key) => key.userId)).toEqual(['newer']);
+    for (const key of left) await store.resetChannels(key, channels, meta(RESET_AT));
+    for (const key of single) await store.resetChannels(key, channels, meta(RESET_AT));
+
+    const after = await itemsOf(batched);
+    expect(after).toEqual(await itemsOf(single));
+    // What that is: slack kept, the emptied document entry a tombstone, the emptied organization
+    // entry gone, the newer email kept, the schedule kept, nothing created.
+    expect(Object.keys(after).sort()).toEqual(['emptied/d', 'keeps-slack/d', 'newer/d', 'scheduled/null']);
+    expect(after['keeps-slack/d']).toMatchObject({ slack: 'MINE' });
+    expect(after['keeps-slack/d']).not.toHaveProperty('inbox');
+    expect(after['emptied/d']).toHaveProperty('tombstoneExpiresAt');
+    expect(after['newer/d']).toMatchObject({ email: 'NONE' });
+    expect(after['newer/d']).not.toHaveProperty('inbox');
+    expect(after['scheduled/null']).toHaveProperty('schedule');
+    expect(after['scheduled/null']).not.toHaveProperty('email');
+  });
+
+  test('config/reset of several users goes through the batches and answers every user', async () => {
+    const keys = await seed(org);
+    const oneByOne = jest.spyOn(store, 'resetChannels');
+    const result = await resetConfig(
+      { store, now: () => new Date(RESET_AT) },
+      { organizationId: org, userIds: [...new Set(keys.map((key) => key.userId))], documentIds: ['d'] },
+      'ak',
+    );
+    expect(Object.values(result).every((user) => user.success)).toBe(true);
+    // Only the entry with a channel newer than the reset went one by one.
+    expect(oneByOne.mock.calls.map(([key]) => key.userId)).toEqual(['newer']);
+    expect(await store.getEntries([{ organizationId: org, userId: 'keeps-slack', documentId: 'd' }])).toEqual([]);
+    const [newer] = await store.getEntries([{ organizationId: org, userId: 'newer', documentId: 'd' }]);
+    expect(newer?.config).toEqual({ email: 'NONE' });
+  });
+
+  test('a category layer is left to the one-by-one resets', async () => {
+    const keys = await seed('org-category');
+    const left = await store.resetChannelsBatch(keys, ['inbox'], { ...meta(RESET_AT), category: 'billing' });
+    expect(left).toEqual(keys);
   });
 });

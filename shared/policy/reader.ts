@@ -19,8 +19,9 @@ export class PolicyReader {
   async get(organizationId: string): Promise<StoredPolicy> {
     const known = this.cached(organizationId);
     if (known) return known;
+    const began = this.now();
     const policy = await this.store.get(organizationId);
-    this.remember(policy);
+    this.remember(policy, began);
     return policy;
   }
 
@@ -30,12 +31,28 @@ export class PolicyReader {
     return cached && cached.until > this.now() ? cached.policy : undefined;
   }
 
-  /** A policy read as `get` would read it, by a call that read other items with it (config/get's batch). */
-  remember(policy: StoredPolicy): void {
+  /**
+   * A read that brings the policy along (config/get's and config/resolve's batched read): `alone`
+   * while this instance holds the policy, else `along`, whose policy is then kept as `get` keeps
+   * one, from the time the read began (a long read must not keep it longer).
+   */
+  async readAlong<T>(
+    organizationId: string,
+    read: { alone: () => Promise<T>; along: () => Promise<{ read: T; policy: StoredPolicy }> },
+  ): Promise<{ read: T; policy: StoredPolicy }> {
+    const known = this.cached(organizationId);
+    if (known) return { read: await read.alone(), policy: known };
+    const began = this.now();
+    const result = await read.along();
+    this.remember(result.policy, began);
+    return result;
+  }
+
+  private remember(policy: StoredPolicy, readAt = this.now()): void {
     if (this.cacheSeconds <= 0) return;
     this.cache.delete(policy.organizationId);
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(policy.organizationId, { policy, until: this.now() + this.cacheSeconds * 1000 });
+    this.cache.set(policy.organizationId, { policy, until: readAt + this.cacheSeconds * 1000 });
   }
 }
 

@@ -1,16 +1,17 @@
 import { CHANNELS } from '#shared/api/channels.js';
 import { ApiError } from '#shared/api/errors.js';
-import { lockOf, type Policy, type StoredPolicy } from '#shared/policy/model.js';
+import { lockOf, type Policy } from '#shared/policy/model.js';
 import type { ChannelConfig } from './model.js';
 import type { WithPolicy } from './store.js';
 
 /** Where the routes read an organization's policy (shared/policy/reader.ts caches it). */
 export interface PolicySource {
   get(organizationId: string): Promise<{ policy: Policy }>;
-  /** The policy when the source holds it already (a warm instance's cache): no read. */
-  cached?(organizationId: string): { policy: Policy } | undefined;
-  /** Takes a policy that another read brought along, as `get` would have read it. */
-  remember?(policy: StoredPolicy): void;
+  /** A read that brings the policy along, unless the source holds it (PolicyReader.readAlong). */
+  readAlong?<T>(
+    organizationId: string,
+    read: { alone: () => Promise<T>; along: () => Promise<WithPolicy<T>> },
+  ): Promise<{ read: T; policy: { policy: Policy } }>;
 }
 
 export const policyOf = async (source: PolicySource | undefined, organizationId: string): Promise<Policy> =>
@@ -18,8 +19,9 @@ export const policyOf = async (source: PolicySource | undefined, organizationId:
 
 /**
  * A read of entries and the organization's policy: the policy from the source when it holds it,
- * else read `along` with the entries in their batched call (and handed to the source to keep), so
- * that it costs no call of its own (some 5 ms of CPU each on a cold start).
+ * else read `along` with the entries in their batched call (and kept by the source), so that it
+ * costs no call of its own (some 5 ms of CPU each on a cold start). Never the source's `get`:
+ * the functions of these reads hold no GetItem.
  */
 export const readWithPolicy = async <T>(
   source: PolicySource | undefined,
@@ -27,14 +29,7 @@ export const readWithPolicy = async <T>(
   read: { alone: () => Promise<T>; along: () => Promise<WithPolicy<T>> },
 ): Promise<{ read: T; policy: Policy }> => {
   if (!source) return { read: await read.alone(), policy: {} };
-  const known = source.cached?.(organizationId);
-  if (known) return { read: await read.alone(), policy: known.policy };
-  if (!source.remember) {
-    const [value, policy] = await Promise.all([read.alone(), policyOf(source, organizationId)]);
-    return { read: value, policy };
-  }
-  const { read: value, policy } = await read.along();
-  source.remember(policy);
+  const { read: value, policy } = source.readAlong ? await source.readAlong(organizationId, read) : await read.along();
   return { read: value, policy: policy.policy };
 };
 

@@ -297,40 +297,35 @@ describe('the organization policy as a layer', () => {
     expect(await resolveEmail(cached)).toBe('ALL');
   });
 
-  test('a cached policy is read once per cache time', async () => {
-    let reads = 0;
-    let now = 0;
-    const counting = new PolicyReader(
+  /** A reader with a cache time of 10 s on a clock the test moves, counting its reads of the store. */
+  const countingReader = () => {
+    const clock = { now: 0 };
+    const reads = { count: 0 };
+    const reader = new PolicyReader(
       {
         get: async (organizationId) => {
-          reads += 1;
+          reads.count += 1;
           return policyStore.get(organizationId);
         },
       },
       10,
-      () => now,
+      () => clock.now,
     );
+    return { clock, reads, reader };
+  };
+
+  test('a cached policy is read once per cache time', async () => {
+    const { clock, reads, reader: counting } = countingReader();
     await counting.get(org);
     await counting.get(org);
-    expect(reads).toBe(1);
-    now = 10_001;
+    expect(reads.count).toBe(1);
+    clock.now = 10_001;
     await counting.get(org);
-    expect(reads).toBe(2);
+    expect(reads.count).toBe(2);
   });
 
   test('config/get and config/resolve read the policy in their batched read, and a warm instance keeps it as if read alone', async () => {
-    let reads = 0;
-    let now = 0;
-    const counting = new PolicyReader(
-      {
-        get: async (organizationId) => {
-          reads += 1;
-          return policyStore.get(organizationId);
-        },
-      },
-      10,
-      () => now,
-    );
+    const { clock, reads, reader: counting } = countingReader();
     await setPolicy(
       { store: policyStore },
       { organizationId: org, policy: { channels: { email: { value: 'NONE', locked: true } } } },
@@ -339,20 +334,20 @@ describe('the organization policy as a layer', () => {
     const deps = { store, policies: counting, defaults: BUILT_IN_DEFAULTS };
     const [view] = await getConfig(deps, { organizationId: org, userId: 'u' });
     expect(view?.source.email).toBe('locked');
-    expect(reads).toBe(0);
+    expect(reads.count).toBe(0);
     expect(counting.cached(org)?.version).toBe(1);
     // Within the cache time the next read does not ask for it again, and a policy change is not seen yet.
     await setPolicy({ store: policyStore }, { organizationId: org, policy: {} }, 'ak');
-    now = 9_999;
+    clock.now = 9_999;
     const resolved = await resolveConfig(deps, { organizationId: org, documentId: 'd', userIds: ['u'] });
     expect(resolved.users.u?.source.email).toBe('locked');
     expect(await counting.get(org)).toMatchObject({ version: 1 });
-    expect(reads).toBe(0);
+    expect(reads.count).toBe(0);
     // After it, the next batched read brings the new version along.
-    now = 10_001;
+    clock.now = 10_001;
     const after = await resolveConfig(deps, { organizationId: org, documentId: 'd', userIds: ['u'] });
     expect(after.users.u?.source.email).toBe('default');
     expect(counting.cached(org)?.version).toBe(2);
-    expect(reads).toBe(0);
+    expect(reads.count).toBe(0);
   });
 });

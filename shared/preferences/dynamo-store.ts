@@ -552,7 +552,15 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
     if (meta.category !== undefined) return keys;
     const changes: ChannelChanges = Object.fromEntries(channels.map((channel) => [channel, null]));
     const idOf = (item: Record<string, unknown>) => `${String(item.pk)}\u0000${String(item.sk)}`;
-    const found = new Set((await this.batchGetItems(keys.map(entryTableKey), true)).map(idOf));
+    let found: Set<string>;
+    try {
+      found = new Set((await this.batchGetItems(keys.map(entryTableKey), true)).map(idOf));
+    } catch (error) {
+      // Unread (throttled past its retries, or the call failed): each entry goes one by one, with
+      // its own retries and its own answer, as a set's failed batch does.
+      if (signal?.aborted) throw error;
+      return keys;
+    }
     const stored = keys.filter((key) => found.has(idOf(entryTableKey(key))));
     const unwritten: EntryKey[] = [];
     const reset: EntryKey[] = [];

@@ -277,8 +277,10 @@ const isFullWithout = (item: Record<string, { SS?: string[] }> | undefined, cate
 
 const hasChannel = (item: Item): boolean => !isTombstone(itemToEntry(item));
 
-/** The entry exists and holds no channel value (a concurrent set gives it one: then it is left alone). */
-/** An entry with nothing left in it: no channel in any layer (every category layer set adds its id to the set of categories), no schedule. */
+/**
+ * The entry exists with nothing left in it: no channel in any layer (every category layer set adds
+ * its id to the set of categories), no schedule. A concurrent write that gives it one wins.
+ */
 const emptyConditions = (): Condition[] => [
   { kind: 'exists', attribute: 'pk' },
   { kind: 'missing', attribute: CATEGORY_SET_ATTRIBUTE },
@@ -300,26 +302,6 @@ const emptiedWrite = (key: EntryKey, updatedAt: string): { update: ItemWrite } |
       set: [[TOMBSTONE_TTL_ATTRIBUTE, expires]],
       conditions: [...emptyConditions(), { kind: 'notAfter', attribute: TOMBSTONE_TTL_ATTRIBUTE, value: expires }],
     },
-  };
-};
-
-const emptyEntryCondition = () => {
-  const names: Record<string, string> = {
-    '#pk': 'pk',
-    '#categories': CATEGORY_SET_ATTRIBUTE,
-    '#schedule': SCHEDULE_ATTRIBUTE,
-  };
-  for (const channel of CHANNELS) names[`#${channel}`] = channel;
-  return {
-    // No category layer holds a value either (every set of one adds it to the set of
-    // categories), and no schedule is kept in it.
-    ConditionExpression: [
-      'attribute_exists(#pk)',
-      'attribute_not_exists(#categories)',
-      'attribute_not_exists(#schedule)',
-      ...CHANNELS.map((c) => `attribute_not_exists(#${c})`),
-    ].join(' AND '),
-    ExpressionAttributeNames: names,
   };
 };
 
@@ -664,7 +646,10 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
     // write has given it something meanwhile.
     await conditional(() =>
       this.client.send(
-        new DeleteCommand({ TableName: this.tableName, Key: entryTableKey(key), ...emptyEntryCondition() }),
+        new DeleteCommand({
+          TableName: this.tableName,
+          ...toDeleteItem({ key: entryTableKey(key), conditions: emptyConditions() }),
+        }),
         { abortSignal: signal },
       ),
     );

@@ -10,6 +10,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { esbuildAliases } from '#service/bundle-aliases.js';
 import { type FunctionSpec, memoryOf, timeoutSecondsOf } from '#service/functions.js';
+import { LAMBDA_SDK_SETTINGS } from '#service/lambda-sdk-settings.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import type { EnvName } from '#shared/platform/environment.js';
 import type { QueueAction, TableAction } from '#shared/platform/route.js';
@@ -66,11 +67,12 @@ export interface ServiceFunctionProps {
   /** For the function's log group. */
   removalPolicy: RemovalPolicy;
   /**
-   * Keep the SDK's default credential chain instead of the environment-only provider
-   * (service/bundle-aliases.ts): for code that must look like a plain SDK function (the bench's
-   * baselines). The service's functions never set it.
+   * The SDK as a plain SDK function has it: its default credential chain instead of the
+   * environment-only provider (service/bundle-aliases.ts), and its settings looked up as usual
+   * instead of set in the environment (service/lambda-sdk-settings.ts). For code that must look
+   * like a plain SDK function (the bench's baselines); the service's functions never set it.
    */
-  sdkCredentialChain?: boolean;
+  plainSdk?: boolean;
 }
 
 /** esbuild's `--alias` arguments for the bundle aliases (run in the project root: `projectRoot`). */
@@ -125,6 +127,8 @@ export class ServiceFunction extends Construct {
       environment: {
         // Stack traces point at the TypeScript sources.
         NODE_OPTIONS: '--enable-source-maps',
+        // Found at the first place the SDK looks (why: service/lambda-sdk-settings.ts).
+        ...(props.plainSdk ? {} : LAMBDA_SDK_SETTINGS),
         ...props.environment,
       },
       bundling: {
@@ -140,7 +144,7 @@ export class ServiceFunction extends Construct {
         // Some bundled CommonJS dependencies call require(); ESM has none unless created.
         banner: "import { createRequire } from 'node:module';const require = createRequire(import.meta.url);",
         // Modules of this repository in place of SDK packages a Lambda function never needs.
-        esbuildArgs: props.sdkCredentialChain ? {} : aliasArgs(),
+        esbuildArgs: props.plainSdk ? {} : aliasArgs(),
         // The asset hash is taken from the output, map included: its paths must not depend on
         // where the cloud assembly is written (`cdk synth -o`).
         commandHooks: {

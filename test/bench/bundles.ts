@@ -41,14 +41,15 @@ const run = promisify(execFile);
  * client and one send for the functions that send, the Secrets Manager client and one secret
  * read for those that read the link keys: each function is scored against the baseline with the
  * clients it uses (its spec's queues and secrets). The scored ones are plain SDK functions, with
- * the SDK's default credential chain; the service's functions take credentials from the
- * environment only (service/bundle-aliases.ts), and the same baselines built that way show the
- * framework's own share (reported, not scored).
+ * the SDK's default credential chain and settings lookup; the service's functions take credentials
+ * from the environment only (service/bundle-aliases.ts) and find the SDK's settings there
+ * (service/lambda-sdk-settings.ts), and the same baselines built that way show the framework's own
+ * share (reported, not scored).
  */
-const baseline = (name: string, file: string, sdkCredentialChain: boolean) => ({
-  name: `Baseline: ${name}${sdkCredentialChain ? '' : ', environment credentials'}`,
+const baseline = (name: string, file: string, plainSdk: boolean) => ({
+  name: `Baseline: ${name}${plainSdk ? '' : ', environment credentials and SDK settings'}`,
   entry: `test/bench/fixtures/${file}.ts`,
-  sdkCredentialChain,
+  plainSdk,
 });
 export const BASELINES = {
   reads: baseline('DynamoDB reads', 'baseline-reads', true),
@@ -91,8 +92,8 @@ interface Bundle {
   env: Record<string, string>;
   /** The baseline it is compared with: whether it sends to SQS (a baseline: itself). */
   baseline: BaselineKind;
-  /** Built with the SDK's default credential chain (the scored baselines only). */
-  sdkCredentialChain: boolean;
+  /** Built as a plain SDK function: the SDK's default credential chain and settings lookup (the scored baselines only). */
+  plainSdk: boolean;
 }
 
 interface InitSample {
@@ -148,12 +149,12 @@ const baselineOf = ({ queues, secrets }: Pick<FunctionSpec, 'queues' | 'secrets'
         : 'reads';
 
 /** A function synthesized for the bench, before its bundle is read. */
-type Built = Pick<Bundle, 'name' | 'entry' | 'baseline' | 'sdkCredentialChain'> & { fn: ServiceFunction };
+type Built = Pick<Bundle, 'name' | 'entry' | 'baseline' | 'plainSdk'> & { fn: ServiceFunction };
 
 /** Functions of a synthesized stack: the asset directory of each, its map and its environment. */
 const bundlesOf = (outdir: string, stack: Stack, template: Json, functions: Built[]) =>
   Promise.all(
-    functions.map(async ({ name, fn, entry, baseline, sdkCredentialChain }): Promise<Bundle> => {
+    functions.map(async ({ name, fn, entry, baseline, plainSdk }): Promise<Bundle> => {
       const logicalId = stack.getLogicalId(fn.function.node.defaultChild as CfnElement);
       const props = template.Resources[logicalId].Properties;
       const dir = join(outdir, `asset.${String(props.Code.S3Key).replace(/\.zip$/, '')}`);
@@ -168,7 +169,7 @@ const bundlesOf = (outdir: string, stack: Stack, template: Json, functions: Buil
         mapDependencySources: map.sources.filter((source) => source.includes('node_modules/')).length,
         env: resolveEnv(props.Environment?.Variables),
         baseline,
-        sdkCredentialChain,
+        plainSdk,
       };
     }),
   );
@@ -207,22 +208,22 @@ const synthBundles = async (
     Object.entries(stack.functions).map(([name, fn]) => {
       const spec = specs[name];
       if (!spec) throw new Error(`bench: no function spec for the stack's function ${name}`);
-      return { name, fn, entry: spec.entry, baseline: baselineOf(spec), sdkCredentialChain: false };
+      return { name, fn, entry: spec.entry, baseline: baselineOf(spec), plainSdk: false };
     }),
   );
 
   const baselineApp = new App({ outdir: join(outdir, 'baseline') });
   const baselineStack = new Stack(baselineApp, 'BenchBaseline');
-  const baselineFunctions = Object.entries(BASELINES).map(([kind, { name, entry, sdkCredentialChain }]) => {
+  const baselineFunctions = Object.entries(BASELINES).map(([kind, { name, entry, plainSdk }]) => {
     const fn = new ServiceFunction(baselineStack, kind, {
       spec: { entry, description: name },
-      sdkCredentialChain,
+      plainSdk,
       // The same service-wide variables every function gets; tables and queue come with the bench's env.
       environment: { POWERTOOLS_SERVICE_NAME: 'notification-preferences', POWERTOOLS_LOG_LEVEL: 'INFO' },
       logRetention: RetentionDays.ONE_WEEK,
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    return { name, fn, entry, baseline: kind as BaselineKind, sdkCredentialChain };
+    return { name, fn, entry, baseline: kind as BaselineKind, plainSdk };
   });
   const baselineTemplate = baselineApp.synth().getStackByName(baselineStack.stackName).template as Json;
   const built = await bundlesOf(join(outdir, 'baseline'), baselineStack, baselineTemplate, baselineFunctions);
@@ -465,14 +466,14 @@ const startTargets = async () => {
 
 /** Output bytes per package of a bundle, and the size of its map with every source mapped (esbuild metafile of an analysis build, same entry). */
 const packageBytes = async (
-  { entry, sdkCredentialChain }: Pick<Bundle, 'entry' | 'sdkCredentialChain'>,
+  { entry, plainSdk }: Pick<Bundle, 'entry' | 'plainSdk'>,
   metafileOut: string,
 ): Promise<{ total: number; fullMapBytes: number; byPackage: Map<string, number> }> => {
   const result = await build({
     entryPoints: [join(REPO_ROOT, entry)],
     // As the stack builds it: aliases resolved from the repository root.
     absWorkingDir: REPO_ROOT,
-    alias: sdkCredentialChain ? {} : esbuildAliases(),
+    alias: plainSdk ? {} : esbuildAliases(),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -702,7 +703,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       )
         .map((b) => b.entry)
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
-      `Credentials: the scored baselines keep the SDK's default credential chain, as a plain SDK function has it; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts). The same change makes the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
+      `Credentials and SDK settings: the scored baselines keep the SDK's default credential chain and its lookup of each setting (environment, then the shared config files, then the default), as a plain SDK function has them; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts) and find each SDK setting in their environment (service/lambda-sdk-settings.ts). The same two changes make the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
       "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (until 2026-11-26 the span included it, some 45 ms of CPU of a baseline's then 120 ms, which made every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
       "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, users/erase a fresh user, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the others add the SQS client and one SendMessage, the Secrets Manager client and one GetSecretValue, or both: each function is scored against the one with the clients its spec names (queues, secrets), the only ones it bundles.",
       `Control: the DynamoDB reads baseline's bundle is started once more in each round and compared with itself as the functions are with their baselines; it should read 1.00x, and its distance from 1.00x is the run's noise floor (scored within ${fmtRatio(1 - CONTROL_TOLERANCE)}-${fmtRatio(1 + CONTROL_TOLERANCE)}).`,

@@ -23,6 +23,7 @@ import {
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
 } from '#service/functions.js';
+import { LAMBDA_SDK_SETTINGS } from '#service/lambda-sdk-settings.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { functionSpecOf, PUBLIC_ROUTES, publicFunctionSpecOf, ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
@@ -213,6 +214,7 @@ describe('functions', () => {
       });
       expect(props.Environment.Variables).toMatchObject({
         NODE_OPTIONS: '--enable-source-maps',
+        ...LAMBDA_SDK_SETTINGS,
         POWERTOOLS_SERVICE_NAME: 'notification-preferences',
         POWERTOOLS_LOG_LEVEL: 'DEBUG',
         POWERTOOLS_METRICS_NAMESPACE: s.stack.stackName,
@@ -372,7 +374,11 @@ describe('functions', () => {
     const variables = (key: FunctionKey) => {
       const { NODE_OPTIONS, POWERTOOLS_SERVICE_NAME, POWERTOOLS_LOG_LEVEL, POWERTOOLS_METRICS_NAMESPACE, ...rest } =
         fnProps(key).Environment.Variables as Record<string, unknown>;
-      return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? v : refId(v)]));
+      return Object.fromEntries(
+        Object.entries(rest)
+          .filter(([k]) => !(k in LAMBDA_SDK_SETTINGS))
+          .map(([k, v]) => [k, typeof v === 'string' ? v : refId(v)]),
+      );
     };
     const http = {
       [ENV.credentialsTable]: tableId('credentials'),

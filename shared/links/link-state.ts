@@ -1,6 +1,7 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { drainWithBackoff } from '#shared/platform/backoff.js';
 import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
+import { isItemAt, type TableKey } from '#shared/platform/key-parts.js';
 import { policyFromItem } from '#shared/policy/dynamo-store.js';
 import { policyKey } from '#shared/policy/keys.js';
 import type { StoredPolicy } from '#shared/policy/model.js';
@@ -42,9 +43,6 @@ export interface LinkStateReader {
 }
 
 type Item = Record<string, unknown>;
-type Key = { pk: string; sk: string };
-
-const sameKey = (item: Item, key: Key) => item.pk === key.pk && item.sk === key.sk;
 
 export class DynamoLinkStateReader implements LinkStateReader {
   constructor(
@@ -54,14 +52,14 @@ export class DynamoLinkStateReader implements LinkStateReader {
   ) {}
 
   /** One BatchGetItem (and its retries of unprocessed keys, under throttling only): every item found, per table. */
-  private async batchGet(config: Key[], migrations: Key[]): Promise<{ config: Item[]; migrations: Item[] }> {
+  private async batchGet(config: TableKey[], migrations: TableKey[]): Promise<{ config: Item[]; migrations: Item[] }> {
     const found = { config: [] as Item[], migrations: [] as Item[] };
-    const initial: Record<string, { Keys: Key[]; ConsistentRead: true }> = {};
+    const initial: Record<string, { Keys: TableKey[]; ConsistentRead: true }> = {};
     if (config.length) initial[this.configTable] = { Keys: config, ConsistentRead: true };
     if (migrations.length) initial[this.migrationsTable] = { Keys: migrations, ConsistentRead: true };
     const left = await drainWithBackoff(initial as Record<string, unknown>, async (RequestItems) => {
       const output = await this.client.send(
-        new BatchGetCommand({ RequestItems: RequestItems as Record<string, { Keys: Key[] }> }),
+        new BatchGetCommand({ RequestItems: RequestItems as Record<string, { Keys: TableKey[] }> }),
       );
       found.config.push(...(output.Responses?.[this.configTable] ?? []));
       found.migrations.push(...(output.Responses?.[this.migrationsTable] ?? []));
@@ -79,7 +77,7 @@ export class DynamoLinkStateReader implements LinkStateReader {
     const organizationEntry: EntryKey = { organizationId, userId, documentId: null };
     const documentEntry = (documentId: string): EntryKey => ({ organizationId, userId, documentId });
     const entryOf = (items: Item[], entryKey: EntryKey): StoredEntry | undefined => {
-      const item = items.find((found) => sameKey(found, entryTableKey(entryKey)));
+      const item = items.find((found) => isItemAt(found, entryTableKey(entryKey)));
       const entry = item && itemToEntry(item);
       return entry && !isTombstone(entry) ? entry : undefined;
     };
@@ -97,14 +95,14 @@ export class DynamoLinkStateReader implements LinkStateReader {
     if (
       isRevoked(
         link,
-        first.config.find((item) => sameKey(item, revocation)),
+        first.config.find((item) => isItemAt(item, revocation)),
       )
     )
       return undefined;
     const state: LinkState = {
       policy: policyFromItem(
         organizationId,
-        first.config.find((item) => sameKey(item, policy)),
+        first.config.find((item) => isItemAt(item, policy)),
       ),
     };
     if (entries) {
@@ -118,7 +116,7 @@ export class DynamoLinkStateReader implements LinkStateReader {
     let previous: Forward | undefined;
     for (let hop = 0; hop < MAX_FORWARD_HOPS; hop++) {
       const next = forwardOf(
-        items.migrations.find((item) => sameKey(item, forwardKey(organizationId, documentId as string))),
+        items.migrations.find((item) => isItemAt(item, forwardKey(organizationId, documentId as string))),
       );
       if (!followsOn(next, previous)) break;
       previous = next;

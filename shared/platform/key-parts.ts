@@ -9,3 +9,16 @@ export const escapeKeyPart = (value: string): string => value.replaceAll('%', '%
 
 export const unescapeKeyPart = (value: string): string =>
   value.replace(/%2[35]/g, (sequence) => (sequence === '%23' ? '#' : '%'));
+
+/** The key of an item in every table keyed `pk` and `sk` (all but the credentials' and the limits'). */
+export type TableKey = { pk: string; sk: string };
+
+/** Whether a read item is the one stored under `key`. */
+export const isItemAt = (item: Readonly<Record<string, unknown>>, key: TableKey): boolean =>
+  item.pk === key.pk && item.sk === key.sk;
+
+/**
+ * One string per key, for a set or map of keys. NUL cannot occur in a key: every part is an
+ * identifier (no control characters), escaped, or a constant of the service.
+ */
+export const keyId = ({ pk, sk }: Readonly<Record<string, unknown>>): string => `${String(pk)}\u0000${String(sk)}`;

@@ -24,6 +24,7 @@ import {
   toPartiqlUpdate,
   toUpdateItem,
 } from '#shared/platform/item-write.js';
+import { isItemAt, keyId } from '#shared/platform/key-parts.js';
 import { PARTIQL_BATCH_LIMIT, writeBatch } from '#shared/platform/partiql-batch.js';
 import { policyFromItem } from '#shared/policy/dynamo-store.js';
 import { policyKey } from '#shared/policy/keys.js';
@@ -533,17 +534,16 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
   ): Promise<readonly EntryKey[]> {
     if (meta.category !== undefined) return keys;
     const changes: ChannelChanges = Object.fromEntries(channels.map((channel) => [channel, null]));
-    const idOf = (item: Record<string, unknown>) => `${String(item.pk)}\u0000${String(item.sk)}`;
     let found: Set<string>;
     try {
-      found = new Set((await this.batchGetItems(keys.map(entryTableKey), true)).map(idOf));
+      found = new Set((await this.batchGetItems(keys.map(entryTableKey), true)).map(keyId));
     } catch (error) {
       // Unread (throttled past its retries, or the call failed): each entry goes one by one, with
       // its own retries and its own answer, as a set's failed batch does.
       if (signal?.aborted) throw error;
       return keys;
     }
-    const stored = keys.filter((key) => found.has(idOf(entryTableKey(key))));
+    const stored = keys.filter((key) => found.has(keyId(entryTableKey(key))));
     const unwritten: EntryKey[] = [];
     const reset: EntryKey[] = [];
     // At the deadline no further statement goes out (a frozen call would resume later): the
@@ -875,7 +875,7 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
   ): Promise<WithPolicy<StoredEntry[]>> {
     const policy = policyKey(organizationId);
     const items = await this.batchGetItems([policy, ...keys.map(entryTableKey)]);
-    const policyItem = items.find((item) => item.pk === policy.pk && item.sk === policy.sk);
+    const policyItem = items.find((item) => isItemAt(item, policy));
     return {
       read: items.filter((item) => item !== policyItem).map(itemToEntry),
       policy: policyFromItem(organizationId, policyItem),

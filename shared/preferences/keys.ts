@@ -1,7 +1,7 @@
-import { escapeKeyPart, unescapeKeyPart } from '#shared/platform/key-parts.js';
+import { escapeKeyPart, type TableKey, unescapeKeyPart } from '#shared/platform/key-parts.js';
 import type { EntryKey } from './model.js';
 
-export { escapeKeyPart, unescapeKeyPart } from '#shared/platform/key-parts.js';
+export { escapeKeyPart, type TableKey, unescapeKeyPart } from '#shared/platform/key-parts.js';
 
 /**
  * Key encoding of the config table. `#` separates key parts, so `%` and `#` inside an
@@ -24,11 +24,6 @@ export const documentPartition = (organizationId: string, documentId: string): s
   `DOC#${escapeKeyPart(organizationId)}#${escapeKeyPart(documentId)}`;
 
 export const organizationPartition = (organizationId: string): string => `ORG#${escapeKeyPart(organizationId)}`;
-
-export type TableKey = {
-  pk: string;
-  sk: string;
-};
 
 export const entryTableKey = ({ organizationId, userId, documentId }: EntryKey): TableKey => ({
   pk: documentId === null ? organizationPartition(organizationId) : documentPartition(organizationId, documentId),

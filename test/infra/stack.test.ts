@@ -370,6 +370,35 @@ describe('functions', () => {
     expect(log).toContain('Unable to find environment variable credentials');
   });
 
+  test('no function sets a variable Lambda reserves (the deployment would fail on it)', () => {
+    // https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
+    const reserved = [
+      '_HANDLER',
+      '_X_AMZN_TRACE_ID',
+      'AWS_DEFAULT_REGION',
+      'AWS_REGION',
+      'AWS_EXECUTION_ENV',
+      'AWS_LAMBDA_FUNCTION_NAME',
+      'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
+      'AWS_LAMBDA_FUNCTION_VERSION',
+      'AWS_LAMBDA_INITIALIZATION_TYPE',
+      'AWS_LAMBDA_LOG_GROUP_NAME',
+      'AWS_LAMBDA_LOG_STREAM_NAME',
+      'AWS_ACCESS_KEY',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+      'AWS_LAMBDA_RUNTIME_API',
+      'LAMBDA_TASK_ROOT',
+      'LAMBDA_RUNTIME_DIR',
+      'TZ',
+    ];
+    for (const key of FUNCTION_KEYS) {
+      const names = Object.keys(fnProps(key).Environment.Variables);
+      expect({ key, reserved: names.filter((name) => reserved.includes(name)) }).toEqual({ key, reserved: [] });
+    }
+  });
+
   test('environment: exactly the variables each function reads, with the configured values', () => {
     const variables = (key: FunctionKey) => {
       const { NODE_OPTIONS, POWERTOOLS_SERVICE_NAME, POWERTOOLS_LOG_LEVEL, POWERTOOLS_METRICS_NAMESPACE, ...rest } =

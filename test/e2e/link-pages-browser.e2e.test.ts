@@ -244,6 +244,38 @@ describe.each([1280, 390])('at %i px', (width) => {
   });
 });
 
+test('the unsubscribe page of a locked scope: nothing is chosen for the person, and the button asks for a choice instead of sending none', async () => {
+  // Security alerts' email is locked: the link's own scope (that category) cannot be changed, and
+  // the wider choice is left to the person.
+  const userId = 'locked-reader';
+  const links = await createLinks(service, { organizationId: ORG, userIds: [userId], category: 'security' });
+  const { page, errors, requests, close } = await open(links[userId]?.unsubscribeUrl as string, 390);
+  try {
+    await checkLayout(page);
+    const own = page.getByLabel('Email notifications about Security alerts, on every document');
+    const wider = page.getByLabel('Every email notification from this organization');
+    expect(await own.isDisabled()).toBe(true);
+    expect(await wider.isChecked()).toBe(false);
+
+    // Pressed without a choice: the browser keeps the form (no request), the choice is marked invalid.
+    const sent = requests.length;
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    expect(await wider.evaluate((input: { validity: { valueMissing: boolean } }) => input.validity.valueMissing)).toBe(
+      true,
+    );
+    expect(requests.length).toBe(sent);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Unsubscribe from email notifications');
+
+    await wider.check();
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+    expect(errors).toEqual([]);
+  } finally {
+    await close();
+  }
+  expect((await config(userId))?.config).toEqual({ email: 'NONE' });
+});
+
 test('without JavaScript the pages work the same: they have no script', async () => {
   const links = await createLinks(service, { organizationId: ORG, userIds: ['no-script'] });
   const { page, close } = await open(links['no-script']?.preferencesUrl as string, 390, { javaScriptEnabled: false });

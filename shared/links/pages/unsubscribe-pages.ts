@@ -34,6 +34,8 @@ const preferencesLink = (token: string) => html`<a href="../p/${token}">Choose w
 export const offerPage = (policy: Policy, channel: Channel, choices: readonly Choice[], token: string): string => {
   const open = choices.filter((choice) => !choice.lock);
   // The link's own scope is chosen unless it is locked: never a wider one on the person's behalf.
+  // Then the person must choose one (\`required\`): the browser does not send the form without a
+  // choice, which would only answer that the locked scope cannot be changed.
   const preselected = choices[0]?.lock ? undefined : choices[0];
   const only = choices.length === 1 ? choices[0] : undefined;
   const body = only
@@ -47,7 +49,9 @@ ${choices.map(
     choice,
   ) => html`<div class="choice"><input type="radio" name="scope" id="scope-${choice.scope}" value="${choice.scope}"${
     choice === preselected ? html` checked` : ''
-  }${choice.lock ? html` disabled aria-describedby="lock-${choice.scope}"` : ''}>
+  }${preselected === undefined && !choice.lock ? html` required` : ''}${
+    choice.lock ? html` disabled aria-describedby="lock-${choice.scope}"` : ''
+  }>
 <label for="scope-${choice.scope}">${capitalized(describeTarget(policy, channel, choice.target))}${
     choice.lock ? html`<br>${lockNote(policy, channel, choice)}` : ''
   }</label></div>`,

@@ -36,7 +36,7 @@ export interface Row {
 }
 
 export interface PageModel {
-  /** The organization-level rows: the policy's categories, then everything else. */
+  /** The organization-level rows: the policy's categories, then the others the user has or the link names, then everything else. */
   organization: Row[];
   /** The document's rows, for a link with a document. */
   document: Row[];
@@ -121,20 +121,34 @@ const rowOf = (
 export const policyCategories = (policy: Policy): [string, { label: string; description?: string }][] =>
   Object.entries(policy.categories ?? {}).filter(([id]) => Object.hasOwn(policy.categories ?? {}, id));
 
+/**
+ * Categories the organization level holds a setting for, or the link names, that the policy does
+ * not list: an unsubscribe from "this category on every document" writes one (a link may name any
+ * category), and the page must let the person see and undo it. Sorted, after the policy's own.
+ */
+const otherCategories = (link: OpenedLink, state: LinkState, policy: Policy): string[] => {
+  const listed = new Set(policyCategories(policy).map(([id]) => id));
+  const stored = Object.keys(state.organization?.categories ?? {});
+  const named = link.category === undefined ? [] : [link.category];
+  return [...new Set([...named, ...stored])].filter((id) => !listed.has(id)).sort();
+};
+
 export const pageModel = (link: OpenedLink, state: LinkState, defaults: FullChannelConfig): PageModel => {
   const { policy } = state.policy;
   const categories = policyCategories(policy);
+  const others = otherCategories(link, state, policy);
   const organization = [
     ...categories.map(([id, category]) =>
       rowOf(state, defaults, `org/${id}`, { documentId: null, category: id }, category.label, category.description),
     ),
+    ...others.map((id) => rowOf(state, defaults, `org/${id}`, { documentId: null, category: id }, id)),
     rowOf(
       state,
       defaults,
       'org',
       { documentId: null },
-      categories.length > 0 ? 'Everything else' : 'All notifications',
-      categories.length > 0
+      categories.length + others.length > 0 ? 'Everything else' : 'All notifications',
+      categories.length + others.length > 0
         ? 'Notifications of any other kind, and of the kinds above that are left at the default.'
         : undefined,
     ),

@@ -351,6 +351,29 @@ test('the preference page saves what the person changed, as a link change', asyn
   expect((await get('mo')).config).toEqual({ slack: 'ALL' });
 });
 
+test('an unsubscribe from a category the policy does not list can be undone from the page it leads to', async () => {
+  // links-org's policy lists no categories: "comment on every document" is the user's own layer.
+  const links = await createLinks(service, {
+    organizationId: ORG,
+    userIds: ['uma'],
+    documentId: 'u1',
+    category: 'comment',
+  });
+  expect(
+    (await oneClick(remember(links.uma?.unsubscribeUrl as string), 'List-Unsubscribe=One-Click&scope=category')).status,
+  ).toBe(200);
+  expect((await get('uma', { category: 'comment' })).categories).toEqual({ comment: { email: 'NONE' } });
+
+  // The preference page of a link without the category shows that layer too, as stored.
+  const other = await createLinks(service, { organizationId: ORG, userIds: ['uma'] });
+  const url = remember(other.uma?.preferencesUrl as string);
+  const page = await openPage(url);
+  expect(page.html).toMatch(/<select[^>]*name="org\/comment:email"[^>]*>(?:(?!<\/select>)[\s\S])*<option value="NONE" selected>/);
+  // Back to the default, from that page.
+  expect((await postForm(url, 'org/comment:email=default&was:org/comment:email=NONE')).status).toBe(303);
+  expect((await get('uma', { category: 'comment' })).categories).toEqual({});
+});
+
 test('the schedule from the preference page: set and recorded as a link change, only what changed, refused whole when invalid', async () => {
   const links = await createLinks(service, { organizationId: ORG, userIds: ['nia'] });
   const url = remember(links.nia?.preferencesUrl as string);

@@ -1,7 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { imageOf } from '#shared/history/from-stream.js';
+import { policyOfItem } from '#shared/policy/item.js';
 import { isPolicyKey } from '#shared/policy/keys.js';
-import type { Policy } from '#shared/policy/model.js';
 import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from './events.js';
 
 /**
@@ -23,8 +23,8 @@ export const policyEventOf = (record: DynamoDBRecord): BusEvent | undefined => {
       id: `policy:${after.organizationId}:${version}`,
       organizationId: after.organizationId,
       version,
-      before: (before?.policy ?? {}) as Policy,
-      after: (after.policy ?? {}) as Policy,
+      before: policyOfItem(before),
+      after: policyOfItem(after),
       changedAt: after.updatedAt,
       changedBy: after.updatedBy,
     },

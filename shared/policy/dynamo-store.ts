@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { CATEGORY_ORDER, categoryOrderOf, policyOfItem } from './item.js';
 import { policyKey } from './keys.js';
 import { noPolicy, type Policy, type StoredPolicy } from './model.js';
 import { type PolicyStore, VersionConflict } from './store.js';
@@ -9,7 +10,7 @@ export const policyFromItem = (organizationId: string, item: Record<string, unkn
   if (!item) return noPolicy(organizationId);
   return {
     organizationId,
-    policy: (item.policy ?? {}) as Policy,
+    policy: policyOfItem(item),
     version: Number(item.version),
     ...(typeof item.updatedAt === 'string' ? { updatedAt: item.updatedAt } : {}),
     ...(typeof item.updatedBy === 'string' ? { updatedBy: item.updatedBy } : {}),
@@ -47,11 +48,13 @@ export class DynamoPolicyStore implements PolicyStore {
           TableName: this.tableName,
           Key: policyKey(organizationId),
           UpdateExpression:
-            'SET policy = :policy, organizationId = :org, updatedAt = :at, updatedBy = :by, version = if_not_exists(version, :zero) + :one',
+            'SET policy = :policy, #order = :order, organizationId = :org, updatedAt = :at, updatedBy = :by, version = if_not_exists(version, :zero) + :one',
           ...condition,
+          ExpressionAttributeNames: { '#order': CATEGORY_ORDER },
           ExpressionAttributeValues: {
             ...condition.ExpressionAttributeValues,
             ':policy': policy,
+            ':order': categoryOrderOf(policy),
             ':org': organizationId,
             ':at': updatedAt,
             ':by': updatedBy,

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { ApiError } from '#shared/api/errors.js';
 import { planRecord } from '#shared/events/publisher.js';
@@ -107,6 +107,38 @@ describe('organization policy', () => {
       if (outcome.status === 'rejected') expect((outcome.reason as ApiError).status).toBe('ABORTED');
     }
     expect((await getPolicy({ store }, { organizationId: org })).version).toBe(1);
+  });
+
+  test('categories come back in the order they were set (DynamoDB keeps a map in an order of its own)', async () => {
+    // Enough ids that DynamoDB's own order of the map differs from the set's.
+    const ids = Array.from({ length: 40 }, (_, i) => `c${(i * 7) % 40}`);
+    const categories = Object.fromEntries(ids.map((id) => [id, { label: id.toUpperCase() }]));
+    await setPolicy({ store }, { organizationId: org, policy: { categories } }, 'ak_admin');
+    const mapOrder = Object.keys((await stored())?.policy.categories ?? {});
+    expect(mapOrder).not.toEqual(ids);
+    const read = await getPolicy({ store }, { organizationId: org });
+    expect(Object.keys(read.policy.categories ?? {})).toEqual(ids);
+    const { before, after } = (await planRecord(
+      { tables: { config: tables.config, migrations: tables.migrations }, retentionDays: 90 },
+      streamRecord(tables.config, 'INSERT', { new: await stored() }),
+    ).events[0]?.detail) as unknown as { before: unknown; after: { categories: Record<string, unknown> } };
+    expect(before).toEqual({});
+    expect(Object.keys(after.categories)).toEqual(ids);
+  });
+
+  test('a policy stored before the order was kept reads its categories by id', async () => {
+    await setPolicy(
+      { store },
+      { organizationId: org, policy: { categories: { b: { label: 'B' }, a: { label: 'A' } } } },
+      'ak',
+    );
+    await dynamo.doc.send(
+      new UpdateCommand({ TableName: tables.config, Key: policyKey(org), UpdateExpression: 'REMOVE categoryOrder' }),
+    );
+    expect(Object.keys((await getPolicy({ store }, { organizationId: org })).policy.categories ?? {})).toEqual([
+      'a',
+      'b',
+    ]);
   });
 
   test('a new version becomes one Notification Policy Changed event, with its before and after; no history', async () => {

@@ -368,7 +368,9 @@ test('an unsubscribe from a category the policy does not list can be undone from
   const other = await createLinks(service, { organizationId: ORG, userIds: ['uma'] });
   const url = remember(other.uma?.preferencesUrl as string);
   const page = await openPage(url);
-  expect(page.html).toMatch(/<select[^>]*name="org\/comment:email"[^>]*>(?:(?!<\/select>)[\s\S])*<option value="NONE" selected>/);
+  expect(page.html).toMatch(
+    /<select[^>]*name="org\/comment:email"[^>]*>(?:(?!<\/select>)[\s\S])*<option value="NONE" selected>/,
+  );
   // Back to the default, from that page.
   expect((await postForm(url, 'org/comment:email=default&was:org/comment:email=NONE')).status).toBe(303);
   expect((await get('uma', { category: 'comment' })).categories).toEqual({});

@@ -118,12 +118,13 @@ describe('organization policy', () => {
     expect(mapOrder).not.toEqual(ids);
     const read = await getPolicy({ store }, { organizationId: org });
     expect(Object.keys(read.policy.categories ?? {})).toEqual(ids);
-    const { before, after } = (await planRecord(
+    const [event] = planRecord(
       { tables: { config: tables.config, migrations: tables.migrations }, retentionDays: 90 },
       streamRecord(tables.config, 'INSERT', { new: await stored() }),
-    ).events[0]?.detail) as unknown as { before: unknown; after: { categories: Record<string, unknown> } };
-    expect(before).toEqual({});
-    expect(Object.keys(after.categories)).toEqual(ids);
+    ).events;
+    const detail = event?.detail as unknown as { before: unknown; after: { categories: object } } | undefined;
+    expect(detail?.before).toEqual({});
+    expect(Object.keys(detail?.after.categories ?? {})).toEqual(ids);
   });
 
   test('a policy stored before the order was kept reads its categories by id', async () => {

@@ -253,7 +253,7 @@ test('the unsubscribe page of a locked scope: nothing is chosen for the person, 
   try {
     await checkLayout(page);
     const own = page.getByLabel('Email notifications about Security alerts, on every document');
-    const wider = page.getByLabel('Every email notification from this organization');
+    const wider = page.getByLabel('Email notifications from this organization');
     expect(await own.isDisabled()).toBe(true);
     expect(await wider.isChecked()).toBe(false);
 
@@ -269,6 +269,10 @@ test('the unsubscribe page of a locked scope: nothing is chosen for the person, 
     await wider.check();
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+    // What the policy still sends is said, not promised away.
+    expect(await page.getByRole('status').textContent()).toBe(
+      'You will no longer get email notifications from this organization, except Security alerts: your organization always sends those.',
+    );
     expect(errors).toEqual([]);
   } finally {
     await close();

@@ -12,10 +12,11 @@ import { MAX_LINK_SECONDS } from '#shared/links/model.js';
 import { NOT_FOUND_PAGE } from '#shared/links/pages/fixed-pages.js';
 import { constant, escapeHtml, html, toText } from '#shared/links/pages/html.js';
 import { PAGE_HEADERS } from '#shared/links/pages/layout.js';
-import { describeTarget, offerPage } from '#shared/links/pages/unsubscribe-pages.js';
+import { describeTarget, offerPage, unsubscribedPage } from '#shared/links/pages/unsubscribe-pages.js';
 import { isRevoked, revocationHash, revocationKey } from '#shared/links/revocation.js';
 import { MAX_TOKEN_LENGTH, openLink, sealedLength, sealLink } from '#shared/links/token.js';
 import { linkBaseUrl } from '#shared/links/urls.js';
+import type { Policy } from '#shared/policy/model.js';
 
 const NOW = new Date('2026-11-22T09:00:00Z');
 const now = Math.floor(NOW.getTime() / 1000);
@@ -183,7 +184,30 @@ describe('pages', () => {
     );
     expect(page).not.toContain('<img');
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    expect(describeTarget({}, 'slack', { documentId: null })).toBe('every Slack notification from this organization');
+    expect(describeTarget({}, 'slack', { documentId: null })).toBe('Slack notifications from this organization');
+  });
+
+  test('unsubscribed from every category: the page names what the policy still sends, by label', () => {
+    const policy: Policy = {
+      categories: {
+        security: { label: 'Security alerts', channels: { email: { value: 'ALL', locked: true } } },
+        billing: { label: 'Billing', channels: { email: { value: 'NONE', locked: true } } },
+        comment: { label: 'Comments' },
+      },
+    };
+    const text = (target: Parameters<typeof unsubscribedPage>[2]) => unsubscribedPage(policy, 'email', target, 't');
+    expect(text({ documentId: null })).toContain(
+      'You will no longer get email notifications from this organization, except Security alerts: your organization always sends those.',
+    );
+    expect(text({ documentId: 'd' })).toContain('except Security alerts');
+    // One category: nothing else to say.
+    expect(text({ documentId: null, category: 'comment' })).toContain(
+      'You will no longer get email notifications about Comments, on every document.',
+    );
+    // Slack is locked nowhere.
+    expect(unsubscribedPage(policy, 'slack', { documentId: null }, 't')).toContain(
+      'You will no longer get Slack notifications from this organization.',
+    );
   });
 
   test('the headers of every page; the 404 page names no case', () => {

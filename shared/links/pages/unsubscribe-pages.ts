@@ -1,6 +1,7 @@
 import type { Channel } from '#shared/api/channels.js';
-import type { Policy } from '#shared/policy/model.js';
+import { lockOf, type Policy } from '#shared/policy/model.js';
 import { LIST_UNSUBSCRIBE_POST } from '../model.js';
+import { policyCategories } from '../page-model.js';
 import { type Choice, categoryLabel, type Target } from '../targets.js';
 import { html } from './html.js';
 import { page } from './layout.js';
@@ -17,8 +18,21 @@ export const describeTarget = (policy: Policy, channel: Channel, target: Target)
   if (target.documentId !== null)
     return about ? `${what} about ${about} on this document` : `${what} about this document`;
   if (about) return `${what} about ${about}, on every document`;
-  return `every ${what.replace(/s$/, '')} from this organization`;
+  // No "every": "you will no longer get every email notification" reads as "some of them".
+  return `${what} from this organization`;
 };
+
+/**
+ * The policy's categories (by label) whose `channel` is locked to a value that sends: what a
+ * target of every category still gets. (A lock of every category refuses the unsubscribe itself.)
+ */
+const stillSent = (policy: Policy, channel: Channel): string[] =>
+  policyCategories(policy)
+    .filter(([id]) => {
+      const lock = lockOf(policy, channel, id);
+      return lock !== undefined && lock.value !== 'NONE';
+    })
+    .map(([id]) => categoryLabel(policy, id));
 
 const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
@@ -72,12 +86,16 @@ ${body}
   );
 };
 
-export const unsubscribedPage = (policy: Policy, channel: Channel, target: Target, token: string): string =>
-  page(
+export const unsubscribedPage = (policy: Policy, channel: Channel, target: Target, token: string): string => {
+  const kept = target.category === undefined ? stillSent(policy, channel) : [];
+  return page(
     'You are unsubscribed',
-    html`<p class="status" role="status">You will no longer get ${describeTarget(policy, channel, target)}.</p>
+    html`<p class="status" role="status">You will no longer get ${describeTarget(policy, channel, target)}${
+      kept.length > 0 ? html`, except ${kept.join(', ')}: your organization always sends those` : ''
+    }.</p>
 <p>Changed your mind? ${preferencesLink(token)}.</p>`,
   );
+};
 
 export const lockedPage = (policy: Policy, channel: Channel, choice: Choice, token: string): string =>
   page(

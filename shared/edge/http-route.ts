@@ -133,6 +133,45 @@ const article = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${n
 const fallbackMessage = (issue: z.core.$ZodRawIssue): string | undefined =>
   issue.code === 'invalid_type' ? `must be ${article(issue.expected)}` : undefined;
 
+/** The keys an object schema at `path` of `schema` knows (through optional, nullable and array wrappers); none if it is no object. */
+const knownKeysAt = (schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] => {
+  let current: z.core.$ZodType | undefined = schema;
+  const unwrap = () => {
+    for (let guard = 0; current && guard < 8; guard++) {
+      const def = current._zod.def as { type: string; innerType?: z.core.$ZodType };
+      if (!['optional', 'nullable', 'default'].includes(def.type) || !def.innerType) return;
+      current = def.innerType;
+    }
+  };
+  for (const segment of path) {
+    unwrap();
+    const def = current?._zod.def as {
+      type?: string;
+      shape?: Record<string, z.core.$ZodType>;
+      element?: z.core.$ZodType;
+    };
+    if (typeof segment === 'number') current = def?.type === 'array' ? def.element : undefined;
+    else if (typeof segment === 'string' && def?.type === 'object' && def.shape && Object.hasOwn(def.shape, segment))
+      current = def.shape[segment];
+    else current = undefined;
+  }
+  unwrap();
+  const def = current?._zod.def as { type?: string; shape?: Record<string, unknown> } | undefined;
+  return def?.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+};
+
+/** A known key the unknown one is a slip of: a singular for a plural (or the reverse), or another letter case. */
+const meant = (key: string, known: readonly string[]): string | undefined =>
+  known.find((candidate) => candidate === `${key}s` || `${candidate}s` === key) ??
+  known.find((candidate) => candidate.toLowerCase() === key.toLowerCase());
+
+/** "data has an unknown key: documentId (did you mean documentIds?)" */
+const unknownKeysMessage = (where: string, keys: readonly string[], known: readonly string[]): string => {
+  const hints = keys.map((key) => meant(key, known)).filter((hint): hint is string => hint !== undefined);
+  const hint = hints.length > 0 ? ` (did you mean ${hints.join(', ')}?)` : '';
+  return `${where} has ${keys.length === 1 ? 'an unknown key' : 'unknown keys'}: ${keys.join(', ')}${hint}`;
+};
+
 /**
  * Checks a parsed body against `{data}` and the route's schema. A failure is INVALID_ARGUMENT
  * whose message names the first offending field and whose details list every issue.
@@ -143,8 +182,8 @@ export const parseCallableBody = <S extends z.core.$ZodType>(schema: S, body: un
   const issues: IssueDetail[] = parsed.error.issues.map((issue) => {
     const path = formatPath(issue.path);
     if (issue.code === 'unrecognized_keys') {
-      const where = path === 'body' ? 'the request body' : path;
-      return { path, message: `Unknown key(s) in ${where}: ${issue.keys.join(', ')}` };
+      const known = knownKeysAt(envelope(schema), issue.path);
+      return { path, message: unknownKeysMessage(path === 'body' ? 'The request body' : path, issue.keys, known) };
     }
     if (issue.code === 'invalid_type' && issue.input === undefined && path !== 'body') {
       return { path, message: `${path} is required` };

@@ -295,7 +295,17 @@ describe('envelope errors', () => {
   test.each([
     ['config with no channel', { ...valid, config: {} }, /config must set at least one/],
     ['an unknown channel value', { ...valid, config: { inbox: 'some' } }, /data\.config\.inbox/],
-    ['an unknown key in data', { ...valid, userId: 'x' }, /Unknown key/],
+    // A singular for a plural, as config/get and config/resolve name them: the error says which.
+    [
+      'an unknown key in data',
+      { ...valid, userId: 'x' },
+      /^data has an unknown key: userId \(did you mean userIds\?\)$/,
+    ],
+    [
+      'unknown keys in data',
+      { ...valid, documentId: 'd', Category: 'c', extra: 1 },
+      /^data has unknown keys: documentId, Category, extra \(did you mean documentIds, category\?\)$/,
+    ],
   ])('%s: 400 INVALID_ARGUMENT', async (_, data, message) => {
     expectError(await call(SET, data), 400, 'INVALID_ARGUMENT', message);
   });

@@ -191,7 +191,7 @@ describe('envelope', () => {
     ['a JSON string body', { body: 'data' }, 'Request body must be a JSON object with a single key, data.'],
     ['a body without data', { body: {} }, 'data is required'],
     ['data that is not an object', { body: { data: 'x' } }, 'data: must be an object'],
-    ['an extra top-level key', { body: { data: validData, extra: 1 } }, 'Unknown key(s) in the request body: extra'],
+    ['an extra top-level key', { body: { data: validData, extra: 1 } }, 'The request body has an unknown key: extra'],
   ])('%s is 400 INVALID_ARGUMENT', async (_name, options, message) => {
     const { headers, ...rest } = options as { headers?: Record<string, string> };
     const response = await call({ ...rest, headers: { ...authHeaders(apiKey), ...headers } });
@@ -263,7 +263,7 @@ describe('envelope', () => {
         { path: 'data.organizationId', message: 'organizationId must not be empty' },
         { path: 'data.userId', message: 'userId must not contain control characters' },
         { path: 'data.documentIds[1]', message: 'documentId must be a string' },
-        { path: 'data', message: 'Unknown key(s) in data: extra' },
+        { path: 'data', message: 'data has an unknown key: extra' },
       ]),
     );
   });
@@ -478,7 +478,7 @@ describe('config set handler', () => {
       { organizationId: 'org-1', userIds: ['u'], config: { inbox: 'SOME' } },
       'data.config.inbox: must be one of ALL, MINE, NONE',
     ],
-    [{ organizationId: 'org-1', userIds: ['u'], config: { sms: 'ALL' } }, 'Unknown key(s) in data.config: sms'],
+    [{ organizationId: 'org-1', userIds: ['u'], config: { sms: 'ALL' } }, 'data.config has an unknown key: sms'],
     [{ organizationId: 'org-1', userIds: ['u'], config: 'ALL' }, 'data.config: config must be an object'],
     [
       { organizationId: 'org-1', userIds: ['x'.repeat(257)], config: { inbox: 'ALL' } },

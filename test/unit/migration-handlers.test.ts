@@ -285,7 +285,7 @@ describe('POST /v2/organizations/documents/migrate', () => {
     [{ ...request, newDocumentId: 'doc-a' }, 'data.newDocumentId: newDocumentId must differ from documentId'],
     [{ organizationId: 'org-1', documentId: 'doc-a' }, 'data.newDocumentId is required'],
     [{ ...request, documentId: 'x'.repeat(257) }, 'data.documentId: documentId must be at most 256 characters'],
-    [{ ...request, extra: 1 }, 'Unknown key(s) in data: extra'],
+    [{ ...request, extra: 1 }, 'data has an unknown key: extra'],
   ])('invalid request %#: 400 INVALID_ARGUMENT naming the field, nothing written', async (data, message) => {
     const response = await callMigrate(data);
     expect(response.statusCode).toBe(400);

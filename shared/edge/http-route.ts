@@ -88,7 +88,11 @@ const refuseProtoKey = (key: string, value: unknown) => {
   return value;
 };
 
+// JSON has no byte-order mark; said plainly, since the parser's own message shows an invisible character.
+const BOM_MESSAGE = 'Request body must be valid JSON: it starts with a byte-order mark (U+FEFF); send it without one.';
+
 const parseJson = (text: string): unknown => {
+  if (text.charCodeAt(0) === 0xfeff) throw invalid(BOM_MESSAGE);
   try {
     return text.includes('__proto__') || text.includes('\\u') ? JSON.parse(text, refuseProtoKey) : JSON.parse(text);
   } catch (error) {

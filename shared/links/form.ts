@@ -21,6 +21,7 @@ export const FORM_REASONS = {
   contentType: 'The form must be sent as application/x-www-form-urlencoded or multipart/form-data.',
   size: `The form is larger than ${MAX_FORM_BYTES} bytes.`,
   encoding: 'The form is not valid UTF-8.',
+  escape: 'The form holds a % that is not followed by two hexadecimal digits.',
   malformed: 'The form could not be read.',
   files: 'The form may hold text fields only.',
   count: `The form has more than ${MAX_FORM_FIELDS} fields.`,
@@ -49,7 +50,7 @@ export const parseForm = async (body: Buffer, contentType: string | undefined): 
         fields.push([decodeURIComponent(name.replaceAll('+', ' ')), decodeURIComponent(value.replaceAll('+', ' '))]);
       }
     } catch {
-      return { ok: false, reason: FORM_REASONS.encoding };
+      return { ok: false, reason: /%(?![0-9A-Fa-f]{2})/.test(text) ? FORM_REASONS.escape : FORM_REASONS.encoding };
     }
     return checked(fields);
   }

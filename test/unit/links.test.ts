@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { CompactEncrypt, EncryptJWT } from 'jose';
-import { parseForm } from '#shared/links/form.js';
+import { FORM_REASONS, parseForm } from '#shared/links/form.js';
 import {
   deriveKeyring,
   type KeyringDocument,
@@ -257,6 +257,12 @@ describe('forms', () => {
       const parsed = await parseForm(Buffer.isBuffer(body) ? body : Buffer.from(body), type);
       expect(parsed.ok).toBe(false);
     }
+    // The reason names the fault: an escape of bytes that are not UTF-8, or a stray %.
+    const reason = async (body: string) =>
+      ((await parseForm(Buffer.from(body), urlencoded)) as { reason?: string }).reason;
+    expect(await reason('a=%FF')).toBe(FORM_REASONS.encoding);
+    expect(await reason('List-Unsubscribe=One-Click&%ZZ=1')).toBe(FORM_REASONS.escape);
+    expect(await reason('a=100%')).toBe(FORM_REASONS.escape);
   });
 });
 

@@ -23,7 +23,7 @@ export const channelConfig = z
 export const documentIds = z
   .array(identifier('documentId'), { error: 'documentIds must be an array of strings' })
   .check(
-    z.minLength(1, { error: `documentIds must have between 1 and ${MAX_DOCUMENT_IDS} entries when present` }),
+    z.minLength(1, { error: 'documentIds must have at least 1 entry when present' }),
     z.maxLength(MAX_DOCUMENT_IDS, { error: `documentIds must have at most ${MAX_DOCUMENT_IDS} entries` }),
   );
 

@@ -75,7 +75,7 @@ describe('config reset request', () => {
       'channels entries must be one of inbox, email, slack',
     ]);
     expect(messages(resetConfigRequest, { ...valid, documentIds: [] })).toEqual([
-      'documentIds must have between 1 and 30 entries when present',
+      'documentIds must have at least 1 entry when present',
     ]);
   });
 });

@@ -1,8 +1,8 @@
 // Leaves the bundled dependencies (node_modules) unmapped in a bundle's source map: their
 // positions pointed at files that are not deployed anyway, and they made up nearly all of every
-// map (about 700 KiB of each function's asset, read at every cold start with
-// --enable-source-maps and decoded in full at the first stack trace). Our own sources keep
-// every mapping, so stack traces still point at the TypeScript.
+// map (about 700 KiB of each function's asset, read and decoded in full at the first stack trace
+// a function formats: shared/platform/stack-traces.ts). Our own sources keep every mapping, so
+// stack traces still point at the TypeScript.
 // Plain JavaScript without dependencies: it runs as a bundling command, under whichever Node
 // runs the CDK app. The map format (Source Map v3): `mappings` holds, per generated line
 // (`;`), segments (`,`) of 1, 4 or 5 base64 VLQ numbers, each relative to the one before; a

@@ -124,9 +124,9 @@ export class ServiceFunction extends Construct {
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
+      // No NODE_OPTIONS=--enable-source-maps: it parses the map at every cold start; the logged
+      // stacks point at the TypeScript all the same (shared/platform/stack-traces.ts).
       environment: {
-        // Stack traces point at the TypeScript sources.
-        NODE_OPTIONS: '--enable-source-maps',
         // Found at the first place the SDK looks (why: service/lambda-sdk-settings.ts).
         ...(props.plainSdk ? {} : LAMBDA_SDK_SETTINGS),
         ...props.environment,

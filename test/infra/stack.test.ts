@@ -212,8 +212,9 @@ describe('functions', () => {
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
       });
+      // Source maps are read on the first logged stack (shared/platform/stack-traces.ts), not by Node at each cold start.
+      expect(props.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       expect(props.Environment.Variables).toMatchObject({
-        NODE_OPTIONS: '--enable-source-maps',
         ...LAMBDA_SDK_SETTINGS,
         POWERTOOLS_SERVICE_NAME: 'notification-preferences',
         POWERTOOLS_LOG_LEVEL: 'DEBUG',
@@ -401,8 +402,8 @@ describe('functions', () => {
 
   test('environment: exactly the variables each function reads, with the configured values', () => {
     const variables = (key: FunctionKey) => {
-      const { NODE_OPTIONS, POWERTOOLS_SERVICE_NAME, POWERTOOLS_LOG_LEVEL, POWERTOOLS_METRICS_NAMESPACE, ...rest } =
-        fnProps(key).Environment.Variables as Record<string, unknown>;
+      const { POWERTOOLS_SERVICE_NAME, POWERTOOLS_LOG_LEVEL, POWERTOOLS_METRICS_NAMESPACE, ...rest } = fnProps(key)
+        .Environment.Variables as Record<string, unknown>;
       return Object.fromEntries(
         Object.entries(rest)
           .filter(([k]) => !(k in LAMBDA_SDK_SETTINGS))

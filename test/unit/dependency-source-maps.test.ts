@@ -10,8 +10,8 @@ import { REPO_ROOT } from '#service/repository-root.js';
 import { subpathImports } from '../support/bundle.js';
 
 // The functions' source maps leave the bundled dependencies unmapped (the bundling step runs
-// infra/bundling/drop-dependency-mappings.mjs): a cold start with --enable-source-maps reads a
-// map of our sources only, and a stack trace still points at the TypeScript.
+// infra/bundling/drop-dependency-mappings.mjs): the first stack a function formats reads a map
+// of our sources only (shared/platform/stack-traces.ts), and it still points at the TypeScript.
 const SCRIPT = `${REPO_ROOT}/infra/bundling/drop-dependency-mappings.mjs`;
 const ENTRY = `${REPO_ROOT}/functions/not-found.ts`;
 

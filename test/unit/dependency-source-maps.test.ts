@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { build } from 'esbuild';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { subpathImports } from '../support/bundle.js';
+import { bundleAsAFunction } from '../support/bundle.js';
 
 // The functions' source maps leave the bundled dependencies unmapped (the bundling step runs
 // infra/bundling/drop-dependency-mappings.mjs): the first stack a function formats reads a map
@@ -22,18 +21,7 @@ let lines: string[];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dependency-maps-'));
-  await build({
-    entryPoints: [ENTRY],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    minify: true,
-    sourcemap: true,
-    sourcesContent: false,
-    outfile: join(dir, 'index.mjs'),
-    logLevel: 'silent',
-    plugins: [subpathImports],
-  });
+  await bundleAsAFunction(ENTRY, join(dir, 'index.mjs'));
   const mapFile = join(dir, 'index.mjs.map');
   full = JSON.parse(await readFile(mapFile, 'utf8'));
   await promisify(execFile)(process.execPath, [SCRIPT, mapFile]);

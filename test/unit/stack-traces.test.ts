@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { build } from 'esbuild';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { subpathImports } from '../support/bundle.js';
+import { bundleAsAFunction } from '../support/bundle.js';
 
 // A bundle's stacks point at the TypeScript sources without Node's --enable-source-maps
 // (shared/platform/stack-traces.ts): a fixture bundled as the functions are (minified, its map's
@@ -18,18 +17,7 @@ let run: { own: string; parse: string };
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stack-traces-'));
-  await build({
-    entryPoints: [FIXTURE],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    minify: true,
-    sourcemap: true,
-    sourcesContent: false,
-    outfile: join(dir, 'index.mjs'),
-    logLevel: 'silent',
-    plugins: [subpathImports],
-  });
+  await bundleAsAFunction(FIXTURE, join(dir, 'index.mjs'));
   const map = join(dir, 'index.mjs.map');
   await promisify(execFile)(process.execPath, [`${REPO_ROOT}/infra/bundling/source-map-paths.mjs`, map, REPO_ROOT]);
   await promisify(execFile)(process.execPath, [`${REPO_ROOT}/infra/bundling/drop-dependency-mappings.mjs`, map]);

@@ -256,6 +256,7 @@ test('the unsubscribe page of a locked scope: nothing is chosen for the person, 
     const wider = page.getByLabel('Email notifications from this organization');
     expect(await own.isDisabled()).toBe(true);
     expect(await wider.isChecked()).toBe(false);
+    await page.screenshot({ path: join(SHOTS, 'unsubscribe-locked-390.png'), fullPage: true });
 
     // Pressed without a choice: the browser keeps the form (no request), the choice is marked invalid.
     const sent = requests.length;
@@ -270,6 +271,7 @@ test('the unsubscribe page of a locked scope: nothing is chosen for the person, 
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
     // What the policy still sends is said, not promised away.
+    await page.screenshot({ path: join(SHOTS, 'unsubscribe-locked-390-done.png'), fullPage: true });
     expect(await page.getByRole('status').textContent()).toBe(
       'You will no longer get email notifications from this organization, except Security alerts: your organization always sends those.',
     );

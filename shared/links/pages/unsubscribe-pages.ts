@@ -48,7 +48,7 @@ const preferencesLink = (token: string) => html`<a href="../p/${token}">Choose w
 export const offerPage = (policy: Policy, channel: Channel, choices: readonly Choice[], token: string): string => {
   const open = choices.filter((choice) => !choice.lock);
   // The link's own scope is chosen unless it is locked: never a wider one on the person's behalf.
-  // Then the person must choose one (\`required\`): the browser does not send the form without a
+  // Then the person must choose one (`required`): the browser does not send the form without a
   // choice, which would only answer that the locked scope cannot be changed.
   const preselected = choices[0]?.lock ? undefined : choices[0];
   const only = choices.length === 1 ? choices[0] : undefined;

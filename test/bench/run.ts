@@ -55,6 +55,37 @@ if (unknown.length > 0) {
 }
 const wanted = (name: string) => !only || only.includes(name);
 
+/** The options with a value (`--name=value`), as `option` reads them below. */
+const VALUE_OPTIONS = [
+  'only',
+  'connections',
+  'seconds',
+  'rounds',
+  'sample',
+  'sizes',
+  'twin-set',
+  'twin-rounds',
+  'saves',
+  'runs',
+  'functions',
+  'invocations',
+];
+const USAGE = `usage: npm run bench -- [--full | --quick] [--only=<section>,...] [--<option>=<value> ...]
+  sections: ${SECTIONS.join(', ')}
+  options:  ${VALUE_OPTIONS.filter((name) => name !== 'only').join(', ')} (docs/development.md, The bench)`;
+const unknownArgs = args.filter(
+  (a) => a !== '--full' && a !== '--quick' && !VALUE_OPTIONS.some((name) => a.startsWith(`--${name}=`)),
+);
+if (unknownArgs.includes('--help') || unknownArgs.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (unknownArgs.length > 0) {
+  // `--only storage` with a space, say: refused, rather than a run of every section.
+  console.error(`[bench] unknown argument(s): ${unknownArgs.join(' ')}\n${USAGE}`);
+  process.exit(2);
+}
+
 const main = async () => {
   logger.setLogLevel('SILENT');
   const started = performance.now();
@@ -129,7 +160,7 @@ const main = async () => {
   const missed = sections.flatMap((s) => s.goals.filter((g) => !g.met).map((g) => `${s.title}: ${g.name}`));
   console.log(
     quick
-      ? `\n[bench] quick run done in ${(info.durationMs / 1000).toFixed(0)} s: every section ran; its goals are not scored (small sizes, figures too short to mean much)`
+      ? `\n[bench] quick run done in ${(info.durationMs / 1000).toFixed(0)} s: ${only ? `the section(s) ${only.join(', ')} ran` : 'every section ran'}; its goals are not scored (small sizes, figures too short to mean much: the met and miss beside them are for reading only)`
       : `\n[bench] done in ${(info.durationMs / 1000).toFixed(0)} s; ${missed.length} goal(s) missed${missed.length ? `:\n  ${missed.join('\n  ')}` : ''}`,
   );
   console.log(

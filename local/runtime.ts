@@ -249,7 +249,7 @@ const start = async (
       if (other && other.pid !== process.pid) {
         throw new Error(
           `A local server (pid ${other.pid}) already serves ${other.apiUrl} from ${dataDir}. ` +
-            'Stop it, or start this one with another DATA_DIR or --in-memory.',
+            'Stop it, or start this one with another DATA_DIR or --in-memory, and another --port (or --port 0, any free one).',
         );
       }
       throw error;

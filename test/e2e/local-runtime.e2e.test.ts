@@ -185,7 +185,7 @@ test('a second server on a data directory another process serves is refused with
   await writeFile(dataPaths(dataDir).endpoints, JSON.stringify(record));
   try {
     await expect(start()).rejects.toThrow(
-      /already serves http:\/\/127\.0\.0\.1:3000 .*another DATA_DIR or --in-memory/,
+      /already serves http:\/\/127\.0\.0\.1:3000 .*another DATA_DIR or --in-memory, and another --port \(or --port 0, any free one\)/,
     );
     await rm(dataPaths(dataDir).endpoints);
     await expect(start()).rejects.toThrow(/in use by another process/);

@@ -642,17 +642,10 @@ export class DynamoPreferenceStore implements PreferenceStore, ScheduleStore, Mi
     // The entry changed after this request began: its time stays, the schedule's own condition decides.
     const output = (await update(true)) ?? (await update(false));
     if (schedule !== null || !output?.Attributes || hasChannel(output.Attributes)) return;
-    // Its schedule removed, an entry with nothing else in it is deleted, unless a concurrent
-    // write has given it something meanwhile.
-    await conditional(() =>
-      this.client.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          ...toDeleteItem({ key: entryTableKey(key), conditions: emptyConditions() }),
-        }),
-        { abortSignal: signal },
-      ),
-    );
+    // Its schedule removed, an entry with nothing else in it goes as a reset's emptied entry does
+    // (an organization-level one, where schedules live, is deleted), unless a concurrent write has
+    // given it something meanwhile.
+    await this.dropEmptied(key, meta.updatedAt, { signal });
   }
 
   /** setSchedule (a schedule, not its removal) for up to SET_BATCH_SIZE users, as setChannelsBatch writes; answers the keys not written. */

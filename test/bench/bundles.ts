@@ -41,13 +41,14 @@ const run = promisify(execFile);
  * client and one send for the functions that send, the Secrets Manager client and one secret
  * read for those that read the link keys: each function is scored against the baseline with the
  * clients it uses (its spec's queues and secrets). The scored ones are plain SDK functions, with
- * the SDK's default credential chain and settings lookup; the service's functions take credentials
- * from the environment only (service/bundle-aliases.ts) and find the SDK's settings there
- * (service/lambda-sdk-settings.ts), and the same baselines built that way show the framework's own
+ * the SDK's default credential chain and settings lookup and node's own heap settings; the
+ * service's functions take credentials from the environment only (service/bundle-aliases.ts),
+ * find the SDK's settings there (service/lambda-sdk-settings.ts) and start node through a wrapper
+ * (infra/bundling/node-wrapper.sh), and the same baselines built that way show the framework's own
  * share (reported, not scored).
  */
 const baseline = (name: string, file: string, plainSdk: boolean) => ({
-  name: `Baseline: ${name}${plainSdk ? '' : ', environment credentials and SDK settings'}`,
+  name: `Baseline: ${name}${plainSdk ? '' : ', built as the functions are'}`,
   entry: `test/bench/fixtures/${file}.ts`,
   plainSdk,
 });
@@ -291,9 +292,23 @@ const shuffled = <T>(items: readonly T[], random: () => number): T[] => {
   return copy;
 };
 
+/**
+ * Node's command line as Lambda runs it: through the function's wrapper script when it names one
+ * (AWS_LAMBDA_EXEC_WRAPPER: Lambda runs it with node and node's arguments), found in the bundle's
+ * directory as Lambda finds it in /var/task.
+ */
+const nodeCommand = (bundle: Bundle, args: string[]): [string, string[]] => {
+  const wrapper = bundle.env.AWS_LAMBDA_EXEC_WRAPPER;
+  if (!wrapper) return [process.execPath, args];
+  if (!wrapper.startsWith('/var/task/'))
+    throw new Error(`bench: ${bundle.name}'s wrapper ${wrapper} is not in its package`);
+  return [join(bundle.dir, wrapper.slice('/var/task/'.length)), [process.execPath, ...args]];
+};
+
 /** One cold start: a fresh Node process, the function's environment, the bundle imported from its own directory. */
 const coldStart = async (bundle: Bundle, env: Record<string, string>, event: unknown): Promise<InitSample> => {
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', INIT_SCRIPT], {
+  const [command, args] = nodeCommand(bundle, ['--input-type=module', '-e', INIT_SCRIPT]);
+  const { stdout } = await run(command, args, {
     cwd: bundle.dir,
     env: {
       PATH: process.env.PATH ?? '',
@@ -651,7 +666,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
     }
     s.tables.push({
       title:
-        "The framework's own share (not scored): each function against its baseline built with the same credential provider (environment only), so that only the service's code and libraries differ",
+        "The framework's own share (not scored): each function against its baseline built as the functions are (credentials from the environment only, SDK settings in the environment, node through the wrapper), so that only the service's code and libraries differ",
       columns: ['function', 'baseline', 'bundle x baseline', 'first answer CPU x baseline'],
       rows: rows
         .filter((r) => !r.isBaseline && r.bundle !== control)
@@ -703,8 +718,8 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       )
         .map((b) => b.entry)
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
-      `Credentials and SDK settings: the scored baselines keep the SDK's default credential chain and its lookup of each setting (environment, then the shared config files, then the default), as a plain SDK function has them; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts) and find each SDK setting in their environment (service/lambda-sdk-settings.ts). The same two changes make the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
-      "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (no NODE_OPTIONS: the functions map their stacks themselves, when one is first formatted) plus Lambda's own variables; the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (until 2026-11-26 the span included it, some 45 ms of CPU of a baseline's then 120 ms, which made every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
+      `Credentials, SDK settings and node's heap: the scored baselines keep the SDK's default credential chain and its lookup of each setting (environment, then the shared config files, then the default), and V8's default young generation, as a plain SDK function has them; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts), find each SDK setting in their environment (service/lambda-sdk-settings.ts) and start node through a wrapper that starts V8's young generation at 16 MB (infra/bundling/node-wrapper.sh: no scavenge before the first answer instead of four). The same three changes make the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
+      "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (no NODE_OPTIONS: the functions map their stacks themselves, when one is first formatted) plus Lambda's own variables, and node started as Lambda starts it: through the function's wrapper script when its environment names one (AWS_LAMBDA_EXEC_WRAPPER: infra/bundling/node-wrapper.sh starts V8's young generation at 16 MB; the scored baselines, plain functions, have none), which runs before the measured span; the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (until 2026-11-26 the span included it, some 45 ms of CPU of a baseline's then 120 ms, which made every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
       "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, users/erase a fresh user, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the others add the SQS client and one SendMessage, the Secrets Manager client and one GetSecretValue, or both: each function is scored against the one with the clients its spec names (queues, secrets), the only ones it bundles.",
       `Control: the DynamoDB reads baseline's bundle is started once more in each round and compared with itself as the functions are with their baselines; it should read 1.00x, and its distance from 1.00x is the run's noise floor (scored within ${fmtRatio(1 - CONTROL_TOLERANCE)}-${fmtRatio(1 + CONTROL_TOLERANCE)}).`,
       `"Largest additions" and "map of every source" come from an esbuild build of the same entry with source maps of every input (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,

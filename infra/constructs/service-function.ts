@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -37,6 +37,13 @@ export const acknowledgeLogGroupRules = (logGroup: Construct): void =>
 const SOURCE_MAP_PATHS_SCRIPT = join(REPO_ROOT, 'infra/bundling/source-map-paths.mjs');
 // Bundled dependencies left unmapped: ~95% less map to read at each cold start (measured by `npm run bench`).
 const DEPENDENCY_MAPPINGS_SCRIPT = join(REPO_ROOT, 'infra/bundling/drop-dependency-mappings.mjs');
+/**
+ * Lambda starts each function's runtime through this script, copied into the package: V8 flags
+ * that NODE_OPTIONS refuses (why: the script).
+ */
+const NODE_WRAPPER_SCRIPT = join(REPO_ROOT, 'infra/bundling/node-wrapper.sh');
+/** Where it is in the function's package, as Lambda sees it. */
+export const NODE_WRAPPER_PATH = '/var/task/node-wrapper.sh';
 /** For the bundling command line, which runs in a shell. */
 const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
@@ -69,8 +76,10 @@ export interface ServiceFunctionProps {
   /**
    * The SDK as a plain SDK function has it: its default credential chain instead of the
    * environment-only provider (service/bundle-aliases.ts), and its settings looked up as usual
-   * instead of set in the environment (service/lambda-sdk-settings.ts). For code that must look
-   * like a plain SDK function (the bench's baselines); the service's functions never set it.
+   * instead of set in the environment (service/lambda-sdk-settings.ts); and Node started with
+   * V8's own heap settings, not through the wrapper (infra/bundling/node-wrapper.sh). For code
+   * that must look like a plain SDK function (the bench's baselines); the service's functions
+   * never set it.
    */
   plainSdk?: boolean;
 }
@@ -128,7 +137,7 @@ export class ServiceFunction extends Construct {
       // stacks point at the TypeScript all the same (shared/platform/stack-traces.ts).
       environment: {
         // Found at the first place the SDK looks (why: service/lambda-sdk-settings.ts).
-        ...(props.plainSdk ? {} : LAMBDA_SDK_SETTINGS),
+        ...(props.plainSdk ? {} : { ...LAMBDA_SDK_SETTINGS, AWS_LAMBDA_EXEC_WRAPPER: NODE_WRAPPER_PATH }),
         ...props.environment,
       },
       bundling: {
@@ -155,6 +164,12 @@ export class ServiceFunction extends Construct {
               .map(shellQuote)
               .join(' '),
             [process.execPath, DEPENDENCY_MAPPINGS_SCRIPT, join(outputDir, 'index.mjs.map')].map(shellQuote).join(' '),
+            ...(props.plainSdk
+              ? []
+              : [
+                  ['cp', NODE_WRAPPER_SCRIPT, join(outputDir, basename(NODE_WRAPPER_PATH))].map(shellQuote).join(' '),
+                  ['chmod', '755', join(outputDir, basename(NODE_WRAPPER_PATH))].map(shellQuote).join(' '),
+                ]),
           ],
         },
       },

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import { NODE_WRAPPER_PATH } from '#infra/constructs/service-function.js';
 import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
 import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
@@ -216,6 +217,8 @@ describe('functions', () => {
       expect(props.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       expect(props.Environment.Variables).toMatchObject({
         ...LAMBDA_SDK_SETTINGS,
+        // Lambda starts node through it (infra/bundling/node-wrapper.sh): V8 flags NODE_OPTIONS refuses.
+        AWS_LAMBDA_EXEC_WRAPPER: NODE_WRAPPER_PATH,
         POWERTOOLS_SERVICE_NAME: 'notification-preferences',
         POWERTOOLS_LOG_LEVEL: 'DEBUG',
         POWERTOOLS_METRICS_NAMESPACE: s.stack.stackName,
@@ -265,6 +268,33 @@ describe('functions', () => {
       // Minified: long lines (only multi-line string literals break them).
       expect(code.length / code.split('\n').length).toBeGreaterThan(1000);
     }
+  });
+
+  test("each package holds the wrapper Lambda starts node through; node gets V8's young generation at 16 MB and its arguments unchanged", () => {
+    const wrapperOf = (key: FunctionKey) => join(assetDir(key), NODE_WRAPPER_PATH.replace('/var/task/', ''));
+    for (const key of FUNCTION_KEYS) {
+      // Executable: Lambda runs it (the asset's zip keeps each file's mode).
+      expect({ key, mode: statSync(wrapperOf(key)).mode & 0o111 }).toEqual({ key, mode: 0o111 });
+    }
+    // As Lambda's bootstrap calls it: node, then node's arguments (its own flags, the runtime's entry).
+    const probe =
+      "const v8 = await import('node:v8'); process.stdout.write(JSON.stringify({ args: process.argv.slice(1), newSpace: v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size }));";
+    const start = (command: string, args: string[]) => {
+      const { stdout, status, stderr } = spawnSync(command, args, {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH },
+      });
+      if (status !== 0) throw new Error(`${command} exited ${status}: ${stderr}`);
+      return JSON.parse(stdout) as { args: string[]; newSpace: number };
+    };
+    const nodeArgs = ['--stack-trace-limit=20', '--input-type=module', '-e', probe, 'an arg with spaces', '"$HOME\\'];
+    const wrapped = start(wrapperOf('getConfig'), [process.execPath, ...nodeArgs]);
+    const plain = start(process.execPath, nodeArgs);
+    expect(wrapped.args).toEqual(['an arg with spaces', '"$HOME\\']);
+    expect(wrapped.args).toEqual(plain.args);
+    // One semi-space of 16 MB from the start (V8 starts at 1 MB without the flag).
+    expect(wrapped.newSpace).toBe(16 * 1024 * 1024);
+    expect(plain.newSpace).toBeLessThan(wrapped.newSpace);
   });
 
   // Run in a fresh Node from the cloud assembly, where no node_modules can be found: any
@@ -406,7 +436,8 @@ describe('functions', () => {
         .Environment.Variables as Record<string, unknown>;
       return Object.fromEntries(
         Object.entries(rest)
-          .filter(([k]) => !(k in LAMBDA_SDK_SETTINGS))
+          // Read by the SDK and by Lambda (checked above).
+          .filter(([k]) => !(k in LAMBDA_SDK_SETTINGS) && k !== 'AWS_LAMBDA_EXEC_WRAPPER')
           .map(([k, v]) => [k, typeof v === 'string' ? v : refId(v)]),
       );
     };

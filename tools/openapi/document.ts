@@ -6,7 +6,7 @@ import { MAX_BODY_BYTES, MAX_DOCUMENT_IDS, MAX_IDENTIFIER_LENGTH, MAX_USER_IDS }
 import { permissionDenied } from '#shared/auth/credential.js';
 import { parseCallableBody } from '#shared/edge/http-route.js';
 import { migrationState } from '#shared/migration/routes/get-migration-status.js';
-import { migrateRequest } from '#shared/migration/routes/migrate-document.js';
+import { migrateDocumentRoute } from '#shared/migration/routes/migrate-document.js';
 import { userWriteResult } from '#shared/preferences/results.js';
 import { configView } from '#shared/preferences/routes/get-config.js';
 import { channelConfig } from '#shared/preferences/schemas.js';
@@ -45,7 +45,8 @@ const describeRefinements = (ctx: { zodSchema: unknown; jsonSchema: JsonSchema }
     schema.minProperties = 1;
     schema.description = 'At least one of inbox, email, slack; a channel left out keeps its stored value.';
   }
-  if (ctx.zodSchema === migrateRequest) schema.description = '`documentId` and `newDocumentId` must differ.';
+  if (ctx.zodSchema === migrateDocumentRoute.request)
+    schema.description = '`documentId` and `newDocumentId` must differ.';
 };
 
 const componentSchemas = (

@@ -136,7 +136,8 @@ export class ServiceFunction extends Construct {
       // No NODE_OPTIONS=--enable-source-maps: it parses the map at every cold start; the logged
       // stacks point at the TypeScript all the same (shared/platform/stack-traces.ts).
       environment: {
-        // Found at the first place the SDK looks (why: service/lambda-sdk-settings.ts).
+        // Found at the first place the SDK looks (why: service/lambda-sdk-settings.ts); node
+        // started through the wrapper (why: infra/bundling/node-wrapper.sh).
         ...(props.plainSdk ? {} : { ...LAMBDA_SDK_SETTINGS, AWS_LAMBDA_EXEC_WRAPPER: NODE_WRAPPER_PATH }),
         ...props.environment,
       },

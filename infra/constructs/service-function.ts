@@ -1,4 +1,4 @@
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -15,6 +15,7 @@ import { REPO_ROOT } from '#service/repository-root.js';
 import type { EnvName } from '#shared/platform/environment.js';
 import type { QueueAction, TableAction } from '#shared/platform/route.js';
 import { CONTROL_TOWER } from '../guard-rules.js';
+import { NODE_WRAPPER_PATH, nodeWrapperLayer } from './node-wrapper-layer.js';
 
 /** Why the service's log groups are exempt from two Control Tower rules (see infra/guard-rules.ts). */
 export const acknowledgeLogGroupRules = (logGroup: Construct): void =>
@@ -37,13 +38,6 @@ export const acknowledgeLogGroupRules = (logGroup: Construct): void =>
 const SOURCE_MAP_PATHS_SCRIPT = join(REPO_ROOT, 'infra/bundling/source-map-paths.mjs');
 // Bundled dependencies left unmapped: ~95% less map to read at each cold start (measured by `npm run bench`).
 const DEPENDENCY_MAPPINGS_SCRIPT = join(REPO_ROOT, 'infra/bundling/drop-dependency-mappings.mjs');
-/**
- * Lambda starts each function's runtime through this script, copied into the package: V8 flags
- * that NODE_OPTIONS refuses (why: the script).
- */
-const NODE_WRAPPER_SCRIPT = join(REPO_ROOT, 'infra/bundling/node-wrapper.sh');
-/** Where it is in the function's package, as Lambda sees it. */
-export const NODE_WRAPPER_PATH = '/var/task/node-wrapper.sh';
 /** For the bundling command line, which runs in a shell. */
 const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
@@ -132,12 +126,13 @@ export class ServiceFunction extends Construct {
       timeout: Duration.seconds(this.timeoutSeconds),
       tracing: Tracing.ACTIVE,
       role: this.role,
+      ...(props.plainSdk ? {} : { layers: [nodeWrapperLayer(this)] }),
       logGroup: this.logGroup,
       // No NODE_OPTIONS=--enable-source-maps: it parses the map at every cold start; the logged
       // stacks point at the TypeScript all the same (shared/platform/stack-traces.ts).
       environment: {
         // Found at the first place the SDK looks (why: service/lambda-sdk-settings.ts); node
-        // started through the wrapper (why: infra/bundling/node-wrapper.sh).
+        // started through the wrapper in the stack's layer (why: infra/bundling/node-wrapper.sh).
         ...(props.plainSdk ? {} : { ...LAMBDA_SDK_SETTINGS, AWS_LAMBDA_EXEC_WRAPPER: NODE_WRAPPER_PATH }),
         ...props.environment,
       },
@@ -165,12 +160,6 @@ export class ServiceFunction extends Construct {
               .map(shellQuote)
               .join(' '),
             [process.execPath, DEPENDENCY_MAPPINGS_SCRIPT, join(outputDir, 'index.mjs.map')].map(shellQuote).join(' '),
-            ...(props.plainSdk
-              ? []
-              : [
-                  ['cp', NODE_WRAPPER_SCRIPT, join(outputDir, basename(NODE_WRAPPER_PATH))].map(shellQuote).join(' '),
-                  ['chmod', '755', join(outputDir, basename(NODE_WRAPPER_PATH))].map(shellQuote).join(' '),
-                ]),
           ],
         },
       },

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
@@ -42,7 +42,10 @@ const nodeWrapperZip = (): string => {
   const file = join(dir, `node-wrapper-${createHash('sha256').update(zip).digest('hex').slice(0, 16)}.zip`);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(file, zip);
+    // Written aside and renamed: another synthesis at the same time never reads half a zip.
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, zip);
+    renameSync(partial, file);
   }
   return file;
 };

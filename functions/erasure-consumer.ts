@@ -1,13 +1,13 @@
-import { queueConsumer } from '#shared/edge/queue-consumer.js';
+import { jobConsumer } from '#shared/edge/job-consumer.js';
 import { erasureJob } from '#shared/erasure/kind.js';
 import { runErasure } from '#shared/erasure/worker.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
-import { jobMessage, SqsJobQueue } from '#shared/jobs/queue.js';
+import { SqsJobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { DynamoLinkRevoker } from '#shared/links/revocation.js';
 import { SecretKeyring } from '#shared/links/secret-keyring.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
-import { linkKeysCacheSeconds, maxReceiveCount, queueUrl, secretId, tableName } from '#shared/platform/environment.js';
+import { linkKeysCacheSeconds, queueUrl, secretId, tableName } from '#shared/platform/environment.js';
 import { secretsClient } from '#shared/platform/secrets-client.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
@@ -25,9 +25,6 @@ const deps = {
   queue: new SqsJobQueue(erasureJob, sqsClient, queueUrl('erasures')),
 };
 
-export const handler = queueConsumer({
-  message: jobMessage(erasureJob),
-  name: 'erasure message',
-  maxReceiveCount: maxReceiveCount('erasures'),
-  handle: (erasureId, delivery) => runErasure(deps, erasureId, delivery),
-});
+export const handler = jobConsumer(erasureJob, 'erasures', (erasureId, delivery) =>
+  runErasure(deps, erasureId, delivery),
+);

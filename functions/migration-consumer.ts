@@ -1,12 +1,12 @@
-import { queueConsumer } from '#shared/edge/queue-consumer.js';
-import { jobMessage, SqsJobQueue } from '#shared/jobs/queue.js';
+import { jobConsumer } from '#shared/edge/job-consumer.js';
+import { SqsJobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { DynamoForwardWriter } from '#shared/links/forwarding.js';
 import { DynamoMigrationEntries } from '#shared/migration/copies.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import { runMigration } from '#shared/migration/worker.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
-import { maxReceiveCount, queueUrl, tableName } from '#shared/platform/environment.js';
+import { queueUrl, tableName } from '#shared/platform/environment.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
 
 /** SQS consumer of the migration queue (docs/design.md, One delivery of the consumer); see shared/migration/worker.ts. */
@@ -17,9 +17,6 @@ const deps = {
   queue: new SqsJobQueue(migrationJob, sqsClient, queueUrl('migrations')),
 };
 
-export const handler = queueConsumer({
-  message: jobMessage(migrationJob),
-  name: 'migration message',
-  maxReceiveCount: maxReceiveCount('migrations'),
-  handle: (migrationId, delivery) => runMigration(deps, migrationId, delivery),
-});
+export const handler = jobConsumer(migrationJob, 'migrations', (migrationId, delivery) =>
+  runMigration(deps, migrationId, delivery),
+);

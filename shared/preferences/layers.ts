@@ -71,10 +71,15 @@ export const categoryLayerAttributes = (layers: CategoryLayers | undefined): Rec
 
 export const hasValue = (config: ChannelConfig): boolean => CHANNELS.some((channel) => config[channel] !== undefined);
 
-/** The stored values of each category layer that holds one, by category id (what config/get answers as `categories`). */
+/**
+ * The stored values of each category layer that holds one, by category id (what config/get
+ * answers as `categories`), in id order: the item's map comes back from DynamoDB in no order of
+ * its own, and a client comparing two answers should not see a difference that is not there.
+ */
 export const categoryConfigs = (layers: CategoryLayers | undefined): Record<string, ChannelConfig> => {
   const configs: Record<string, ChannelConfig> = {};
-  for (const [category, layer] of Object.entries(layers ?? {})) {
+  const byId = Object.entries(layers ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [category, layer] of byId) {
     // A category id never is `__proto__` (categories.ts), so assignment makes an own property.
     if (hasValue(layer.config)) configs[category] = { ...layer.config };
   }

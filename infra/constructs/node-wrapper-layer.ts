@@ -22,15 +22,17 @@ export const NODE_WRAPPER_PATH = `/opt/${NODE_WRAPPER_FILE}`;
  * artifact can drop, leaving every function unable to start and no change of hash to upload a
  * fixed one. Dated 1980-01-01 in local time (zip dates are local): the same bytes on every machine.
  */
-export const nodeWrapperZipBytes = (): Uint8Array => {
+export const nodeWrapperZipBytes = (script: Uint8Array = readFileSync(NODE_WRAPPER_SCRIPT)): Uint8Array => {
+  // A checkout that turned LF into CRLF (.gitattributes asks git not to) would ship a script
+  // /bin/sh cannot run: "node\r" is not a command, and no function would start.
+  if (script.includes(0x0d)) {
+    throw new Error(
+      'infra/bundling/node-wrapper.sh has CRLF line endings: /bin/sh in Lambda could not run it. Check it out with LF.',
+    );
+  }
   const epoch = new Date(1980, 0, 1);
   return zipSync(
-    {
-      [NODE_WRAPPER_FILE]: [
-        readFileSync(NODE_WRAPPER_SCRIPT),
-        { level: 0, os: 3, attrs: 0o100755 << 16, mtime: epoch },
-      ],
-    },
+    { [NODE_WRAPPER_FILE]: [script, { level: 0, os: 3, attrs: 0o100755 << 16, mtime: epoch }] },
     { mtime: epoch },
   );
 };

@@ -328,6 +328,12 @@ describe('functions', () => {
     expect(Buffer.from(zips[0] ?? '', 'base64').equals(Buffer.from(nodeWrapperZipBytes()))).toBe(true);
   });
 
+  test('a wrapper with CRLF line endings (a Windows checkout) fails the synthesis instead of every function', () => {
+    const crlf = Buffer.from(readFileSync(NODE_WRAPPER_SCRIPT, 'utf8').replaceAll('\n', '\r\n'));
+    expect(() => nodeWrapperZipBytes(crlf)).toThrow(/CRLF line endings/);
+    expect(() => nodeWrapperZipBytes()).not.toThrow();
+  });
+
   // Run in a fresh Node from the cloud assembly, where no node_modules can be found: any
   // dependency left out of the bundle (the AWS SDK included) fails the import. No AWS
   // credentials in the environment, no home folder of the machine's: nothing to find elsewhere.

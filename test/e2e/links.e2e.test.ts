@@ -53,6 +53,18 @@ const history = async (userId: string) => {
   return data?.changes ?? [];
 };
 
+/**
+ * A comment link of `documentId` for `userId`, one-clicked with the widest category scope: no
+ * comment email on any document. Answers the link.
+ */
+const unsubscribeFromCategory = async (userId: string, documentId: string) => {
+  const links = await createLinks(service, { organizationId: ORG, userIds: [userId], documentId, category: 'comment' });
+  const url = remember(links[userId]?.unsubscribeUrl as string);
+  expect((await oneClick(url, 'List-Unsubscribe=One-Click&scope=category')).status).toBe(200);
+  expect((await get(userId, { category: 'comment' })).categories).toEqual({ comment: { email: 'NONE' } });
+  return url;
+};
+
 const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
   for (let attempt = 0; attempt < 100; attempt++) {
     const value = await read();
@@ -134,15 +146,7 @@ describe('one-click unsubscribe', () => {
   });
 
   test('a wider scope from the page: the category everywhere, or every email of the organization', async () => {
-    const links = await createLinks(service, {
-      organizationId: ORG,
-      userIds: ['di'],
-      documentId: 'd1',
-      category: 'comment',
-    });
-    const url = remember(links.di?.unsubscribeUrl as string);
-    expect((await oneClick(url, 'List-Unsubscribe=One-Click&scope=category')).status).toBe(200);
-    expect((await get('di', { category: 'comment' })).categories).toEqual({ comment: { email: 'NONE' } });
+    const url = await unsubscribeFromCategory('di', 'd1');
     expect((await oneClick(url, 'List-Unsubscribe=One-Click&scope=organization')).status).toBe(200);
     expect((await get('di')).config).toEqual({ email: 'NONE' });
   });
@@ -353,16 +357,7 @@ test('the preference page saves what the person changed, as a link change', asyn
 
 test('an unsubscribe from a category the policy does not list can be undone from the page it leads to', async () => {
   // links-org's policy lists no categories: "comment on every document" is the user's own layer.
-  const links = await createLinks(service, {
-    organizationId: ORG,
-    userIds: ['uma'],
-    documentId: 'u1',
-    category: 'comment',
-  });
-  expect(
-    (await oneClick(remember(links.uma?.unsubscribeUrl as string), 'List-Unsubscribe=One-Click&scope=category')).status,
-  ).toBe(200);
-  expect((await get('uma', { category: 'comment' })).categories).toEqual({ comment: { email: 'NONE' } });
+  await unsubscribeFromCategory('uma', 'u1');
 
   // The preference page of a link without the category shows that layer too, as stored.
   const other = await createLinks(service, { organizationId: ORG, userIds: ['uma'] });

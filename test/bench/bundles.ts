@@ -164,15 +164,26 @@ type Built = Pick<Bundle, 'name' | 'entry' | 'baseline' | 'plainSdk'> & { fn: Se
  * A function's layers (their zip assets) extracted into one directory with each file's mode, as
  * Lambda extracts them into /opt.
  */
-const extractLayers = async (outdir: string, template: Json, layers: Json[] | undefined) => {
+const extracting = new Map<string, Promise<string>>();
+const extractLayers = (outdir: string, template: Json, layers: Json[] | undefined) => {
   if (!layers?.length) return undefined;
   const opt = join(outdir, `opt-${layers.map((layer) => layer.Ref).join('-')}`);
-  await mkdir(opt, { recursive: true });
-  for (const layer of layers) {
-    const zip = await readFile(join(outdir, `asset.${template.Resources[layer.Ref].Properties.Content.S3Key}`));
-    for (const { name, mode, data } of zipEntries(zip)) await writeFile(join(opt, name), data, { mode: mode & 0o777 });
+  // Once per set of layers: the functions sharing it are read at the same time.
+  let done = extracting.get(opt);
+  if (!done) {
+    done = (async () => {
+      await mkdir(opt, { recursive: true });
+      for (const layer of layers) {
+        const zip = await readFile(join(outdir, `asset.${template.Resources[layer.Ref].Properties.Content.S3Key}`));
+        for (const { name, mode, data } of zipEntries(zip)) {
+          await writeFile(join(opt, name), data, { mode: mode & 0o777 });
+        }
+      }
+      return opt;
+    })();
+    extracting.set(opt, done);
   }
-  return opt;
+  return done;
 };
 
 /** Functions of a synthesized stack: the asset directory of each, its map, its environment and layers. */

@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { NODE_WRAPPER_PATH, NODE_WRAPPER_SCRIPT, nodeWrapperZipBytes } from '#infra/constructs/node-wrapper-layer.js';
+import {
+  NODE_WRAPPER_FILE,
+  NODE_WRAPPER_PATH,
+  NODE_WRAPPER_SCRIPT,
+  nodeWrapperZipBytes,
+} from '#infra/constructs/node-wrapper-layer.js';
 import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
 import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
@@ -281,7 +286,7 @@ describe('functions', () => {
     const zip = readFileSync(join(s.outdir, `asset.${layer.Properties.Content.S3Key}`));
     const entries = zipEntries(zip);
     expect(entries.map(({ name, mode }) => ({ name, mode: mode.toString(8) }))).toEqual([
-      { name: NODE_WRAPPER_PATH.replace('/opt/', ''), mode: '100755' },
+      { name: NODE_WRAPPER_FILE, mode: '100755' },
     ]);
     expect(entries[0]?.data.equals(readFileSync(NODE_WRAPPER_SCRIPT))).toBe(true);
 

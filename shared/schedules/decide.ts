@@ -1,5 +1,4 @@
 import { CHANNELS, type Channel } from '#shared/api/channels.js';
-import { inOneSwitch } from './local-clock.js';
 import { type DigestLike, firstFreeInstant, isQuiet, nextDigestSlot, type QuietHoursLike } from './next-instant.js';
 import { SNOOZE_CHANNELS } from './schema.js';
 
@@ -84,10 +83,7 @@ export const decideChannel = ({ channel, deliver, priority, at, schedule }: Chan
   return { action: 'send', reason: 'preference' };
 };
 
-/**
- * The decisions of the three channels of one user, each by decideChannel, in one computation of
- * the zone code (local-clock.ts: TZ switched once, if a question to ICU is needed at all).
- */
+/** The decisions of the three channels of one user, each by decideChannel. */
 export const decideChannels = ({
   deliver,
   priority,
@@ -100,10 +96,8 @@ export const decideChannels = ({
   schedule: ScheduleLike | null | undefined;
 }): Record<Channel, ChannelDecision> => {
   const decisions = {} as Record<Channel, ChannelDecision>;
-  inOneSwitch(() => {
-    for (const channel of CHANNELS) {
-      decisions[channel] = decideChannel({ channel, deliver: deliver[channel], priority, at, schedule });
-    }
-  });
+  for (const channel of CHANNELS) {
+    decisions[channel] = decideChannel({ channel, deliver: deliver[channel], priority, at, schedule });
+  }
   return decisions;
 };

@@ -15,14 +15,11 @@
  * Assumption: a zone changes its offset at most once within one UTC day (true of every zone in
  * tzdata since 1970); two changes within a day that cancel out would be missed.
  *
- * The question goes to ICU one of two ways (local-clock.ts): V8's local time with TZ set to the
- * zone, for a zone shown to be ICU's own (cheap), or an Intl formatter (the first one of a
- * process costs some 12 ms of CPU).
+ * The question goes to ICU through one Intl formatter per zone name, kept for the life of the
+ * process: nothing process-global (such as TZ) changes at run time.
  *
  * Instants are epoch milliseconds; offsets are milliseconds east of UTC (local = UTC + offset).
  */
-
-import { inOneSwitch, localClockKnows, localClockOffset } from './local-clock.js';
 
 const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
@@ -87,8 +84,8 @@ export const weekdayOfDays = (days: number): number => (((days + 3) % 7) + 7) % 
 
 interface ZoneData {
   timeZone: string;
-  /** The zone's formatter, when its questions go to Intl (undefined when they go to V8's local time). */
-  formatter: Intl.DateTimeFormat | undefined;
+  /** The zone's formatter: every question about the zone goes through it. */
+  formatter: Intl.DateTimeFormat;
   /** UTC day number -> the offset at that day's 00:00 UTC. */
   dayStarts: Map<number, number>;
   /** UTC day number -> the instant of the transition inside that day (only days that have one). */
@@ -107,19 +104,16 @@ let offsetLookups = 0;
 
 /**
  * What the zone code has asked of ICU since the process started (or since resetZoneMemory):
- * formatters created, offsets asked (either way), zones remembered, and of those, the zones asked
- * through V8's local time.
+ * formatters created, offsets asked, zones remembered.
  */
 export const zoneStats = (): {
   formattersCreated: number;
   offsetLookups: number;
   zonesRemembered: number;
-  zonesOnLocalTime: number;
 } => ({
   formattersCreated,
   offsetLookups,
   zonesRemembered: zones.size,
-  zonesOnLocalTime: [...zones.values()].filter((zone) => zone.formatter === undefined).length,
 });
 
 /**
@@ -151,26 +145,15 @@ const createFormatter = (timeZone: string): Intl.DateTimeFormat => {
   return formatter;
 };
 
-const rememberZone = (timeZone: string, formatter: Intl.DateTimeFormat | undefined): ZoneData => {
+const rememberZone = (timeZone: string, formatter: Intl.DateTimeFormat): ZoneData => {
   const data: ZoneData = { timeZone, formatter, dayStarts: new Map(), transitions: new Map() };
   if (zones.size >= MAX_REMEMBERED_ZONES) zones.clear();
   zones.set(timeZone, data);
   return data;
 };
 
-/**
- * A zone's questions go to V8's local time when it is shown to be ICU's own zone there
- * (local-clock.ts), otherwise to one formatter per zone name for the process (creating one is
- * some 80 µs, after the process's first, which costs some 12 ms).
- */
-const zoneData = (timeZone: string): ZoneData =>
-  zones.get(timeZone) ?? rememberZone(timeZone, localClockKnows(timeZone) ? undefined : createFormatter(timeZone));
-
-/** The offset at `at`, asked of ICU (one question, counted). */
-const askOffset = (zone: ZoneData, at: number): number => {
-  offsetLookups += 1;
-  return zone.formatter ? formattedOffset(zone.formatter, at) : localClockOffset(zone.timeZone, at);
-};
+/** A zone's data, with its formatter created on first use and kept for the process. */
+const zoneData = (timeZone: string): ZoneData => zones.get(timeZone) ?? rememberZone(timeZone, createFormatter(timeZone));
 
 /**
  * The offset at `at` through Intl. Only the month, day and time of the formatted wall clock are
@@ -198,6 +181,12 @@ const formattedOffset = (formatter: Intl.DateTimeFormat, at: number): number => 
     if (Math.abs(offset) < DAY) return offset;
   }
   throw new Error(`Intl answered an unreadable wall clock for ${new Date(at).toISOString()}`);
+};
+
+/** The offset at `at`, asked of ICU (one question, counted). */
+const askOffset = (zone: ZoneData, at: number): number => {
+  offsetLookups += 1;
+  return formattedOffset(zone.formatter, at);
 };
 
 const remember = (zone: ZoneData) => {
@@ -246,26 +235,24 @@ const transitionOfDay = (zone: ZoneData, day: number): Transition | undefined =>
 // --- The public arithmetic --------------------------------------------------------------------
 
 /** The zone's offset at instant `at`, in milliseconds east of UTC. */
-export const offsetAt = (timeZone: string, at: number): number =>
-  inOneSwitch(() => {
-    const zone = zoneData(timeZone);
-    const day = Math.floor(at / DAY);
-    const transition = transitionOfDay(zone, day);
-    if (!transition) return dayStartOffset(zone, day);
-    return at < transition.at ? transition.before : transition.after;
-  });
+export const offsetAt = (timeZone: string, at: number): number => {
+  const zone = zoneData(timeZone);
+  const day = Math.floor(at / DAY);
+  const transition = transitionOfDay(zone, day);
+  if (!transition) return dayStartOffset(zone, day);
+  return at < transition.at ? transition.before : transition.after;
+};
 
 /** The zone's transitions at or after `from` and before `to`, in order (cost: one per day, 17 per transition). */
-export const transitionsBetween = (timeZone: string, from: number, to: number): Transition[] =>
-  inOneSwitch(() => {
-    const zone = zoneData(timeZone);
-    const found: Transition[] = [];
-    for (let day = Math.floor(from / DAY); day * DAY < to; day += 1) {
-      const transition = transitionOfDay(zone, day);
-      if (transition && transition.at >= from && transition.at < to) found.push(transition);
-    }
-    return found;
-  });
+export const transitionsBetween = (timeZone: string, from: number, to: number): Transition[] => {
+  const zone = zoneData(timeZone);
+  const found: Transition[] = [];
+  for (let day = Math.floor(from / DAY); day * DAY < to; day += 1) {
+    const transition = transitionOfDay(zone, day);
+    if (transition && transition.at >= from && transition.at < to) found.push(transition);
+  }
+  return found;
+};
 
 /** The local day number (daysFromCivil) of instant `at` in the zone. */
 export const localDayAt = (timeZone: string, at: number): number => Math.floor((at + offsetAt(timeZone, at)) / DAY);
@@ -293,38 +280,37 @@ export const wallClockAt = (timeZone: string, at: number): WallClock => {
  * before the transition); one that a backward transition repeats is its first occurrence.
  * Europe/Berlin: 2026-03-29 02:30 is 01:30Z (03:30 CEST), 2026-10-25 02:30 is 00:30Z (CEST).
  */
-export const instantOfLocal = (timeZone: string, days: number, minuteOfDay: number): number =>
-  inOneSwitch(() => {
-    const wall = days * DAY + minuteOfDay * MINUTE;
-    // Every offset is less than a day, so the instant lies within a day of `wall` read as UTC.
-    const transitions = transitionsBetween(timeZone, wall - DAY, wall + DAY);
-    const first = offsetAt(timeZone, wall - DAY);
-    // The offsets in force on the pieces between the transitions: a candidate instant is valid if
-    // it falls on the piece whose offset produced it.
-    let earliest: number | undefined;
-    let offset = first;
-    let pieceStart = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i <= transitions.length; i += 1) {
-      const pieceEnd = transitions[i]?.at ?? Number.POSITIVE_INFINITY;
-      const candidate = wall - offset;
-      if (candidate >= pieceStart && candidate < pieceEnd && (earliest === undefined || candidate < earliest)) {
-        earliest = candidate;
-      }
-      const next = transitions[i];
-      if (next) {
-        offset = next.after;
-        pieceStart = next.at;
-      }
+export const instantOfLocal = (timeZone: string, days: number, minuteOfDay: number): number => {
+  const wall = days * DAY + minuteOfDay * MINUTE;
+  // Every offset is less than a day, so the instant lies within a day of `wall` read as UTC.
+  const transitions = transitionsBetween(timeZone, wall - DAY, wall + DAY);
+  const first = offsetAt(timeZone, wall - DAY);
+  // The offsets in force on the pieces between the transitions: a candidate instant is valid if
+  // it falls on the piece whose offset produced it.
+  let earliest: number | undefined;
+  let offset = first;
+  let pieceStart = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i <= transitions.length; i += 1) {
+    const pieceEnd = transitions[i]?.at ?? Number.POSITIVE_INFINITY;
+    const candidate = wall - offset;
+    if (candidate >= pieceStart && candidate < pieceEnd && (earliest === undefined || candidate < earliest)) {
+      earliest = candidate;
     }
-    if (earliest !== undefined) return earliest;
-    // No valid candidate: `wall` lies in the gap of a forward transition; read it with the offset
-    // before the gap, which moves it forward by the gap's length.
-    for (let i = transitions.length - 1; i >= 0; i -= 1) {
-      const transition = transitions[i] as Transition;
-      if (transition.at + transition.before <= wall) return wall - transition.before;
+    const next = transitions[i];
+    if (next) {
+      offset = next.after;
+      pieceStart = next.at;
     }
-    return wall - first;
-  });
+  }
+  if (earliest !== undefined) return earliest;
+  // No valid candidate: `wall` lies in the gap of a forward transition; read it with the offset
+  // before the gap, which moves it forward by the gap's length.
+  for (let i = transitions.length - 1; i >= 0; i -= 1) {
+    const transition = transitions[i] as Transition;
+    if (transition.at + transition.before <= wall) return wall - transition.before;
+  }
+  return wall - first;
+};
 
 /** instantOfLocal for a calendar date. */
 export const instantOfWallTime = (timeZone: string, date: CivilDate, minuteOfDay: number): number =>
@@ -362,8 +348,8 @@ export const timeZoneIssue = (name: string): string | undefined => {
   if (name.length > MAX_TIME_ZONE_LENGTH || !ZONE_NAME.test(name)) return notAZone;
   listedZones ??= new Set(Intl.supportedValuesOf('timeZone'));
   // A listed name passes every rule below (each is its own resolution, in IANA case): accepted
-  // without a formatter, whose first creation in a process costs some 12 ms of CPU (ICU's set-up),
-  // a cold start's worth for a route that only validates.
+  // without a formatter, whose first creation in a process sets up ICU (docs/design.md), a cold
+  // start's worth for a route that only validates.
   if (listedZones.has(name)) return undefined;
   const known = zones.get(name);
   let formatter: Intl.DateTimeFormat;

@@ -8,7 +8,13 @@ import {
 } from './credential.js';
 import type { CredentialStore } from './store.js';
 
+/** Valid credentials a warm function remembers. */
 const MAX_CACHED = 1000;
+/**
+ * Unknown keys a warm function remembers, in a cache of their own: a flood of made-up keys
+ * evicts only other unknown keys, never a valid credential.
+ */
+const MAX_UNKNOWN_CACHED = 1000;
 
 /**
  * How long a warm function remembers that a key is unknown (at most the credential cache time):
@@ -33,12 +39,21 @@ export interface AuthenticatorOptions {
 
 const isMissing = (value: unknown) => value === undefined || value === '';
 
+/** Remembers `value` for `key`, dropping the oldest entry of `cache` when it holds `max`. */
+const remember = <T>(cache: Map<string, T>, key: string, value: T, max: number) => {
+  if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+};
+
 /**
  * Checks the two auth headers against the credential store. Found credentials are cached for a
- * short time so that a warm function makes no read per request; unknown keys for a shorter one.
+ * short time so that a warm function makes no read per request; unknown keys for a shorter one,
+ * apart from the credentials (a flood of unknown keys cannot evict a valid one).
  */
 export class Authenticator {
-  private readonly cache = new Map<string, { credential: Credential | undefined; until: number }>();
+  private readonly credentials = new Map<string, { credential: Credential; until: number }>();
+  /** Unknown key -> until when it is known to be unknown. */
+  private readonly unknownKeys = new Map<string, number>();
   private readonly now: () => Date;
 
   constructor(
@@ -70,16 +85,20 @@ export class Authenticator {
   }
 
   private async lookup(apiKey: string, nowMs: number): Promise<Credential | undefined> {
-    const cached = this.cache.get(apiKey);
+    const cached = this.credentials.get(apiKey);
     if (cached && cached.until > nowMs) return cached.credential;
-    this.cache.delete(apiKey);
+    const unknownUntil = this.unknownKeys.get(apiKey);
+    if (unknownUntil !== undefined && unknownUntil > nowMs) return undefined;
+    this.credentials.delete(apiKey);
+    this.unknownKeys.delete(apiKey);
     const credential = await this.store.get(apiKey);
-    const seconds = credential
-      ? this.options.cacheSeconds
-      : Math.min(UNKNOWN_KEY_CACHE_SECONDS, this.options.cacheSeconds);
-    if (seconds > 0) {
-      if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(apiKey, { credential, until: nowMs + seconds * 1000 });
+    const { cacheSeconds } = this.options;
+    if (credential && cacheSeconds > 0) {
+      remember(this.credentials, apiKey, { credential, until: nowMs + cacheSeconds * 1000 }, MAX_CACHED);
+    }
+    const unknownSeconds = Math.min(UNKNOWN_KEY_CACHE_SECONDS, cacheSeconds);
+    if (!credential && unknownSeconds > 0) {
+      remember(this.unknownKeys, apiKey, nowMs + unknownSeconds * 1000, MAX_UNKNOWN_CACHED);
     }
     return credential;
   }

@@ -46,9 +46,9 @@ export interface PreferenceStore {
   setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta, options?: CallOptions): Promise<void>;
 
   /**
-   * setChannels for up to SET_BATCH_SIZE entries in one call, all or nothing. Answers the keys it
-   * did not write (all of them when the batch was refused: a newer channel somewhere, a
-   * concurrent write, throttling), which the caller then writes one by one with setChannels.
+   * setChannels for up to SET_BATCH_SIZE entries, in PartiQL batches that are not transactional:
+   * each entry's write succeeds or fails on its own. Answers the keys it did not write (a newer
+   * channel, a concurrent write, throttling), which the caller then writes one by one with setChannels.
    */
   setChannelsBatch(
     keys: readonly EntryKey[],
@@ -123,7 +123,7 @@ export interface ScheduleStore extends Pick<PreferenceStore, 'getEntries'> {
    */
   setSchedule(key: EntryKey, schedule: Schedule | null, meta: WriteMeta, options?: CallOptions): Promise<void>;
 
-  /** setSchedule of a schedule for up to SET_BATCH_SIZE users in one call, all or nothing; answers the keys not written. */
+  /** setSchedule of a schedule for up to SET_BATCH_SIZE users in PartiQL batches, each entry on its own (not transactional); answers the keys not written. */
   setSchedulesBatch(
     keys: readonly EntryKey[],
     schedule: Schedule,
@@ -132,7 +132,7 @@ export interface ScheduleStore extends Pick<PreferenceStore, 'getEntries'> {
   ): Promise<readonly EntryKey[]>;
 }
 
-/** DynamoDB's limit of actions in one TransactWriteItems call. */
+/** The entries one batch write of the store takes at most (it sends them as PartiQL batches, not a transaction). */
 export const SET_BATCH_SIZE = 100;
 
 export const entryId = ({ organizationId, userId, documentId }: EntryKey): string =>

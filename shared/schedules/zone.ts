@@ -153,7 +153,8 @@ const rememberZone = (timeZone: string, formatter: Intl.DateTimeFormat): ZoneDat
 };
 
 /** A zone's data, with its formatter created on first use and kept for the process. */
-const zoneData = (timeZone: string): ZoneData => zones.get(timeZone) ?? rememberZone(timeZone, createFormatter(timeZone));
+const zoneData = (timeZone: string): ZoneData =>
+  zones.get(timeZone) ?? rememberZone(timeZone, createFormatter(timeZone));
 
 /**
  * The offset at `at` through Intl. Only the month, day and time of the formatted wall clock are

@@ -95,7 +95,8 @@ const sourcesUnder = (dir: string): string[] =>
     .map((name) => join(dir, name));
 
 test('nothing under shared/ or functions/ assigns process.env at run time (a process-global change every other reader would see)', () => {
-  const assignment = /process\.env(?:\.\w+|\[[^\]]+\])\s*(?:=(?!=)|\?\?=|\|\|=)|delete\s+process\.env|Object\.assign\(\s*process\.env/;
+  const assignment =
+    /process\.env(?:\.\w+|\[[^\]]+\])\s*(?:=(?!=)|\?\?=|\|\|=)|delete\s+process\.env|Object\.assign\(\s*process\.env/;
   const offenders = [...sourcesUnder('shared'), ...sourcesUnder('functions')].filter((file) =>
     assignment.test(readFileSync(join(REPO_ROOT, file), 'utf8')),
   );

@@ -1,6 +1,5 @@
-import { ApiError } from '#shared/api/errors.js';
+import { assertAnswerFits, jsonBytes } from '#shared/api/answer-size.js';
 import { distinct } from '#shared/api/identifiers.js';
-import { MAX_ANSWER_BYTES } from '#shared/preferences/entry-writes.js';
 import { userMap } from '#shared/preferences/user-map.js';
 import type { KeyringSource } from './keyring.js';
 import {
@@ -19,8 +18,6 @@ export interface CreateLinksDeps {
   keys: KeyringSource;
   now?: () => Date;
 }
-
-const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
 const linksOf = (base: string, token: string, expiresAt: number): UserLinks => {
   const unsubscribe = unsubscribeUrl(base, token);
@@ -64,12 +61,11 @@ export const createLinks = async (
     const placeholder = 'x'.repeat(sealedLength(scope, keyring.current.id));
     bytes += jsonBytes(scope.userId) + 1 + jsonBytes(linksOf(baseUrl, placeholder, expiresAt)) + 1;
   }
-  if (bytes > MAX_ANSWER_BYTES) {
-    throw new ApiError(
-      'INVALID_ARGUMENT',
-      `The answer to this request would be ${(bytes / 1e6).toFixed(1)} MB, over the limit of 5 MB (${MAX_ANSWER_BYTES} bytes of UTF-8): each user's links carry the user's, organization's and document's ids. Send fewer users per request.`,
-    );
-  }
+  assertAnswerFits(
+    bytes,
+    "each user's links carry the user's, organization's and document's ids",
+    'Send fewer users per request.',
+  );
   const entries: (readonly [string, UserLinks])[] = [];
   for (const scope of scopes) {
     entries.push([scope.userId, linksOf(baseUrl, await sealLink(scope, keyring), expiresAt)]);

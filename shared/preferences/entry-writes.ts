@@ -1,4 +1,5 @@
 import pMap from 'p-map';
+import { assertAnswerFits, jsonBytes } from '#shared/api/answer-size.js';
 import { ApiError } from '#shared/api/errors.js';
 import { distinct } from '#shared/api/identifiers.js';
 import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
@@ -58,14 +59,9 @@ export interface WriteMessages {
   subject?: string;
 }
 
-/**
- * Lambda returns at most 6 MB: an answer is kept under 5 MB of UTF-8 (contract, Identifiers and
- * limits). The per-user map repeats every document id for every user, so 1000 users x 30 ids of
- * 256 characters would be some 8.6 MB; such a request is refused before anything is written.
- */
-export const MAX_ANSWER_BYTES = 5_000_000;
-
-const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+// The per-user map repeats every document id for every user, so 1000 users x 30 ids of 256
+// characters would be some 8.6 MB; such a request is refused before anything is written
+// (answer-size.ts).
 
 /** The size of an error answer whose details is the per-user map, every user failed with `failed`. */
 const perUserAnswerBytes = (
@@ -115,19 +111,16 @@ export const largestAnswerBytes = (
   );
 };
 
-const assertAnswerFits = (
+const assertWriteAnswerFits = (
   userIds: readonly string[],
   documentIds: readonly (string | null)[],
   messages: WriteMessages,
-): void => {
-  const bytes = largestAnswerBytes(userIds, documentIds, messages);
-  if (bytes > MAX_ANSWER_BYTES) {
-    throw new ApiError(
-      'INVALID_ARGUMENT',
-      `The answer to this request would be ${(bytes / 1e6).toFixed(1)} MB, over the limit of 5 MB (${MAX_ANSWER_BYTES} bytes of UTF-8): every user's entry lists every document id. Send fewer users or documents per request.`,
-    );
-  }
-};
+): void =>
+  assertAnswerFits(
+    largestAnswerBytes(userIds, documentIds, messages),
+    "every user's entry lists every document id",
+    'Send fewer users or documents per request.',
+  );
 
 /**
  * One write per (user, document), or per user at the organization level when no documents
@@ -147,7 +140,7 @@ export const writeEntries = async ({
 }: EntryWrites): Promise<Record<string, UserSetResult>> => {
   const userIds = distinct(requestedUserIds);
   const documentIds: (string | null)[] = requestedDocumentIds ? distinct(requestedDocumentIds) : [null];
-  assertAnswerFits(userIds, documentIds, messages);
+  assertWriteAnswerFits(userIds, documentIds, messages);
   // Entries not yet written, per user: a user succeeds when this reaches 0.
   const pending = new Map(userIds.map((userId) => [userId, documentIds.length]));
   // A failure that retrying cannot cure (a missing table, denied access) is a fault of the

@@ -1,8 +1,10 @@
+import { assertAnswerFits } from '#shared/api/answer-size.js';
 import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
 import { decideChannels } from '#shared/schedules/decide.js';
 import { type PolicySource, readWithPolicy } from './locks.js';
 import { resolveChannels } from './resolution.js';
+import { largestResolveAnswerBytes } from './resolve-size.js';
 import type { ResolveConfigRequest, ResolveConfigResult, ResolvedUser } from './routes/resolve-config.js';
 import type { PreferenceStore } from './store.js';
 import { userMap } from './user-map.js';
@@ -24,13 +26,19 @@ const delivers = (setting: DeliverySetting, involved: boolean): boolean =>
  * does: resolution.ts), and with an activity who receives it on which channel, and when: now,
  * later (quiet hours, a snooze, a digest: the schedule on the user's organization-level entry),
  * or never. Reads only: one batched read of every user's document and organization entries,
- * the organization's policy in it unless this instance holds it.
+ * the organization's policy in it unless this instance holds it. A request whose answer could
+ * pass 5 MB (long ids, many users) is refused before any read (resolve-size.ts).
  */
 export const resolveConfig = async (
   { store, defaults, policies, now = () => new Date() }: ResolveConfigDeps,
   request: ResolveConfigRequest,
 ): Promise<ResolveConfigResult> => {
   const { organizationId, documentId, activity, category } = request;
+  assertAnswerFits(
+    largestResolveAnswerBytes(request),
+    "each user's id appears in the answer twice, and with an activity six more times (recipients, and sendNow or deferred, per channel)",
+    'Send fewer users per request.',
+  );
   const userIds = distinct(request.userIds);
   const { read: layers, policy } = await readWithPolicy(policies, organizationId, {
     alone: () => store.getUserLayers(organizationId, documentId, userIds),

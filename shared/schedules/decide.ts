@@ -8,8 +8,10 @@ import { SNOOZE_CHANNELS } from './schema.js';
 export const PRIORITIES = ['normal', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
-export type DecisionAction = 'send' | 'defer' | 'digest' | 'suppress';
-export type DecisionReason = 'preference' | 'digest' | 'snoozed' | 'quiet_hours';
+export const DECISION_ACTIONS = ['send', 'defer', 'digest', 'suppress'] as const;
+export type DecisionAction = (typeof DECISION_ACTIONS)[number];
+export const DECISION_REASONS = ['preference', 'digest', 'snoozed', 'quiet_hours'] as const;
+export type DecisionReason = (typeof DECISION_REASONS)[number];
 
 export interface ChannelDecision {
   action: DecisionAction;

@@ -1,9 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
+import { MAX_ANSWER_BYTES } from '#shared/api/answer-size.js';
 import { errorBody } from '#shared/api/envelope.js';
 import { ApiError } from '#shared/api/errors.js';
 import { MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { logger } from '#shared/platform/logger.js';
-import { largestAnswerBytes, MAX_ANSWER_BYTES } from '#shared/preferences/entry-writes.js';
+import { largestAnswerBytes } from '#shared/preferences/entry-writes.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { setConfig } from '#shared/preferences/service.js';

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { identifier, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
-import { PRIORITIES } from '#shared/schedules/decide.js';
+import { DECISION_ACTIONS, DECISION_REASONS, PRIORITIES } from '#shared/schedules/decide.js';
 import { instant } from '#shared/schedules/schema.js';
 import { byChannel, resolution } from '../results.js';
 import { category, userIds } from '../schemas.js';
@@ -49,9 +49,9 @@ export type ResolveConfigRequest = z.infer<typeof resolveConfigRequest>;
 /** What a channel does with the activity at `at` (docs/api.md, Schedules). */
 export const channelDecision = once(() =>
   z.strictObject({
-    action: z.enum(['send', 'defer', 'digest', 'suppress']),
+    action: z.enum(DECISION_ACTIONS),
     deliverAt: z.optional(z.iso.datetime()),
-    reason: z.enum(['preference', 'digest', 'snoozed', 'quiet_hours']),
+    reason: z.enum(DECISION_REASONS),
   }),
 );
 
@@ -65,6 +65,9 @@ export const resolvedUser = once(() =>
 );
 export type ResolvedUser = z.output<ReturnType<typeof resolvedUser>>;
 
+/** The actions a `deferred` list holds. */
+export const DEFERRED_ACTIONS = ['defer', 'digest'] as const;
+
 export const resolveConfigResult = once(() =>
   z.strictObject({
     documentId: z.string(),
@@ -73,9 +76,7 @@ export const resolveConfigResult = once(() =>
     sendNow: z.optional(byChannel(z.array(z.string()))),
     deferred: z.optional(
       byChannel(
-        z.array(
-          z.strictObject({ userId: z.string(), action: z.enum(['defer', 'digest']), deliverAt: z.iso.datetime() }),
-        ),
+        z.array(z.strictObject({ userId: z.string(), action: z.enum(DEFERRED_ACTIONS), deliverAt: z.iso.datetime() })),
       ),
     ),
   }),

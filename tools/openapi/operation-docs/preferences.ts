@@ -220,9 +220,11 @@ export const resolveConfigDocs: OperationDocs<typeof resolveConfigRoute> = {
     RESOLUTION,
     '',
     `Limits: \`userIds\` 1 to ${MAX_USER_IDS} entries (duplicates collapsed), \`activity.involvedUserIds\` 0 to`,
-    `${MAX_USER_IDS} entries. ${CATEGORY_RULE} ${IDENTIFIER_RULE} ${BODY_RULE}`,
+    `${MAX_USER_IDS} entries. The answer at most 5 MB of UTF-8: each user's id appears in it twice, and with an`,
+    'activity six more times, so a request whose answer could pass 5 MB (very many users with long ids) is refused',
+    `before any read; split it. ${CATEGORY_RULE} ${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),
-  errors: COMMON_ERRORS,
+  errors: withInvalidArgument('Also a request whose answer could pass 5 MB (very many users with long ids).'),
   examples: {
     activity: {
       summary: "A comment that mentions bob, on doc-1, at 23:30 in Berlin on a Monday (bob's quiet hours)",

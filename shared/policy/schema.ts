@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_ID_RULE, categoryId } from '#shared/api/categories.js';
 import { CHANNELS, deliverySetting } from '#shared/api/channels.js';
+import { BIDI_CONTROL, BIDI_CONTROL_RULE } from '#shared/api/display-text.js';
 import { once } from '#shared/platform/once.js';
 
 /** docs/api.md, Categories and policy: the limits of a policy. */
@@ -12,7 +13,7 @@ export const MAX_POLICY_BYTES = 100_000;
 
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
-/** Text for people: labels and descriptions (HTML-escaped wherever it is shown). */
+/** Text for people: labels and descriptions (HTML-escaped wherever it is shown; no bidi controls: display-text.ts). */
 const text = (name: string, min: number, max: number) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
@@ -24,6 +25,7 @@ const text = (name: string, min: number, max: number) =>
       z.refine((value: string) => !CONTROL_CHARACTER.test(value), {
         error: `${name} must not contain control characters`,
       }),
+      z.refine((value: string) => !BIDI_CONTROL.test(value), { error: `${name} ${BIDI_CONTROL_RULE}` }),
       z.refine((value: string) => value.isWellFormed(), { error: `${name} must be well-formed Unicode` }),
     );
 

@@ -51,6 +51,28 @@ describe('a policy is refused with a message naming the field', () => {
     expect(issues(withPolicy(policy)).join('\n')).toContain(expected);
   });
 
+  test.each([
+    ['U+202E (right-to-left override)', '\u202E'],
+    ['U+202A (left-to-right embedding)', '\u202A'],
+    ['U+2066 (left-to-right isolate)', '\u2066'],
+    ['U+2069 (pop directional isolate)', '\u2069'],
+    ['U+200E (left-to-right mark)', '\u200E'],
+    ['U+200F (right-to-left mark)', '\u200F'],
+    ['U+061C (Arabic letter mark)', '\u061C'],
+  ])('a bidi control character, %s, in a label or a description', (_name, character) => {
+    const bidi = 'must not contain bidirectional control characters (U+202A to U+202E, U+2066 to U+2069';
+    expect(issues(withPolicy({ categories: { c: { label: `Comments${character}txt.exe` } } })).join('\n')).toContain(
+      `policy.categories.c.label: label ${bidi}`,
+    );
+    expect(
+      issues(withPolicy({ categories: { c: { label: 'x', description: `a${character}b` } } })).join('\n'),
+    ).toContain(`policy.categories.c.description: description ${bidi}`);
+  });
+
+  test('right-to-left text itself is accepted (only the control characters are refused)', () => {
+    expect(issues(withPolicy({ categories: { c: { label: 'تعليقات', description: 'הערות על מסמך' } } }))).toEqual([]);
+  });
+
   test(`more than ${MAX_POLICY_CATEGORIES} categories, or more than ${MAX_POLICY_BYTES} bytes as JSON`, () => {
     const many = Object.fromEntries(
       Array.from({ length: MAX_POLICY_CATEGORIES + 1 }, (_, i) => [`c${i}`, { label: 'x' }]),

@@ -40,11 +40,13 @@ export const setPolicyDocs: OperationDocs<typeof setPolicyRoute> = {
     '',
     `Limits: at most ${MAX_POLICY_CATEGORIES} categories; a category id is 1 to 64 characters of a-z, 0-9, \`.\`, \`_\``,
     `and \`-\`, starting with a letter or a digit; \`label\` 1 to ${MAX_LABEL_LENGTH} characters, \`description\` at most`,
-    `${MAX_DESCRIPTION_LENGTH}; the policy at most ${MAX_POLICY_BYTES} bytes as JSON. ${IDENTIFIER_RULE} ${BODY_RULE}`,
+    `${MAX_DESCRIPTION_LENGTH}, neither with control characters nor bidirectional control characters (U+202A to`,
+    `U+202E, U+2066 to U+2069, U+200E, U+200F, U+061C); the policy at most ${MAX_POLICY_BYTES} bytes as JSON.`,
+    `${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),
   errors: [
     ...withInvalidArgument(
-      'Also a category id, rule, label, description or size of the policy beyond its limit.',
+      'Also a category id, rule, label, description or size of the policy beyond its limit, or a label or description with a bidirectional control character.',
     ).filter((error) => error.status !== 'UNAVAILABLE'),
     {
       status: 'ABORTED',

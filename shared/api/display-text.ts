@@ -1,0 +1,12 @@
+/**
+ * Bidirectional control characters: the embeddings and overrides (U+202A to U+202E), the
+ * isolates (U+2066 to U+2069) and the marks (U+200E, U+200F, U+061C). In text shown to people
+ * (a policy's labels, on the preference page and in other tools) they can make it read as
+ * something else than it is (a label that displays backwards, or reorders what follows it), so
+ * such text refuses them.
+ */
+export const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
+
+/** The rule as a message names it, after the field's name. */
+export const BIDI_CONTROL_RULE =
+  'must not contain bidirectional control characters (U+202A to U+202E, U+2066 to U+2069, U+200E, U+200F, U+061C)';

@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import fc from 'fast-check';
 import { ApiError } from '#shared/api/errors.js';
-import { INVALID_CURSOR_MESSAGE } from '#shared/history/cursor.js';
+import { decodeCursor, encodeCursor, type HistoryKey, INVALID_CURSOR_MESSAGE } from '#shared/history/cursor.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import { historyKeys } from '#shared/history/keys.js';
 import { getHistory } from '#shared/history/read.js';
+import { newKeyringDocument, staticKeyring } from '#shared/links/keyring.js';
 import { logger } from '#shared/platform/logger.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import { FUZZ_RUNS, FUZZ_TIMEOUT_MS, forgedCursor } from '../support/fuzz.js';
 
 // Every paginated route takes a cursor back from its caller: whatever comes back, forged or
-// altered, the answer is a page of that caller's own data or INVALID_ARGUMENT, never a storage
+// altered (or sealed with the deployment's key, as if it had leaked), the answer is a page of that caller's own data or INVALID_ARGUMENT, never a storage
 // error (which answered 500 and paged an operator for a request's mistake). Against DynamoDB
 // Local, which refuses keys as DynamoDB does. Seeded: a failure names the seed to replay it.
 
@@ -19,6 +20,8 @@ let store: DynamoHistoryStore;
 const ORG = 'acme';
 const USER = 'alice';
 const DOCUMENT = 'doc-1';
+const keys = staticKeyring(newKeyringDocument());
+const keyring = await keys.keyring();
 
 /** The history of alice on doc-1 and at the organization level: three pages of two. */
 const seed = async () => {
@@ -58,16 +61,17 @@ afterAll(async () => {
   await dynamo?.close();
 });
 
-const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** `key` sealed for alice's request of `documentId` (with the deployment's key, as if it had leaked). */
+const seal = (key: unknown, documentId?: string | null) =>
+  encodeCursor(key as HistoryKey, { organizationId: ORG, userId: USER, documentId }, keyring);
 
-/** A real cursor of a request (documentId omitted, a document, or the organization level). */
-const realCursor = async (documentId: string | null | undefined): Promise<string> => {
-  const page = await getHistory({ store }, { organizationId: ORG, userId: USER, documentId, limit: 1 });
+/** The key of a real cursor of a request (documentId omitted, a document, or the organization level). */
+const realKey = async (documentId: string | null | undefined): Promise<HistoryKey> => {
+  const scope = { organizationId: ORG, userId: USER, documentId };
+  const page = await getHistory({ store, keys }, { ...scope, limit: 1 });
   if (!page.nextCursor) throw new Error('no second page');
-  return page.nextCursor;
+  return decodeCursor(page.nextCursor, scope, keyring);
 };
-
-const decoded = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
 
 describe.each([
   ['every entry', undefined],
@@ -78,12 +82,13 @@ describe.each([
     'a forged or altered cursor answers a page of the same user, or INVALID_ARGUMENT; never a storage error',
     async () => {
       const errors = jest.spyOn(logger, 'error');
-      const valid = decoded(await realCursor(documentId)) as Record<string, string>;
+      const valid = await realKey(documentId);
+      const forged = forgedCursor(valid, (key) => seal(key, documentId));
       await fc.assert(
-        fc.asyncProperty(forgedCursor(valid), fc.constantFrom(undefined, DOCUMENT, null), async (cursor, askedFor) => {
+        fc.asyncProperty(forged, fc.constantFrom(undefined, DOCUMENT, null), async (cursor, askedFor) => {
           try {
             const page = await getHistory(
-              { store },
+              { store, keys },
               { organizationId: ORG, userId: USER, documentId: askedFor, cursor },
             );
             for (const change of page.changes) expect(change).toMatchObject({ organizationId: ORG, userId: USER });
@@ -102,9 +107,9 @@ describe.each([
 });
 
 test('the reported case: a valid partition with an empty sort key is refused before DynamoDB', async () => {
-  const valid = decoded(await realCursor(undefined));
+  const valid = await realKey(undefined);
   await expect(
-    getHistory({ store }, { organizationId: ORG, userId: USER, cursor: encode({ ...valid, sk: '' }) }),
+    getHistory({ store, keys }, { organizationId: ORG, userId: USER, cursor: seal({ ...valid, sk: '' }) }),
   ).rejects.toMatchObject({ status: 'INVALID_ARGUMENT' });
   // And a real next page still works, with keys exactly as written.
   const { pk, sk } = historyKeys(
@@ -112,6 +117,6 @@ test('the reported case: a valid partition with an empty sort key is refused bef
     '2026-01-01T00:00:05.000Z',
     '105',
   );
-  const page = await getHistory({ store }, { organizationId: ORG, userId: USER, cursor: encode({ pk, sk }) });
+  const page = await getHistory({ store, keys }, { organizationId: ORG, userId: USER, cursor: seal({ pk, sk }) });
   expect(page.changes.map((change) => change.changeId)).toEqual(['c-4', 'c-3', 'c-2', 'c-1', 'c-0']);
 });

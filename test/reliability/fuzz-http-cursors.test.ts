@@ -1,18 +1,21 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { INVALID_CURSOR_MESSAGE } from '#shared/history/cursor.js';
+import { decodeCursor, encodeCursor, type HistoryKey, INVALID_CURSOR_MESSAGE } from '#shared/history/cursor.js';
+import type { Keyring } from '#shared/links/keyring.js';
 import { assertConcurrently, FUZZ_RUNS, FUZZ_TIMEOUT_MS, forgedCursor } from '../support/fuzz.js';
+import { twinKeyring } from '../support/links.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The cursors of every paginated route (config/history is the one), forged over HTTP against the
 // local server, with a history written through the API and recorded from the stream: whatever
 // comes back, the answer is a page of the caller's own user or 400 INVALID_ARGUMENT naming the
 // cursor, never a 5xx nor another user's change. Among the forgeries, real cursors of another
-// user, another organization and another filter. Seeded (FUZZ_SEED), like every fuzz here.
+// user, another organization and another filter, and keys sealed with the twin's own key. Seeded (FUZZ_SEED), like every fuzz here.
 
 const HISTORY = '/v2/notifications/config/history';
 const SET = '/v2/notifications/config/set';
 let service: LocalService;
+let keyring: Keyring;
 
 const history = (data: Record<string, unknown>) => service.call(HISTORY, data);
 
@@ -23,18 +26,23 @@ const until = async (what: string, done: () => Promise<boolean>) => {
   }
 };
 
-/** The cursor of a first page of one change (decoded), for a request. */
-const realCursor = async (data: Record<string, unknown>): Promise<Record<string, unknown>> => {
+interface Request {
+  organizationId: string;
+  userId: string;
+  documentId?: string | null;
+}
+
+/** The cursor of a first page of one change for a request, and the key it holds. */
+const realCursor = async (data: Request): Promise<{ cursor: string; key: HistoryKey }> => {
   const answer = await history({ ...data, limit: 1 });
   const cursor = (answer.body.result!.data as { nextCursor?: string }).nextCursor;
   if (!cursor) throw new Error(`no second page for ${JSON.stringify(data)}`);
-  return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return { cursor, key: decodeCursor(cursor, data, keyring) };
 };
-
-const encode = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
 
 beforeAll(async () => {
   service = await startLocalService();
+  keyring = await twinKeyring(service);
   // alice in acme: three changes on doc-1, three at the organization level; bob and globex's alice too.
   for (const [organizationId, userId] of [
     ['acme', 'alice'],
@@ -75,9 +83,8 @@ test(
   `${FUZZ_RUNS} forged cursors over HTTP: a page of the caller's own user, or INVALID_ARGUMENT; never a 5xx`,
   async () => {
     const filters = [{}, { documentId: 'doc-1' }, { documentId: null }];
-    const own = await Promise.all(
-      filters.map((filter) => realCursor({ organizationId: 'acme', userId: 'alice', ...filter })),
-    );
+    const mine = filters.map((filter) => ({ organizationId: 'acme', userId: 'alice', ...filter }));
+    const own = await Promise.all(mine.map(realCursor));
     // Real cursors that are not the request's: another user's, another organization's.
     const others = [
       ...(await Promise.all(filters.map((filter) => realCursor({ organizationId: 'acme', userId: 'bob', ...filter })))),
@@ -85,9 +92,12 @@ test(
         filters.map((filter) => realCursor({ organizationId: 'globex', userId: 'alice', ...filter })),
       )),
     ];
+    // Forgeries sealed with the twin's key for the request each real cursor came from (as if the key had leaked).
     const cursor = fc.oneof(
-      ...own.map((valid) => forgedCursor(valid)),
-      fc.constantFrom(...[...own, ...others].map(encode)),
+      ...own.map(({ key }, i) =>
+        forgedCursor(key, (forged) => encodeCursor(forged as HistoryKey, mine[i] as Request, keyring)),
+      ),
+      fc.constantFrom(...[...own, ...others].map(({ cursor: real }) => real)),
     );
     const seen = new Map<string, number>();
     await assertConcurrently(

@@ -613,10 +613,10 @@ export const assertConcurrently = async <T>(
   if (failures.length > 0) throw new Error(failures[0]);
 };
 
-const encodeCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const unsealedCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /**
- * Values a forger puts in a key part of a cursor (a DynamoDB LastEvaluatedKey as base64url JSON):
+ * Values a forger puts in a key part of a cursor (a DynamoDB LastEvaluatedKey, sealed):
  * empty, other users', oversized, wrong types, odd text.
  */
 const cursorPart = fc.oneof(
@@ -632,18 +632,25 @@ const cursorPart = fc.oneof(
   fc.object({ maxDepth: 1 }),
 );
 
-/** Cursors a forger makes from a real one (`valid`, decoded): any text, any JSON, the real one altered. */
-export const forgedCursor = (valid: Record<string, unknown>) =>
+/**
+ * Cursors a forger makes from a real one (`valid`, opened): any text, any JSON, the real one
+ * altered. `seal` seals a key as the service does (with its key, as if it had leaked: what
+ * opens is still checked whole); any JSON is also sent unsealed, as cursors once were.
+ */
+export const forgedCursor = (valid: Record<string, unknown>, seal: (key: unknown) => string) =>
   fc.oneof(
     // Any text at all.
     fc.string({ minLength: 1, maxLength: 200 }),
     fc.base64String({ minLength: 1, maxLength: 200 }).map((text) => text.replace(/=+$/, '') || 'A'),
-    // Any JSON, encoded as the service encodes cursors.
-    fc.json({ maxDepth: 3 }).map((json) => Buffer.from(json).toString('base64url')),
+    // Any JSON, unsealed and sealed.
+    fc.json({ maxDepth: 3 }).map((json) => unsealedCursor(JSON.parse(json))),
+    fc.json({ maxDepth: 3 }).map((json) => seal(JSON.parse(json))),
+    // The real key, unsealed (what a cursor was before it was sealed).
+    fc.constant(unsealedCursor(valid)),
     // The real cursor with one part replaced (the forger's likeliest try).
     fc
       .tuple(fc.constantFrom(...Object.keys(valid)), cursorPart)
-      .map(([name, value]) => encodeCursor({ ...valid, [name]: value })),
+      .map(([name, value]) => seal({ ...valid, [name]: value })),
     // The real cursor with parts replaced, removed or added.
     fc
       .record({
@@ -657,7 +664,7 @@ export const forgedCursor = (valid: Record<string, unknown>) =>
         const key: Record<string, unknown> = { ...valid, ...replace };
         for (const name of remove) delete key[name];
         for (const [name, value] of Object.entries(add)) Object.defineProperty(key, name, { value, enumerable: true });
-        return encodeCursor(key);
+        return seal(key);
       }),
   );
 

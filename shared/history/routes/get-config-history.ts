@@ -8,7 +8,7 @@ import { historyChange } from '../results.js';
 
 export const DEFAULT_HISTORY_LIMIT = 50;
 export const MAX_HISTORY_LIMIT = 100;
-/** Far above any cursor the service hands out (a key of at most some 4 KiB, base64url). */
+/** Far above any cursor the service hands out (a key of at most some 4 KiB, sealed, base64url). */
 export const MAX_CURSOR_LENGTH = 8192;
 
 /** POST /v2/notifications/config/history */
@@ -55,6 +55,7 @@ export const getConfigHistoryRoute = {
   result: historyResult,
   message: HISTORY_MESSAGE,
   scope: 'read',
-  // Reads only: one Query of the history table, or of its index of one entry's changes.
-  function: { tables: { history: ['Query'] }, indexes: { history: [ENTRY_INDEX] } },
+  // Reads only: one Query of the history table, or of its index of one entry's changes; the link
+  // keys, from which the cursors' key is derived (cursor.ts).
+  function: { tables: { history: ['Query'] }, indexes: { history: [ENTRY_INDEX] }, secrets: ['linkKeys'] },
 } as const satisfies Route;

@@ -23,9 +23,12 @@ export const getConfigHistoryDocs: OperationDocs<typeof getConfigHistoryRoute> =
     "deployment's retention time (365 days unless configured). An erasure removes the user's history.",
     '',
     `Limits: \`limit\` 1 to ${MAX_HISTORY_LIMIT} (default ${DEFAULT_HISTORY_LIMIT}); \`cursor\` only from an answer to the same`,
-    `organization, user and documentId. ${IDENTIFIER_RULE} ${BODY_RULE}`,
+    'organization, user and documentId (a cursor is opaque and authenticated: altered, it is refused).',
+    `${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),
-  errors: withInvalidArgument('Also a `cursor` that is not one this request could have answered.'),
+  errors: withInvalidArgument(
+    'Also a `cursor` that is not one this request could have answered: of another request, altered, or sealed with a retired key.',
+  ),
   examples: {
     document: {
       summary: "alice's last change of doc-2",

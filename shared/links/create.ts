@@ -8,6 +8,7 @@ import {
   DEFAULT_LINK_DAYS,
   epochSeconds,
   LIST_UNSUBSCRIBE_POST,
+  type LinkPurpose,
   type LinkScope,
 } from './model.js';
 import type { CreateLinksRequest, CreateLinksResult, UserLinks } from './routes/create-links.js';
@@ -19,19 +20,25 @@ export interface CreateLinksDeps {
   now?: () => Date;
 }
 
-const linksOf = (base: string, token: string, expiresAt: number): UserLinks => {
-  const unsubscribe = unsubscribeUrl(base, token);
+/** One token per URL (contract 13.1): each opens only its own page. */
+interface LinkTokens {
+  unsubscribe: string;
+  preferences: string;
+}
+
+const linksOf = (base: string, tokens: LinkTokens, expiresAt: number): UserLinks => {
+  const unsubscribe = unsubscribeUrl(base, tokens.unsubscribe);
   return {
     unsubscribeUrl: unsubscribe,
-    preferencesUrl: preferencesUrl(base, token),
+    preferencesUrl: preferencesUrl(base, tokens.preferences),
     expiresAt: new Date(expiresAt * 1000).toISOString(),
     headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': LIST_UNSUBSCRIBE_POST },
   };
 };
 
 /**
- * docs/api.md, links/create: per user, an unsubscribe link and a preference-page link (one token,
- * sealed with the current key), their expiry and the two List-Unsubscribe headers. Stores nothing.
+ * docs/api.md, links/create: per user, an unsubscribe link and a preference-page link (a token
+ * each, for its own page only, sealed with the current key), their expiry and the two List-Unsubscribe headers. Stores nothing.
  * An answer over 5 MB (long ids, many users) is refused before any token is made: a token's length
  * follows from its scope alone.
  */
@@ -57,9 +64,11 @@ export const createLinks = async (
 
   // `{"result":{"status":"success","message":...,"data":{` ... `}}}`, each user `"<id>":{...},`.
   let bytes = jsonBytes({ result: { status: 'success', message: 'Links created successfully.', data: {} } });
+  const placeholder = (scope: LinkScope, purpose: LinkPurpose) =>
+    'x'.repeat(sealedLength({ ...scope, purpose }, keyring.current.id));
   for (const scope of scopes) {
-    const placeholder = 'x'.repeat(sealedLength(scope, keyring.current.id));
-    bytes += jsonBytes(scope.userId) + 1 + jsonBytes(linksOf(baseUrl, placeholder, expiresAt)) + 1;
+    const tokens = { unsubscribe: placeholder(scope, 'unsubscribe'), preferences: placeholder(scope, 'preferences') };
+    bytes += jsonBytes(scope.userId) + 1 + jsonBytes(linksOf(baseUrl, tokens, expiresAt)) + 1;
   }
   assertAnswerFits(
     bytes,
@@ -68,7 +77,11 @@ export const createLinks = async (
   );
   const entries: (readonly [string, UserLinks])[] = [];
   for (const scope of scopes) {
-    entries.push([scope.userId, linksOf(baseUrl, await sealLink(scope, keyring), expiresAt)]);
+    const tokens = {
+      unsubscribe: await sealLink({ ...scope, purpose: 'unsubscribe' }, keyring),
+      preferences: await sealLink({ ...scope, purpose: 'preferences' }, keyring),
+    };
+    entries.push([scope.userId, linksOf(baseUrl, tokens, expiresAt)]);
   }
   return userMap(entries);
 };

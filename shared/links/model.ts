@@ -17,6 +17,15 @@ export const LIST_UNSUBSCRIBE_POST = 'List-Unsubscribe=One-Click';
 /** The channel a link unsubscribes from when its request names none. */
 export const DEFAULT_LINK_CHANNEL: Channel = 'email';
 
+/**
+ * Which page a link's token opens (contract 13.1: one token per URL): the unsubscribe URL's only
+ * /u/ (the URL of the List-Unsubscribe header, which mailbox providers see and log, cannot open
+ * the preference page), the preference URL's only /p/. Tokens made before purposes existed carry
+ * none and open both until they expire.
+ */
+export const LINK_PURPOSES = ['unsubscribe', 'preferences'] as const;
+export type LinkPurpose = (typeof LINK_PURPOSES)[number];
+
 /** What a link acts on: a user in an organization, optionally one document and one category, one channel. */
 export interface LinkScope {
   organizationId: string;
@@ -24,6 +33,8 @@ export interface LinkScope {
   documentId?: string;
   category?: string;
   channel: Channel;
+  /** The page it opens; absent on tokens made before purposes existed (they open both). */
+  purpose?: LinkPurpose;
   /** Epoch seconds. */
   issuedAt: number;
   /** Epoch seconds; the link answers the 404 page from then on. */

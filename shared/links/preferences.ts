@@ -111,7 +111,7 @@ export const preferencesPage =
   ({ keys, reader, store, defaults, now = () => new Date() }: PreferencePageDeps) =>
   async (request: PublicRequest): Promise<PageAnswer> => {
     const at = now();
-    const opened = await openWithState({ keys, reader }, request.token, at, { entries: true });
+    const opened = await openWithState({ keys, reader }, request.token, at, { entries: true }, 'preferences');
     if (!opened) return notFound;
     const { link, state } = opened;
     const model = pageModel(link, state, defaults);

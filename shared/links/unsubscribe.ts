@@ -57,13 +57,15 @@ export const unsubscribePage =
   ({ keys, reader, store, now = () => new Date() }: UnsubscribeDeps) =>
   async (request: PublicRequest): Promise<PageAnswer> => {
     const at = now();
-    const opened = await openWithState({ keys, reader }, request.token, at, { entries: false });
+    const opened = await openWithState({ keys, reader }, request.token, at, { entries: false }, 'unsubscribe');
     if (!opened) return notFound;
     const { link, state } = opened;
     const { policy } = state.policy;
+    // Only a token made before purposes existed also opens the preference page, so only its page links there.
+    const preferencesToken = link.purpose === undefined ? request.token : undefined;
 
     if (request.method === 'GET') {
-      return { status: 200, body: offerPage(policy, link.channel, choicesOf(link, state), request.token) };
+      return { status: 200, body: offerPage(policy, link.channel, choicesOf(link, state), preferencesToken) };
     }
 
     const form = await parseForm(request.body, request.contentType);
@@ -72,7 +74,7 @@ export const unsubscribePage =
     if (!checked.ok) return badRequest(checked.reason);
     const choice = chosen(link, state, checked.scope);
     if (!choice) return badRequest(UNSUBSCRIBE_REASONS.notThisLink);
-    if (choice.lock) return { status: 200, body: lockedPage(policy, link.channel, choice, request.token) };
+    if (choice.lock) return { status: 200, body: lockedPage(policy, link.channel, choice, preferencesToken) };
 
     await setFromLink(
       { store, now: () => at },
@@ -80,5 +82,5 @@ export const unsubscribePage =
       { [link.channel]: 'NONE' },
     );
     countLinkChange();
-    return { status: 200, body: unsubscribedPage(policy, link.channel, choice.target, request.token) };
+    return { status: 200, body: unsubscribedPage(policy, link.channel, choice.target, preferencesToken) };
   };

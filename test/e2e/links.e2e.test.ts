@@ -80,7 +80,24 @@ describe('links/create', () => {
     expect(Object.keys(links)).toEqual(['ann', 'bo']);
     const ann = links.ann as (typeof links)[string];
     expect(ann.unsubscribeUrl.startsWith(`${service.baseUrl}/u/`)).toBe(true);
-    expect(ann.preferencesUrl).toBe(ann.unsubscribeUrl.replace('/u/', '/p/'));
+    expect(ann.preferencesUrl.startsWith(`${service.baseUrl}/p/`)).toBe(true);
+    // One token per URL: the List-Unsubscribe URL's opens /u/ only, the preference URL's /p/ only.
+    expect(tokenOf(ann.preferencesUrl)).not.toBe(tokenOf(ann.unsubscribeUrl));
+    const offer = await openPage(ann.unsubscribeUrl);
+    expect(offer.status).toBe(200);
+    // Its page does not hand out the preference page either.
+    expect(offer.html).not.toContain('href="../p/');
+    expect((await openPage(`${service.baseUrl}/p/${tokenOf(ann.unsubscribeUrl)}`)).status).toBe(404);
+    expect((await openPage(`${service.baseUrl}/u/${tokenOf(ann.preferencesUrl)}`)).status).toBe(404);
+    // A token made before each URL had its own (no purpose) opens both, and its page links to the other.
+    const now = Math.floor(Date.now() / 1000);
+    const legacy = await sealLink(
+      { organizationId: ORG, userId: 'ann', documentId: 'd1', channel: 'email', issuedAt: now, expiresAt: now + 3600 },
+      await twinKeyring(service),
+    );
+    const legacyOffer = await openPage(`${service.baseUrl}/u/${legacy}`);
+    expect(legacyOffer.html).toContain(`href="../p/${legacy}"`);
+    expect((await openPage(`${service.baseUrl}/p/${legacy}`)).status).toBe(200);
     expect(ann.headers).toEqual({
       'List-Unsubscribe': `<${ann.unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',

@@ -24,7 +24,8 @@ beforeAll(async () => {
     documentId: 'doc-1',
     category: 'comment',
   });
-  tokens = Object.values(links).map((link) => tokenOf(link.unsubscribeUrl));
+  // One token of each page (each opens only its own): u1's preference page, u2's unsubscribe.
+  tokens = [tokenOf(links.u1?.preferencesUrl as string), tokenOf(links.u2?.unsubscribeUrl as string)];
 }, 60_000);
 afterAll(async () => {
   await service?.close();

@@ -1,3 +1,4 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
 import { CompactEncrypt, EncryptJWT } from 'jose';
 import { FORM_REASONS, parseForm } from '#shared/links/form.js';
@@ -34,7 +35,7 @@ const scope = {
 describe('tokens', () => {
   test('sealed and opened: the scope and the key id come back; nothing of it is readable', async () => {
     const token = await sealLink(scope, keyring);
-    expect(await openLink(token, keyring, NOW)).toEqual({ ...scope, keyId: 'k1' });
+    expect(await openLink(token, keyring, NOW, 'unsubscribe')).toEqual({ ...scope, keyId: 'k1' });
     const [header, key, iv, ciphertext, tag] = token.split('.');
     expect(JSON.parse(Buffer.from(header as string, 'base64url').toString())).toEqual({
       alg: 'dir',
@@ -73,24 +74,103 @@ describe('tokens', () => {
       ['oversized', `${token}${'A'.repeat(MAX_TOKEN_LENGTH)}`],
     ];
     for (const [name, candidate, at] of cases) {
-      expect({ name, opened: await openLink(candidate, keyring, at ?? NOW) }).toEqual({ name, opened: undefined });
+      expect({ name, opened: await openLink(candidate, keyring, at ?? NOW, 'unsubscribe') }).toEqual({
+        name,
+        opened: undefined,
+      });
     }
     // The same id, another key: authentication fails.
-    expect(await openLink(token, other, NOW)).toBeUndefined();
+    expect(await openLink(token, other, NOW, 'preferences')).toBeUndefined();
     // Well-sealed, but claims this service never writes.
     const extra = await new EncryptJWT({ o: 'acme', u: 'alice', ch: 'email', admin: true, iat: now, exp: now + 60 })
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: 'k1' })
       .encrypt(keyring.current.encryption);
-    expect(await openLink(extra, keyring, NOW)).toBeUndefined();
+    expect(await openLink(extra, keyring, NOW, 'preferences')).toBeUndefined();
     // A JWE without claims of a JWT, and one with compression asked for.
     const bare = await new CompactEncrypt(new TextEncoder().encode('{}'))
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: 'k1' })
       .encrypt(keyring.current.encryption);
-    expect(await openLink(bare, keyring, NOW)).toBeUndefined();
+    expect(await openLink(bare, keyring, NOW, 'preferences')).toBeUndefined();
     const unknownKey = await new EncryptJWT({ o: 'acme', u: 'alice', ch: 'email', iat: now, exp: now + 60 })
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: 'k9' })
       .encrypt(keyring.current.encryption);
-    expect(await openLink(unknownKey, keyring, NOW)).toBeUndefined();
+    expect(await openLink(unknownKey, keyring, NOW, 'preferences')).toBeUndefined();
+  });
+});
+
+/** A token sealed by hand with any protected header and claims (what a holder of a leaked key could make). */
+const sealByHand = (header: Record<string, unknown>, claims: Record<string, unknown>, key: Uint8Array): string => {
+  const protectedHeader = Buffer.from(JSON.stringify(header)).toString('base64url');
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(protectedHeader, 'ascii'));
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(claims), 'utf8'), cipher.final()]);
+  return [
+    protectedHeader,
+    '',
+    iv.toString('base64url'),
+    ciphertext.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+  ].join('.');
+};
+
+describe('tokens: header, lifetime and purpose', () => {
+  const claims = { o: 'acme', u: 'alice', ch: 'email', iat: now, exp: now + 86_400 };
+  const header = { alg: 'dir', enc: 'A256GCM', kid: 'k1' };
+
+  test('exactly the expected protected header: any other parameter (zip, cty, crit, typ) is refused', async () => {
+    const key = keyring.current.encryption;
+    expect(await openLink(sealByHand(header, claims, key), keyring, NOW, 'unsubscribe')).toMatchObject({
+      userId: 'alice',
+    });
+    for (const extra of [{ zip: 'DEF' }, { cty: 'JWT' }, { typ: 'JWT' }, { crit: ['exp'], exp: 1 }, { x: 1 }]) {
+      const token = sealByHand({ ...header, ...extra }, claims, key);
+      expect({ extra, opened: await openLink(token, keyring, NOW, 'unsubscribe') }).toEqual({
+        extra,
+        opened: undefined,
+      });
+    }
+    // Members in another order are the same header.
+    expect(
+      await openLink(sealByHand({ kid: 'k1', enc: 'A256GCM', alg: 'dir' }, claims, key), keyring, NOW, 'preferences'),
+    ).toBeDefined();
+  });
+
+  test(`a lifetime of at most ${MAX_LINK_SECONDS / 86_400} days: a longer one (100 years) is refused`, async () => {
+    const lasting = (seconds: number) => sealLink({ ...scope, expiresAt: now + seconds }, keyring);
+    expect(await openLink(await lasting(MAX_LINK_SECONDS), keyring, NOW, 'unsubscribe')).toBeDefined();
+    expect(await openLink(await lasting(MAX_LINK_SECONDS + 1), keyring, NOW, 'unsubscribe')).toBeUndefined();
+    expect(await openLink(await lasting(100 * 365 * 86_400), keyring, NOW, 'unsubscribe')).toBeUndefined();
+    // Issued before now, the same bound holds: a token cannot be made to last by an early iat either.
+    const early = await sealLink({ ...scope, issuedAt: now - MAX_LINK_SECONDS, expiresAt: now + 60 }, keyring);
+    expect(await openLink(early, keyring, NOW, 'unsubscribe')).toBeUndefined();
+  });
+
+  test('a token opens only the page it was made for; one made before purposes existed opens both', async () => {
+    const unsubscribe = await sealLink({ ...scope, purpose: 'unsubscribe' }, keyring);
+    const preferences = await sealLink({ ...scope, purpose: 'preferences' }, keyring);
+    const legacy = await sealLink(scope, keyring);
+    const opens = async (token: string) => [
+      (await openLink(token, keyring, NOW, 'unsubscribe')) !== undefined,
+      (await openLink(token, keyring, NOW, 'preferences')) !== undefined,
+    ];
+    expect(await opens(unsubscribe)).toEqual([true, false]);
+    expect(await opens(preferences)).toEqual([false, true]);
+    expect(await opens(legacy)).toEqual([true, true]);
+    expect(await openLink(unsubscribe, keyring, NOW, 'unsubscribe')).toEqual({
+      ...scope,
+      purpose: 'unsubscribe',
+      keyId: 'k1',
+    });
+    // A purpose this service never writes is refused like any other claim it never writes.
+    expect(
+      await openLink(
+        sealByHand(header, { ...claims, p: 'x' }, keyring.current.encryption),
+        keyring,
+        NOW,
+        'unsubscribe',
+      ),
+    ).toBeUndefined();
   });
 });
 

@@ -42,10 +42,22 @@ const lockNote = (policy: Policy, channel: Channel, choice: Choice) =>
 to “${VALUE_WORDS[choice.lock.value].toLowerCase()}”: this cannot be changed here.</span>`
     : '';
 
-/** The link to the preference page, relative to /u/<token>: it works under any base path. */
-const preferencesLink = (token: string) => html`<a href="../p/${token}">Choose which notifications you get</a>`;
+/**
+ * The link to the preference page, relative to /u/<token>: it works under any base path. Only
+ * for a token that opens it too (made before each URL had its own token); otherwise the page
+ * points to the email's own preference link.
+ */
+const preferencesLink = (token: string | undefined) =>
+  token === undefined
+    ? html`Choose which notifications you get with the preferences link of the email`
+    : html`<a href="../p/${token}">Choose which notifications you get</a>`;
 
-export const offerPage = (policy: Policy, channel: Channel, choices: readonly Choice[], token: string): string => {
+export const offerPage = (
+  policy: Policy,
+  channel: Channel,
+  choices: readonly Choice[],
+  token: string | undefined,
+): string => {
   const open = choices.filter((choice) => !choice.lock);
   // The link's own scope is chosen unless it is locked: never a wider one on the person's behalf.
   // Then the person must choose one (`required`): the browser does not send the form without a
@@ -86,7 +98,12 @@ ${body}
   );
 };
 
-export const unsubscribedPage = (policy: Policy, channel: Channel, target: Target, token: string): string => {
+export const unsubscribedPage = (
+  policy: Policy,
+  channel: Channel,
+  target: Target,
+  token: string | undefined,
+): string => {
   const kept = target.category === undefined ? stillSent(policy, channel) : [];
   return page(
     'You are unsubscribed',
@@ -97,7 +114,7 @@ export const unsubscribedPage = (policy: Policy, channel: Channel, target: Targe
   );
 };
 
-export const lockedPage = (policy: Policy, channel: Channel, choice: Choice, token: string): string =>
+export const lockedPage = (policy: Policy, channel: Channel, choice: Choice, token: string | undefined): string =>
   page(
     'Nothing was changed',
     html`<p class="status" role="status">${lockNote(policy, channel, choice)}</p>

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** The channels a delivery setting exists for, and the values it takes (docs/api.md, Notification config). */
+/** The channels a delivery setting exists for, and the values it takes (docs/api.md, POST /v2/notifications/config/set). */
 export const CHANNELS = ['inbox', 'email', 'slack'] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -94,7 +94,7 @@ export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
         documentId,
         scope: scopeOf(documentId),
         category,
-        // An erasure publishes no erased value again (docs/api.md, users/erase).
+        // An erasure publishes no erased value again (docs/api.md, POST /v2/organizations/users/erase).
         before: erased ? null : beforeChannels,
         after: afterChannels,
       },

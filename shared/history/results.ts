@@ -11,7 +11,7 @@ export const historyChange = once(() =>
     organizationId: z.string(),
     userId: z.string(),
     documentId: z.nullable(z.string()),
-    /** `schedule` for a change of the user's schedule (docs/api.md, Schedules). */
+    /** `schedule` for a change of the user's schedule (docs/api.md, Delivery schedules). */
     scope: z.enum([...scope().options, 'schedule']),
     /** The category layer that changed, or null for the all-categories layer. */
     category: z.nullable(z.string()),

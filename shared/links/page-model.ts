@@ -9,7 +9,7 @@ import type { OpenedLink } from './model.js';
 import { categoryLabel, type Target } from './targets.js';
 
 /*
- * What the preference page shows and edits (docs/api.md, The preference page): rows, each one
+ * What the preference page shows and edits (docs/api.md, The pages: /u/{token} and /p/{token}): rows, each one
  * layer of the user's entries (the organization level for every category without its own
  * setting, each category of the policy, and with a document link that document's entry), and per
  * row each channel: the value stored in that layer, or "use the default", which names what the

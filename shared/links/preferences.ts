@@ -23,7 +23,7 @@ import { scheduleSection } from './pages/schedule-section.js';
 import { scheduleChange, scheduleFieldKind } from './schedule-form.js';
 
 /*
- * /p/{token}, the preference page (docs/api.md, The preference page). GET shows it: one read
+ * /p/{token}, the preference page (docs/api.md, The pages: /u/{token} and /p/{token}). GET shows it: one read
  * (link-state.ts). POST saves its form: what the person changed, layer by layer, each through
  * config/set's or config/reset's code (cause `link`), then answers 303 to the page, which shows
  * the saved state. A form with a field or a value the page does not have is refused whole (400,

@@ -7,7 +7,7 @@ import type { Keyring, LinkKey } from './keyring.js';
 import { DAY_SECONDS, MAX_LINK_SECONDS, type OpenedLink } from './model.js';
 
 /*
- * Revoking links (docs/design.md, Link revocation): links/revoke and every erasure of a user write,
+ * Revoking links (docs/design.md, Links in emails: Revocation): links/revoke and every erasure of a user write,
  * per key of the keyring, one small item of the config table that says "every link of this user
  * issued before T is revoked". Its key is an HMAC of (organization, user) under that key's
  * revocation key, so the item holds no identifier: what an erasure leaves of the user is this keyed

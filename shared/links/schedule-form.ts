@@ -14,7 +14,7 @@ import { type FormFields, valuesOf } from './form.js';
 import { CHANNEL_NAMES } from './pages/words.js';
 
 /*
- * The schedule part of the preference page (docs/api.md, The preference page): the user's time
+ * The schedule part of the preference page (docs/api.md, The pages: /u/{token} and /p/{token}): the user's time
  * zone and up to seven quiet-hours rules, as plain form fields; the snooze and the digest are
  * shown, and kept as stored. The page carries what it showed (`was:schedule:timeZone`,
  * `was:schedule:quietHours`), so that a save writes only what the person changed: a time zone

@@ -4,7 +4,7 @@ import type { LinkState } from './link-state.js';
 import type { OpenedLink } from './model.js';
 
 /*
- * What an unsubscribe link acts on (docs/api.md, One-click unsubscribe): by default the entry of
+ * What an unsubscribe link acts on (docs/api.md, The pages: /u/{token} and /p/{token}): by default the entry of
  * its document (where its migrations led) and its category, or without a document the user's
  * organization-level entry (of its category). The page offers wider scopes: the category at the
  * organization level, or every notification of the channel from the organization.

@@ -12,7 +12,7 @@ import { lockedPage, offerPage, unsubscribedPage } from './pages/unsubscribe-pag
 import { choicesOf, chosen, WIDER_SCOPES } from './targets.js';
 
 /*
- * /u/{token} (docs/api.md, One-click unsubscribe). GET shows what would be unsubscribed and never
+ * /u/{token} (docs/api.md, The pages: /u/{token} and /p/{token}). GET shows what would be unsubscribed and never
  * changes anything (mail scanners open every link). POST is RFC 8058's one-click unsubscribe: the
  * body `List-Unsubscribe=One-Click` (and, from the page, a `scope`) sets the link's channel to
  * NONE for its scope, unless the policy locks it. One read and one write: the link's state

@@ -1,5 +1,5 @@
 /*
- * Where the links point (docs/operations.md, Links: custom domain): the stage's LINKS_BASE_URL
+ * Where the links point (docs/operations.md, Where the links point: a custom domain): the stage's LINKS_BASE_URL
  * when it names one (a custom domain, possibly with a base path), else the address the
  * links/create request itself came to: the API's own domain, over HTTPS (plain HTTP only for a
  * loopback address, the local twin).

@@ -525,7 +525,12 @@ describe('functions', () => {
       [ENV.migrationQueueUrl]: queueId('MigrationQueue'),
       [ENV.erasureQueueUrl]: queueId('ErasureQueue'),
     });
-    expect(variables('getConfigHistory')).toEqual({ ...http, [ENV.historyTable]: tableId('history') });
+    // The history: its table, and the link keys' secret, from which the cursors' key is derived.
+    expect(variables('getConfigHistory')).toEqual({
+      ...http,
+      [ENV.historyTable]: tableId('history'),
+      [ENV.linkKeysSecret]: secretId(),
+    });
     expect(variables('eraseUser')).toEqual({
       ...http,
       [ENV.migrationsTable]: tableId('migrations'),
@@ -662,9 +667,19 @@ describe('least-privilege IAM', () => {
       [tableId('migrations')]: ['dynamodb:BatchGetItem'],
     });
     expect(dataAccess('ErasureConsumer')[secretId()]).toEqual(['secretsmanager:GetSecretValue']);
+    // config/history seals its cursors with a key derived from them.
+    expect(dataAccess('getConfigHistory')[secretId()]).toEqual(['secretsmanager:GetSecretValue']);
     // No other function reads the keys.
+    const readers = [
+      'createLinks',
+      'revokeLinks',
+      'unsubscribe',
+      'preferencePage',
+      'ErasureConsumer',
+      'getConfigHistory',
+    ];
     for (const key of FUNCTION_KEYS) {
-      if (!['createLinks', 'revokeLinks', 'unsubscribe', 'preferencePage', 'ErasureConsumer'].includes(key)) {
+      if (!readers.includes(key)) {
         expect({ key, keys: dataAccess(key)[secretId()] }).toEqual({ key, keys: undefined });
       }
     }

@@ -66,6 +66,17 @@ const isStringRecord = (value: unknown): value is HistoryKey =>
   !Array.isArray(value) &&
   Object.values(value).every((part) => typeof part === 'string');
 
+/**
+ * Refuses (INVALID_ARGUMENT) what cannot be a cursor at all, by its shape alone: checked before
+ * the keys are read, so that no text costs a read of the secret.
+ */
+export const assertCursorShape = (cursor: string): void => {
+  const body = SEALED_CURSOR.exec(cursor)?.[2];
+  if (body === undefined || Buffer.from(body, 'base64url').length < IV_BYTES + TAG_BYTES) {
+    throw new ApiError('INVALID_ARGUMENT', INVALID_CURSOR_MESSAGE);
+  }
+};
+
 /** The plain text of a cursor sealed for `scope` with one of `keys`, or undefined. */
 const open = (cursor: string, scope: Scope, keys: CursorKeys): string | undefined => {
   const [, keyId, body] = SEALED_CURSOR.exec(cursor) ?? [];

@@ -1,6 +1,12 @@
 import { ApiError } from '#shared/api/errors.js';
 import { logger } from '#shared/platform/logger.js';
-import { type CursorKeySource, decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from './cursor.js';
+import {
+  assertCursorShape,
+  type CursorKeySource,
+  decodeCursor,
+  encodeCursor,
+  INVALID_CURSOR_MESSAGE,
+} from './cursor.js';
 import { DEFAULT_HISTORY_LIMIT, type HistoryRequest, type HistoryResult } from './routes/get-config-history.js';
 import type { HistoryStore } from './store.js';
 
@@ -18,7 +24,11 @@ export const getHistory = async (
 ): Promise<HistoryResult> => {
   const { organizationId, userId, documentId, category, limit = DEFAULT_HISTORY_LIMIT, cursor } = request;
   const scope = { organizationId, userId, documentId };
-  const startKey = cursor === undefined ? undefined : decodeCursor(cursor, scope, await keys.keyring());
+  let startKey: ReturnType<typeof decodeCursor> | undefined;
+  if (cursor !== undefined) {
+    assertCursorShape(cursor);
+    startKey = decodeCursor(cursor, scope, await keys.keyring());
+  }
   try {
     const page = await store.list({ ...scope, category, limit, ...(startKey ? { startKey } : {}) });
     if (!page.lastKey) return { changes: page.changes };

@@ -192,8 +192,10 @@ describe('POST /v2/notifications/config/history', () => {
     expect(queries()).toEqual([]);
   });
 
-  test('a single page reads no key (the link keys are read only for a cursor)', async () => {
+  test('a single page reads no key, nor does text that cannot be a cursor (the link keys are read only for one)', async () => {
     await call({ organizationId: 'org-1', userId: 'alice' });
+    for (const cursor of ['not a cursor!', 'k1.', 'k1.AAAA', 'eyJwayI6IkgjIn0'])
+      expect((await call({ organizationId: 'org-1', userId: 'alice', cursor })).statusCode).toBe(400);
     expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(0);
   });
 

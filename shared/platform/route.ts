@@ -47,7 +47,7 @@ export type FunctionSetting =
 /** Actions on the service's event bus. */
 export type EventBusAction = 'PutEvents';
 
-/** The service's secrets: the keys of the links in emails (shared/links/keyring.ts). */
+/** The service's secrets: the keys of the links in emails, from which config/history's cursor key is derived too (shared/links/keyring.ts). */
 export type SecretName = 'linkKeys';
 
 export interface FunctionAccess {

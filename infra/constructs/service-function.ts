@@ -15,7 +15,6 @@ import { REPO_ROOT } from '#service/repository-root.js';
 import type { EnvName } from '#shared/platform/environment.js';
 import type { QueueAction, TableAction } from '#shared/platform/route.js';
 import { CONTROL_TOWER } from '../guard-rules.js';
-import { NODE_WRAPPER_PATH, nodeWrapperLayer } from './node-wrapper-layer.js';
 
 /** Why the service's log groups are exempt from two Control Tower rules (see infra/guard-rules.ts). */
 export const acknowledgeLogGroupRules = (logGroup: Construct): void =>
@@ -70,10 +69,8 @@ export interface ServiceFunctionProps {
   /**
    * The SDK as a plain SDK function has it: its default credential chain instead of the
    * environment-only provider (service/bundle-aliases.ts), and its settings looked up as usual
-   * instead of set in the environment (service/lambda-sdk-settings.ts); and Node started with
-   * V8's own heap settings, not through the wrapper (infra/bundling/node-wrapper.sh). For code
-   * that must look like a plain SDK function (the bench's baselines); the service's functions
-   * never set it.
+   * instead of set in the environment (service/lambda-sdk-settings.ts). For code that must look
+   * like a plain SDK function (the bench's baselines); the service's functions never set it.
    */
   plainSdk?: boolean;
 }
@@ -126,14 +123,12 @@ export class ServiceFunction extends Construct {
       timeout: Duration.seconds(this.timeoutSeconds),
       tracing: Tracing.ACTIVE,
       role: this.role,
-      ...(props.plainSdk ? {} : { layers: [nodeWrapperLayer(this)] }),
       logGroup: this.logGroup,
       // No NODE_OPTIONS=--enable-source-maps: it parses the map at every cold start; the logged
       // stacks point at the TypeScript all the same (shared/platform/stack-traces.ts).
       environment: {
-        // Found at the first place the SDK looks (why: service/lambda-sdk-settings.ts); node
-        // started through the wrapper in the stack's layer (why: infra/bundling/node-wrapper.sh).
-        ...(props.plainSdk ? {} : { ...LAMBDA_SDK_SETTINGS, AWS_LAMBDA_EXEC_WRAPPER: NODE_WRAPPER_PATH }),
+        // Found at the first place the SDK looks (why: service/lambda-sdk-settings.ts).
+        ...(props.plainSdk ? {} : LAMBDA_SDK_SETTINGS),
         ...props.environment,
       },
       bundling: {

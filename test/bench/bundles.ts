@@ -29,7 +29,6 @@ import { OPERATIONS, type Operation, operationById } from '#tools/openapi/operat
 import { apiEvent } from '../support/api-events.js';
 import { keyringAt } from '../support/links.js';
 import { entryItem, streamRecord } from '../support/stream-records.js';
-import { zipEntries } from '../support/zip-entries.js';
 import { progress } from './progress.js';
 import { goal, type Section, section } from './report.js';
 import { startStubEventBridge, startStubSqs } from './servers/stubs.js';
@@ -42,11 +41,10 @@ const run = promisify(execFile);
  * client and one send for the functions that send, the Secrets Manager client and one secret
  * read for those that read the link keys: each function is scored against the baseline with the
  * clients it uses (its spec's queues and secrets). The scored ones are plain SDK functions, with
- * the SDK's default credential chain and settings lookup and node's own heap settings; the
- * service's functions take credentials from the environment only (service/bundle-aliases.ts),
- * find the SDK's settings there (service/lambda-sdk-settings.ts) and start node through a wrapper
- * (infra/bundling/node-wrapper.sh), and the same baselines built that way show the framework's own
- * share (reported, not scored).
+ * the SDK's default credential chain and settings lookup; the service's functions take
+ * credentials from the environment only (service/bundle-aliases.ts) and find the SDK's settings
+ * there (service/lambda-sdk-settings.ts), and the same baselines built that way show the
+ * framework's own share (reported, not scored).
  */
 const baseline = (name: string, file: string, plainSdk: boolean) => ({
   name: `Baseline: ${name}${plainSdk ? '' : ', built as the functions are'}`,
@@ -96,8 +94,6 @@ interface Bundle {
   baseline: BaselineKind;
   /** Built as a plain SDK function: the SDK's default credential chain and settings lookup (the scored baselines only). */
   plainSdk: boolean;
-  /** Its layers' files, as Lambda extracts them into /opt (undefined: no layer). */
-  opt: string | undefined;
 }
 
 interface InitSample {
@@ -107,10 +103,7 @@ interface InitSample {
   /** CPU time (user + system) of the same spans. */
   importCpuMs: number;
   firstAnswerCpuMs: number;
-  /**
-   * CPU time of the whole process to the first answer: node's own start and, through exec, a
-   * wrapper script's, which the spans above leave out.
-   */
+  /** CPU time of the whole process to the first answer: node's own start included, which the spans above leave out. */
   processCpuMs: number;
   /** From process start (performance.timeOrigin) to the first answer. */
   readyMs: number;
@@ -160,33 +153,7 @@ const baselineOf = ({ queues, secrets }: Pick<FunctionSpec, 'queues' | 'secrets'
 /** A function synthesized for the bench, before its bundle is read. */
 type Built = Pick<Bundle, 'name' | 'entry' | 'baseline' | 'plainSdk'> & { fn: ServiceFunction };
 
-/**
- * A function's layers (their zip assets) extracted into one directory with each file's mode, as
- * Lambda extracts them into /opt.
- */
-const extracting = new Map<string, Promise<string>>();
-const extractLayers = (outdir: string, template: Json, layers: Json[] | undefined) => {
-  if (!layers?.length) return undefined;
-  const opt = join(outdir, `opt-${layers.map((layer) => layer.Ref).join('-')}`);
-  // Once per set of layers: the functions sharing it are read at the same time.
-  let done = extracting.get(opt);
-  if (!done) {
-    done = (async () => {
-      await mkdir(opt, { recursive: true });
-      for (const layer of layers) {
-        const zip = await readFile(join(outdir, `asset.${template.Resources[layer.Ref].Properties.Content.S3Key}`));
-        for (const { name, mode, data } of zipEntries(zip)) {
-          await writeFile(join(opt, name), data, { mode: mode & 0o777 });
-        }
-      }
-      return opt;
-    })();
-    extracting.set(opt, done);
-  }
-  return done;
-};
-
-/** Functions of a synthesized stack: the asset directory of each, its map, its environment and layers. */
+/** Functions of a synthesized stack: the asset directory of each, its map and its environment. */
 const bundlesOf = (outdir: string, stack: Stack, template: Json, functions: Built[]) =>
   Promise.all(
     functions.map(async ({ name, fn, entry, baseline, plainSdk }): Promise<Bundle> => {
@@ -205,7 +172,6 @@ const bundlesOf = (outdir: string, stack: Stack, template: Json, functions: Buil
         env: resolveEnv(props.Environment?.Variables),
         baseline,
         plainSdk,
-        opt: await extractLayers(outdir, template, props.Layers),
       };
     }),
   );
@@ -328,25 +294,9 @@ const shuffled = <T>(items: readonly T[], random: () => number): T[] => {
   return copy;
 };
 
-/**
- * Node's command line as Lambda runs it: through the wrapper script the function's
- * AWS_LAMBDA_EXEC_WRAPPER names when it names one (Lambda runs it with node and node's arguments),
- * found in its layers (/opt) or its package (/var/task) as Lambda finds it.
- */
-const nodeCommand = (bundle: Bundle, args: string[]): [string, string[]] => {
-  const wrapper = bundle.env.AWS_LAMBDA_EXEC_WRAPPER;
-  if (!wrapper) return [process.execPath, args];
-  const [, root, file] = /^\/(opt|var\/task)\/(.+)$/.exec(wrapper) ?? [];
-  const dir = root === 'opt' ? bundle.opt : root ? bundle.dir : undefined;
-  if (!dir || !file)
-    throw new Error(`bench: ${bundle.name}'s wrapper ${wrapper} is in neither its layers nor its package`);
-  return [join(dir, file), [process.execPath, ...args]];
-};
-
 /** One cold start: a fresh Node process, the function's environment, the bundle imported from its own directory. */
 const coldStart = async (bundle: Bundle, env: Record<string, string>, event: unknown): Promise<InitSample> => {
-  const [command, args] = nodeCommand(bundle, ['--input-type=module', '-e', INIT_SCRIPT]);
-  const { stdout } = await run(command, args, {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', INIT_SCRIPT], {
     cwd: bundle.dir,
     env: {
       PATH: process.env.PATH ?? '',
@@ -652,7 +602,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
         'first answer p90',
         'first answer CPU',
         'x baseline (CPU)',
-        'process CPU (node and wrapper included)',
+        'process CPU (node\'s start included)',
         'heap after',
         'status',
         'largest additions over the baseline',
@@ -707,7 +657,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
     }
     s.tables.push({
       title:
-        "The framework's own share (not scored): each function against its baseline built as the functions are (credentials from the environment only, SDK settings in the environment, node through the wrapper), so that only the service's code and libraries differ",
+        "The framework's own share (not scored): each function against its baseline built as the functions are (credentials from the environment only, SDK settings in the environment), so that only the service's code and libraries differ",
       columns: ['function', 'baseline', 'bundle x baseline', 'first answer CPU x baseline'],
       rows: rows
         .filter((r) => !r.isBaseline && r.bundle !== control)
@@ -759,8 +709,8 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       )
         .map((b) => b.entry)
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
-      `Credentials, SDK settings and node's heap: the scored baselines keep the SDK's default credential chain and its lookup of each setting (environment, then the shared config files, then the default), and V8's default young generation, as a plain SDK function has them; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts), find each SDK setting in their environment (service/lambda-sdk-settings.ts) and start node through a wrapper that starts V8's young generation at 16 MB (infra/bundling/node-wrapper.sh: no scavenge before the first answer instead of four). The same three changes make the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
-      "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (no NODE_OPTIONS: the functions map their stacks themselves, when one is first formatted) plus Lambda's own variables, and node started as Lambda starts it: through the function's wrapper script when its environment names one (AWS_LAMBDA_EXEC_WRAPPER: infra/bundling/node-wrapper.sh, from the stack's layer, extracted as Lambda extracts it into /opt, starts V8's young generation at 16 MB; the scored baselines, plain functions, have none), which runs before the measured span (the column of the process's CPU counts it: from node's own start, a wrapper's included, since a process keeps its CPU time through exec, to the first answer); the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (until 2026-11-26 the span included it, some 45 ms of CPU of a baseline's then 120 ms, which made every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
+      `Credentials and SDK settings: the scored baselines keep the SDK's default credential chain and its lookup of each setting (environment, then the shared config files, then the default), as a plain SDK function has them; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts) and find each SDK setting in their environment (service/lambda-sdk-settings.ts). The same two changes make the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
+      "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (no NODE_OPTIONS: the functions map their stacks themselves, when one is first formatted) plus Lambda's own variables, node started as the runtime ships (the column of the process's CPU counts from node's own start to the first answer); the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (until 2026-11-26 the span included it, some 45 ms of CPU of a baseline's then 120 ms, which made every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
       "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, users/erase a fresh user, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients (no X-Ray tracing, which the service's functions have in Lambda), read the credential and make one batched read, as config/get does; the others add the SQS client and one SendMessage, the Secrets Manager client and one GetSecretValue, or both: each function is scored against the one with the clients its spec names (queues, secrets), the only ones it bundles.",
       `Control: the DynamoDB reads baseline's bundle is started once more in each round and compared with itself as the functions are with their baselines; it should read 1.00x, and its distance from 1.00x is the run's noise floor (scored within ${fmtRatio(1 - CONTROL_TOLERANCE)}-${fmtRatio(1 + CONTROL_TOLERANCE)}).`,
       `"Largest additions" and "map of every source" come from an esbuild build of the same entry with source maps of every input (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,

@@ -6,12 +6,6 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import {
-  NODE_WRAPPER_FILE,
-  NODE_WRAPPER_PATH,
-  NODE_WRAPPER_SCRIPT,
-  nodeWrapperZipBytes,
-} from '#infra/constructs/node-wrapper-layer.js';
 import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
 import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
@@ -34,7 +28,6 @@ import { REPO_ROOT } from '#service/repository-root.js';
 import { functionSpecOf, PUBLIC_ROUTES, publicFunctionSpecOf, ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
-import { zipEntries } from '../support/zip-entries.js';
 import {
   describeViolations,
   type Json,
@@ -223,8 +216,6 @@ describe('functions', () => {
       expect(props.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       expect(props.Environment.Variables).toMatchObject({
         ...LAMBDA_SDK_SETTINGS,
-        // Lambda starts node through it (infra/bundling/node-wrapper.sh): V8 flags NODE_OPTIONS refuses.
-        AWS_LAMBDA_EXEC_WRAPPER: NODE_WRAPPER_PATH,
         POWERTOOLS_SERVICE_NAME: 'notification-preferences',
         POWERTOOLS_LOG_LEVEL: 'DEBUG',
         POWERTOOLS_METRICS_NAMESPACE: s.stack.stackName,
@@ -276,67 +267,16 @@ describe('functions', () => {
     }
   });
 
-  test("every function starts node through the stack's layer: the script, executable in the zip itself; node gets V8's young generation at 16 MB and its arguments unchanged", () => {
-    const [layerId, layer] = only(ofType('AWS::Lambda::LayerVersion'));
+  test('node starts as AWS ships the runtime: no layer, no exec wrapper (the slot is the operator\'s)', () => {
+    expect(ofType('AWS::Lambda::LayerVersion')).toEqual([]);
     for (const key of FUNCTION_KEYS) {
-      expect({ key, layers: fnProps(key).Layers }).toEqual({ key, layers: [{ Ref: layerId }] });
-    }
-    expect(layer.Properties).toMatchObject({ CompatibleRuntimes: ['nodejs24.x'], CompatibleArchitectures: ['arm64'] });
-    // A zip file asset, uploaded as it is: the mode is in its bytes, whatever carries cdk.out.
-    const zip = readFileSync(join(s.outdir, `asset.${layer.Properties.Content.S3Key}`));
-    const entries = zipEntries(zip);
-    expect(entries.map(({ name, mode }) => ({ name, mode: mode.toString(8) }))).toEqual([
-      { name: NODE_WRAPPER_FILE, mode: '100755' },
-    ]);
-    expect(entries[0]?.data.equals(readFileSync(NODE_WRAPPER_SCRIPT))).toBe(true);
-
-    // As Lambda's bootstrap calls it: node, then node's arguments (its own flags, the runtime's entry).
-    const opt = mkdtempSync(join(tmpdir(), 'layer-'));
-    const wrapper = join(opt, entries[0]?.name ?? '');
-    writeFileSync(wrapper, entries[0]?.data ?? '', { mode: entries[0]?.mode });
-    const probe =
-      "const v8 = await import('node:v8'); process.stdout.write(JSON.stringify({ args: process.argv.slice(1), newSpace: v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size }));";
-    const start = (command: string, args: string[]) => {
-      const { stdout, status, stderr } = spawnSync(command, args, {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH },
+      const props = fnProps(key);
+      expect({ key, layers: props.Layers, wrapper: props.Environment.Variables.AWS_LAMBDA_EXEC_WRAPPER }).toEqual({
+        key,
+        layers: undefined,
+        wrapper: undefined,
       });
-      if (status !== 0) throw new Error(`${command} exited ${status}: ${stderr}`);
-      return JSON.parse(stdout) as { args: string[]; newSpace: number };
-    };
-    const nodeArgs = ['--stack-trace-limit=20', '--input-type=module', '-e', probe, 'an arg with spaces', '"$HOME\\'];
-    const wrapped = start(wrapper, [process.execPath, ...nodeArgs]);
-    const plain = start(process.execPath, nodeArgs);
-    expect(wrapped.args).toEqual(['an arg with spaces', '"$HOME\\']);
-    expect(wrapped.args).toEqual(plain.args);
-    // One semi-space of 16 MB from the start (V8 starts at 1 MB without the flag).
-    expect(wrapped.newSpace).toBe(16 * 1024 * 1024);
-    expect(plain.newSpace).toBeLessThan(wrapped.newSpace);
-  });
-
-  test("the layer's zip is the same bytes in every time zone (a synthesis elsewhere uploads nothing new)", () => {
-    // A fresh process per zone: zip dates are local time, and a process reads TZ as it starts.
-    const zipIn = (tz: string) => {
-      const script =
-        "const m = await import('#infra/constructs/node-wrapper-layer.js'); process.stdout.write(Buffer.from(m.nodeWrapperZipBytes()).toString('base64'));";
-      const { stdout, status, stderr } = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', '--input-type=module', '-e', script],
-        { cwd: REPO_ROOT, env: { PATH: process.env.PATH, TZ: tz }, encoding: 'utf8' },
-      );
-      if (status !== 0) throw new Error(`zip in ${tz} exited ${status}: ${stderr}`);
-      return stdout;
-    };
-    const zips = ['Pacific/Kiritimati', 'America/Adak', 'UTC'].map(zipIn);
-    expect(zips[0]).not.toBe('');
-    expect(new Set(zips).size).toBe(1);
-    expect(Buffer.from(zips[0] ?? '', 'base64').equals(Buffer.from(nodeWrapperZipBytes()))).toBe(true);
-  });
-
-  test('a wrapper with CRLF line endings (a Windows checkout) fails the synthesis instead of every function', () => {
-    const crlf = Buffer.from(readFileSync(NODE_WRAPPER_SCRIPT, 'utf8').replaceAll('\n', '\r\n'));
-    expect(() => nodeWrapperZipBytes(crlf)).toThrow(/CRLF line endings/);
-    expect(() => nodeWrapperZipBytes()).not.toThrow();
+    }
   });
 
   // Run in a fresh Node from the cloud assembly, where no node_modules can be found: any
@@ -479,7 +419,7 @@ describe('functions', () => {
       return Object.fromEntries(
         Object.entries(rest)
           // Read by the SDK and by Lambda (checked above).
-          .filter(([k]) => !(k in LAMBDA_SDK_SETTINGS) && k !== 'AWS_LAMBDA_EXEC_WRAPPER')
+          .filter(([k]) => !(k in LAMBDA_SDK_SETTINGS))
           .map(([k, v]) => [k, typeof v === 'string' ? v : refId(v)]),
       );
     };

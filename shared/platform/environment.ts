@@ -61,13 +61,6 @@ const PLATFORM = {
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
   metricsDisabled: 'POWERTOOLS_METRICS_DISABLED',
-  traceEnabled: 'POWERTOOLS_TRACE_ENABLED',
-  /** Set by Lambda per invocation when the function is traced: the X-Ray trace header. */
-  traceHeader: '_X_AMZN_TRACE_ID',
-  /** Set by Lambda in every function. */
-  region: 'AWS_REGION',
-  /** Set by Lambda when the function is traced: where its X-Ray daemon listens. */
-  xrayDaemon: 'AWS_XRAY_DAEMON_ADDRESS',
 } as const;
 
 /** The variable carrying each table's name, queue's URL and queue's maxReceiveCount. */
@@ -290,22 +283,3 @@ export const metricsNamespace = (env: Env = process.env): string =>
  */
 export const metricsRecorded = (env: Env = process.env): boolean =>
   inLambda(env) || env[PLATFORM.metricsDisabled] !== undefined;
-
-/** X-Ray tracing: in Lambda, unless POWERTOOLS_TRACE_ENABLED=false (the rule Powertools Tracer applies). */
-export const tracingEnabled = (env: Env = process.env): boolean =>
-  inLambda(env) && env[PLATFORM.traceEnabled]?.toLowerCase() !== 'false';
-
-/** Where Lambda keeps the current invocation's trace header when one process runs several invocations. */
-interface InvokeStoreGlobal {
-  awslambda?: { InvokeStore?: { getXRayTraceId(): string | undefined } };
-}
-
-/** The current invocation's X-Ray trace header, if Lambda gave it one. */
-export const xrayTraceHeader = (env: Env = process.env): string | undefined =>
-  (globalThis as InvokeStoreGlobal).awslambda?.InvokeStore?.getXRayTraceId() ?? env[PLATFORM.traceHeader];
-
-/** The X-Ray daemon's address as Lambda sets it. */
-export const xrayDaemonAddress = (env: Env = process.env): string | undefined => env[PLATFORM.xrayDaemon];
-
-/** The function's region, as Lambda sets it. */
-export const awsRegion = (env: Env = process.env): string | undefined => env[PLATFORM.region];

@@ -137,7 +137,7 @@ export const rejectedBench = async ({ invocations = DEFAULT_INVOCATIONS } = {}):
     }
     s.notes.push(
       'Lambda bills each of these invocations at its duration (1 ms minimum); the gateway charges per request whatever the answer.',
-      'Metrics and traces are off outside Lambda: a deployed 401 also writes one EMF line (AuthFailures) and an X-Ray subsegment.',
+      'Metrics are off outside Lambda: a deployed 401 also writes one EMF line (AuthFailures).',
     );
     s.data = { invocations, cases: rows };
     return [s];

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -267,7 +267,7 @@ describe('functions', () => {
     }
   });
 
-  test('node starts as AWS ships the runtime: no layer, no exec wrapper (the slot is the operator\'s)', () => {
+  test("node starts as AWS ships the runtime: no layer, no exec wrapper (the slot is the operator's)", () => {
     expect(ofType('AWS::Lambda::LayerVersion')).toEqual([]);
     for (const key of FUNCTION_KEYS) {
       const props = fnProps(key);

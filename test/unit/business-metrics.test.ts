@@ -14,9 +14,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import type { HttpHandler } from '#shared/edge/http-route.js';
 import { migrationKey } from '#shared/migration/keys.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
-import { metricsRecorded, tracingEnabled } from '#shared/platform/environment.js';
+import { metricsRecorded } from '#shared/platform/environment.js';
 import { logger } from '#shared/platform/logger.js';
-import { tracingActive } from '#shared/platform/tracing.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { authHeaders, credentialRecord, TEST_TOKEN } from '../support/credentials.js';
 import { setUnitTestEnv } from '../support/test-env.js';
@@ -224,19 +223,10 @@ describe('migrations', () => {
   });
 });
 
-describe('where metrics and traces are produced', () => {
+describe('where metrics are produced', () => {
   test('metrics: always in Lambda, elsewhere only when POWERTOOLS_METRICS_DISABLED is set', () => {
     expect(metricsRecorded({})).toBe(false);
     expect(metricsRecorded({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x' })).toBe(true);
     expect(metricsRecorded({ POWERTOOLS_METRICS_DISABLED: 'false' })).toBe(true);
-  });
-
-  test('traces: only in Lambda, unless POWERTOOLS_TRACE_ENABLED=false; here nothing is traced', () => {
-    expect(tracingEnabled({})).toBe(false);
-    expect(tracingEnabled({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x' })).toBe(true);
-    expect(tracingEnabled({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x', POWERTOOLS_TRACE_ENABLED: 'false' })).toBe(
-      false,
-    );
-    expect(tracingActive).toBe(false);
   });
 });

@@ -35,8 +35,6 @@ export const acknowledgeLogGroupRules = (logGroup: Construct): void =>
   );
 
 const SOURCE_MAP_PATHS_SCRIPT = join(REPO_ROOT, 'infra/bundling/source-map-paths.mjs');
-// Bundled dependencies left unmapped: ~95% less map to read at each cold start (measured by `npm run bench`).
-const DEPENDENCY_MAPPINGS_SCRIPT = join(REPO_ROOT, 'infra/bundling/drop-dependency-mappings.mjs');
 /** For the bundling command line, which runs in a shell. */
 const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
@@ -67,10 +65,11 @@ export interface ServiceFunctionProps {
   /** For the function's log group. */
   removalPolicy: RemovalPolicy;
   /**
-   * The SDK as a plain SDK function has it: its default credential chain instead of the
-   * environment-only provider (service/bundle-aliases.ts), and its settings looked up as usual
-   * instead of set in the environment (service/lambda-sdk-settings.ts). For code that must look
-   * like a plain SDK function (the bench's baselines); the service's functions never set it.
+   * A plain SDK function: the SDK's default credential chain instead of the environment-only
+   * provider (service/bundle-aliases.ts), its settings looked up as usual instead of set in the
+   * environment (service/lambda-sdk-settings.ts), and node without source-map support. For code
+   * that must look like a plain SDK function (the bench's baselines); the service's functions
+   * never set it.
    */
   plainSdk?: boolean;
 }
@@ -124,11 +123,11 @@ export class ServiceFunction extends Construct {
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
-      // No NODE_OPTIONS=--enable-source-maps: it parses the map at every cold start; the logged
-      // stacks point at the TypeScript all the same (shared/platform/stack-traces.ts).
       environment: {
-        // Found at the first place the SDK looks (why: service/lambda-sdk-settings.ts).
-        ...(props.plainSdk ? {} : LAMBDA_SDK_SETTINGS),
+        // SDK settings found at the first place the SDK looks (why: service/lambda-sdk-settings.ts);
+        // logged stacks that point at the TypeScript sources, through Node's own source-map
+        // support (its cold-start cost: docs/design.md, Stack traces).
+        ...(props.plainSdk ? {} : { ...LAMBDA_SDK_SETTINGS, NODE_OPTIONS: '--enable-source-maps' }),
         ...props.environment,
       },
       bundling: {
@@ -136,7 +135,8 @@ export class ServiceFunction extends Construct {
         target: 'node24',
         minify: true,
         sourceMap: true,
-        // The map only needs positions; embedding the sources would double the bundle.
+        // The map only needs positions; embedding the sources would double the asset and the
+        // map Node reads at each cold start.
         sourcesContent: false,
         mainFields: ['module', 'main'],
         // Bundle everything, the AWS SDK included.
@@ -154,7 +154,6 @@ export class ServiceFunction extends Construct {
             [process.execPath, SOURCE_MAP_PATHS_SCRIPT, join(outputDir, 'index.mjs.map'), inputDir]
               .map(shellQuote)
               .join(' '),
-            [process.execPath, DEPENDENCY_MAPPINGS_SCRIPT, join(outputDir, 'index.mjs.map')].map(shellQuote).join(' '),
           ],
         },
       },

@@ -1,7 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { serviceName } from './environment.js';
-// The stacks it logs point at the TypeScript sources, in a bundle too.
-import './stack-traces.js';
 
 /**
  * One structured JSON logger per process (Powertools). Request headers are never logged:

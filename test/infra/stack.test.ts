@@ -212,10 +212,10 @@ describe('functions', () => {
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
       });
-      // Source maps are read on the first logged stack (shared/platform/stack-traces.ts), not by Node at each cold start.
-      expect(props.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       expect(props.Environment.Variables).toMatchObject({
         ...LAMBDA_SDK_SETTINGS,
+        // Node's own source-map support: logged stacks point at the TypeScript.
+        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'notification-preferences',
         POWERTOOLS_LOG_LEVEL: 'DEBUG',
         POWERTOOLS_METRICS_NAMESPACE: s.stack.stackName,
@@ -283,7 +283,7 @@ describe('functions', () => {
   // dependency left out of the bundle (the AWS SDK included) fails the import. No AWS
   // credentials in the environment, no home folder of the machine's: nothing to find elsewhere.
   const ANSWER = 'ANSWER ';
-  const runBundle = (key: FunctionKey, event: object, logLevel = 'SILENT') => {
+  const runBundle = (key: FunctionKey, event: object, logLevel = 'SILENT', nodeOptions?: string) => {
     const script = `const { handler } = await import(${JSON.stringify(join(assetDir(key), 'index.mjs'))});
       const answer = await handler(${JSON.stringify(event)}, {});
       process.stdout.write(${JSON.stringify(`\n${ANSWER}`)} + JSON.stringify(answer));`;
@@ -298,6 +298,7 @@ describe('functions', () => {
         [ENV.configTable]: 'config',
         [ENV.credentialsTable]: 'credentials',
         [ENV.limitsTable]: 'limits',
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
       },
       encoding: 'utf8',
     });
@@ -383,6 +384,24 @@ describe('functions', () => {
     expect(log).toContain('Unable to find environment variable credentials');
   });
 
+  test("with the function's NODE_OPTIONS a logged stack points at the sources, not at the bundle", () => {
+    const event = {
+      rawPath: '/v2/notifications/config/get',
+      headers: { 'content-type': 'application/json', 'x-service-api-key': 'k', 'x-service-auth-token': 't' },
+      body: JSON.stringify({ data: { organizationId: 'acme', userIds: ['alice'] } }),
+      requestContext: { http: { method: 'POST' }, requestId: 'r3' },
+    };
+    const frames = (log: string) => [...log.matchAll(/\(?(file:\/\/\/[^\s"()]+):\d+:\d+/g)].map((m) => m[1] as string);
+    const mapped = frames(
+      runBundle('getConfig', event, 'ERROR', fnProps('getConfig').Environment.Variables.NODE_OPTIONS).log,
+    );
+    expect(mapped.length).toBeGreaterThan(0);
+    expect(mapped.filter((file) => file.endsWith('/index.mjs'))).toEqual([]);
+    expect(mapped.some((file) => file.endsWith('.ts') || file.endsWith('.js'))).toBe(true);
+    // Without it, the same stack names the bundle: the variable is what maps it.
+    expect(frames(runBundle('getConfig', event, 'ERROR').log).some((file) => file.endsWith('/index.mjs'))).toBe(true);
+  });
+
   test('no function sets a variable Lambda reserves (the deployment would fail on it)', () => {
     // https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
     const reserved = [
@@ -418,8 +437,8 @@ describe('functions', () => {
         .Environment.Variables as Record<string, unknown>;
       return Object.fromEntries(
         Object.entries(rest)
-          // Read by the SDK and by Lambda (checked above).
-          .filter(([k]) => !(k in LAMBDA_SDK_SETTINGS))
+          // Read by the SDK and by node (checked above).
+          .filter(([k]) => !(k in LAMBDA_SDK_SETTINGS) && k !== 'NODE_OPTIONS')
           .map(([k, v]) => [k, typeof v === 'string' ? v : refId(v)]),
       );
     };

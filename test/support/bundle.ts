@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import { REPO_ROOT } from '#service/repository-root.js';
 
 /** Resolves the package.json subpath imports (#shared/x.js) to their TypeScript sources, for esbuild. */
@@ -12,21 +12,3 @@ export const subpathImports: Plugin = {
     });
   },
 };
-
-/**
- * Bundles `entry` into `outfile` as the stack bundles a function (ESM, minified, a source map
- * without the sources' text), without the CDK: for tests of what a bundle's map does.
- */
-export const bundleAsAFunction = (entry: string, outfile: string) =>
-  build({
-    entryPoints: [entry],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    minify: true,
-    sourcemap: true,
-    sourcesContent: false,
-    outfile,
-    logLevel: 'silent',
-    plugins: [subpathImports],
-  });

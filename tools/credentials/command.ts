@@ -19,7 +19,6 @@ import {
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
 import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
 import { type CliIo, CommandError, describeError, isPrintable, printable, table, UsageError } from '../cli/output.js';
-import { flushCredentialCaches, regionalFlushClients } from './flush-functions.js';
 
 /**
  * `npm run credentials -- create|list|revoke`: the operators' tool for API credentials, in
@@ -31,8 +30,8 @@ export const USAGE = `Usage: npm run credentials -- <command> [options]
 Commands:
   create    create a credential; prints its api key and token (the token only this once)
   list      list credentials (token hashes shortened to a prefix)
-  revoke    revoke a credential by api key (effective within the functions' cache time, default 60 s;
-            at once on a deployed stage with --now)
+  revoke    revoke a credential by api key (effective within the functions' cache time,
+            credentialCacheSeconds, default 60 s)
 
 create options:
   --organizations a,b     organizations it may use, comma-separated, or '*' for all
@@ -48,8 +47,6 @@ create options:
                           default twice the rate)
 revoke options:
   --api-key KEY           the credential to revoke
-  --now --stack NAME      (with --table) also make every function of the stack that authenticates
-                          start afresh, so that none trusts a cached copy of the credential
 
 Where (default: the local store, see below):
   --table NAME [--region REGION] a deployed credentials table (stack output CredentialsTableName);
@@ -75,8 +72,6 @@ const OPTIONS = {
   'rate-limit': { type: 'string' },
   burst: { type: 'string' },
   'api-key': { type: 'string' },
-  now: { type: 'boolean' },
-  stack: { type: 'string' },
   table: { type: 'string' },
   region: { type: 'string' },
   endpoint: { type: 'string' },
@@ -90,7 +85,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 const COMMAND_OPTIONS: Record<string, (keyof typeof OPTIONS)[]> = {
   create: ['organizations', 'organization', 'name', 'expires-in-days', 'expires-at', 'scopes', 'rate-limit', 'burst'],
   list: [],
-  revoke: ['api-key', 'now', 'stack'],
+  revoke: ['api-key'],
 };
 const TARGET_OPTIONS: (keyof typeof OPTIONS)[] = ['table', 'region', 'endpoint', 'data-dir', 'json', 'help'];
 
@@ -253,20 +248,7 @@ const rateText = (limit: RateLimit | null) => (limit ? `${limit.perSecond}/s, bu
 const organizationsText = (ids: string[] | '*') =>
   ids === '*' ? '* (all)' : printable(ids.map((id) => (/[\s,"]/.test(id) ? JSON.stringify(id) : id)).join(', '));
 
-/** What revoke --now does on AWS (flush-functions.ts); a test gives its own. */
-export interface CredentialsDeps {
-  flush: (region: string | undefined, stack: string, at: Date) => Promise<string[]>;
-}
-
-const AWS_DEPS: CredentialsDeps = {
-  flush: (region, stack, at) => flushCredentialCaches(regionalFlushClients(region), stack, at),
-};
-
-export const runCredentialsCommand = async (
-  argv: string[],
-  io: CliIo,
-  deps: CredentialsDeps = AWS_DEPS,
-): Promise<number> => {
+export const runCredentialsCommand = async (argv: string[], io: CliIo): Promise<number> => {
   const env = io.env ?? process.env;
   const now = (io.now ?? (() => new Date()))();
   let parsed: { values: Values; positionals: string[] };
@@ -311,10 +293,6 @@ export const runCredentialsCommand = async (
     const scopes = command === 'create' ? parseScopes(values) : undefined;
     const rateLimit = command === 'create' ? parseRateLimit(values) : undefined;
     if (command === 'revoke' && !values['api-key']) throw new UsageError('revoke needs --api-key KEY');
-    if (values.now && (!values.stack || values.table === undefined)) {
-      throw new UsageError('--now needs --stack NAME and --table (a deployed stage); locally, restart npm start');
-    }
-    if (values.stack !== undefined && !values.now) throw new UsageError('--stack goes with --now');
     if (values.name !== undefined && (values.name.length === 0 || values.name.length > 256)) {
       throw new UsageError('--name must be 1 to 256 characters');
     }
@@ -407,25 +385,14 @@ export const runCredentialsCommand = async (
         );
       const credential = await store.get(apiKey);
       const at = credential?.revokedAt ?? now.toISOString();
-      const flushed = values.now
-        ? await deps.flush(values.region ?? env.AWS_REGION, values.stack as string, now)
-        : undefined;
       if (values.json) {
-        io.stdout(
-          JSON.stringify(
-            { ...(credential ? shown(credential, now) : { apiKey, revokedAt: at }), ...(flushed ? { flushed } : {}) },
-            null,
-            2,
-          ),
-        );
+        io.stdout(JSON.stringify(credential ? shown(credential, now) : { apiKey, revokedAt: at }, null, 2));
       } else {
         io.stdout(
           `Revoked ${apiKey} (revoked at ${at}) in ${target.description}.\n` +
-            (flushed
-              ? `Every function of ${values.stack} that authenticates starts afresh (${flushed.length}): the revocation holds from their next request.`
-              : `Warm functions may accept it for up to their cache time (CREDENTIAL_CACHE_TTL_SECONDS, default 60 s); ${
-                  values.table === undefined ? 'restarting npm start' : '--now --stack NAME'
-                } ends that at once.`),
+            `Warm functions may accept it for up to their cache time (CREDENTIAL_CACHE_TTL_SECONDS, default 60 s)${
+              values.table === undefined ? '; restarting npm start ends that at once.' : '.'
+            }`,
         );
       }
     }

@@ -16,7 +16,17 @@ const TRACE = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;
 const seen: { target: string; headers: IncomingHttpHeaders }[] = [];
 let server: Server;
 let endpoint: string;
-const saved = { ...process.env };
+/** What Lambda sets in a traced function's environment (the endpoints: the stand-in's address). */
+const lambdaEnv = (endpoint: string): Record<string, string> => ({
+  AWS_REGION: 'eu-west-1',
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test',
+  AWS_LAMBDA_FUNCTION_NAME: 'trace-context-test',
+  _X_AMZN_TRACE_ID: TRACE,
+  AWS_ENDPOINT_URL_SQS: endpoint,
+  AWS_ENDPOINT_URL_EVENTBRIDGE: endpoint,
+});
+const saved: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
   server = createServer(async (request, response) => {
@@ -38,20 +48,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // What Lambda sets in a traced function's environment, and the stand-in's address.
-  Object.assign(process.env, {
-    AWS_REGION: 'eu-west-1',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
-    AWS_LAMBDA_FUNCTION_NAME: 'trace-context-test',
-    _X_AMZN_TRACE_ID: TRACE,
-    AWS_ENDPOINT_URL_SQS: endpoint,
-    AWS_ENDPOINT_URL_EVENTBRIDGE: endpoint,
-  });
+  for (const [name, value] of Object.entries(lambdaEnv(endpoint))) {
+    saved[name] = process.env[name];
+    process.env[name] = value;
+  }
 });
 
 afterAll(async () => {
-  process.env = saved;
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 

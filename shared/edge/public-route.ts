@@ -1,13 +1,11 @@
-import type { MiddlewareObj, Request } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { PAGE_HEADERS } from '#shared/links/pages/layout.js';
-import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
-import { logger } from '#shared/platform/logger.js';
-import { countLinkPageFailure } from '#shared/platform/metrics.js';
 import type { FixedPages, PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
 import type { PublicRoute } from '#shared/platform/route.js';
 import { DEADLINE_MARGIN_MS, routeSignal } from './deadlines.js';
+import { pageErrors } from './middlewares/page-errors.js';
+import { responseHeaders } from './middlewares/response-headers.js';
 import { observed } from './observed.js';
 
 export type { FixedPages, PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
@@ -15,26 +13,21 @@ export type { FixedPages, PageAnswer, PublicRequest } from '#shared/platform/pub
 /**
  * The edge of the public pages a link in an email opens (docs/api.md, Links in emails): no API
  * key, no JSON envelope, HTML answers. It shares the API routes' observability (observed.ts),
- * and:
- * - sends the security headers of every page on every answer, whatever it is;
- * - answers only `<prefix><token>` with GET (HEAD alike, without a body) or POST: another path
- *   under the prefix is the route's 404 page, another method its 405 page;
- * - never answers a 5xx and never shows an internal: a failure of a dependency or of the code
- *   answers the route's "try again" page with 429 and Retry-After (nothing was changed), logged at
- *   ERROR and counted (LinkPageFailures). The token is never logged: neither the event (the
- *   logger's context holds none of it) nor the path appears in a log line, and no error the
- *   routes raise carries it.
+ * and the API's middlewares where they apply:
+ * - responseHeaders: the security headers of every page on every answer, whatever it is;
+ * - pageErrors: never a 5xx and never an internal: any failure answers the route's "try again"
+ *   page with 429 and Retry-After (nothing was changed), logged at ERROR and counted
+ *   (LinkPageFailures). The token is never logged: neither the event (the logger's context holds
+ *   none of it) nor the path appears in a log line, and no error the routes raise carries it;
+ * - then it answers only `<prefix><token>` with GET (HEAD alike, without a body) or POST: another
+ *   path under the prefix, or none, is the route's 404 page, another method its 405 page.
  */
-
-/** A page answer that cannot be served: how long to wait before trying again. */
-export const RETRY_AFTER_SECONDS = 30;
-export const TRY_AGAIN_STATUS = 429;
 
 type Answer = APIGatewayProxyStructuredResultV2;
 
 const answer = (statusCode: number, body: string, headers: Record<string, string> = {}): Answer => ({
   statusCode,
-  headers: { ...PAGE_HEADERS, ...headers },
+  headers,
   body,
 });
 
@@ -60,20 +53,6 @@ const queryOf = (event: APIGatewayProxyEventV2): Record<string, string> => {
   return query;
 };
 
-/** Any error becomes the "try again" page: logged without the request, counted, never a 5xx. */
-const failSafe = (pages: FixedPages): MiddlewareObj<APIGatewayProxyEventV2, Answer, Error> => ({
-  onError: async (request: Request<APIGatewayProxyEventV2, Answer, Error>) => {
-    const { error } = request;
-    // Only the error: its name, message and stack, which name no token (the routes never put one in).
-    logger.error(isTransientDependencyError(error) ? 'Dependency unavailable' : 'Unexpected error', {
-      error,
-      route: request.event?.routeKey,
-    });
-    countLinkPageFailure();
-    request.response = answer(TRY_AGAIN_STATUS, pages.tryAgain, { 'retry-after': String(RETRY_AFTER_SECONDS) });
-  },
-});
-
 /**
  * A public route's handler: the edge around the route's page call. `handle` is called only for a
  * path with a token and an allowed method; it answers a page (or a 303), and may throw.
@@ -84,8 +63,9 @@ export const publicRoute = (
   handle: (request: PublicRequest) => Promise<PageAnswer>,
 ) =>
   observed<APIGatewayProxyEventV2, Answer>({ timeoutEarlyInMillis: DEADLINE_MARGIN_MS })
+    .use(responseHeaders(PAGE_HEADERS))
     .use(httpHeaderNormalizer())
-    .use(failSafe(pages))
+    .use(pageErrors(pages.tryAgain))
     .handler(async (event, context, { signal }): Promise<Answer> => {
       const requested = (event.requestContext?.http?.method ?? 'GET').toUpperCase();
       const method = requested === 'HEAD' ? 'GET' : requested;

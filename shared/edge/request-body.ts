@@ -55,13 +55,14 @@ const refuseProtoKeys = (root: unknown): void => {
 // JSON has no byte-order mark; said plainly, since the parser's own message shows an invisible character.
 const BOM_MESSAGE = 'Request body must be valid JSON: it starts with a byte-order mark (U+FEFF); send it without one.';
 
-/** What is wrong with text JSON.parse refused, in the service's words: never the parser's own (nor the body's). */
+/**
+ * What is wrong with text JSON.parse refused, in the service's words: never the parser's own,
+ * which quotes the body and changes with the runtime's version.
+ */
 const notJson = (error: unknown): string => {
-  const said = error instanceof Error ? error.message : '';
   if (error instanceof RangeError) return 'it is nested too deeply';
-  if (/end of JSON input/i.test(said)) return 'it ends before the JSON value does';
-  const at = /at position (\d+)/.exec(said)?.[1];
-  return at === undefined ? 'it is not well-formed JSON' : `it is not well-formed JSON at character ${at}`;
+  if (error instanceof Error && /end of JSON input/i.test(error.message)) return 'it ends before the JSON value does';
+  return 'it is not well-formed';
 };
 
 const parseJson = (text: string): unknown => {

@@ -34,9 +34,19 @@ export interface JsonAnswer {
   body: string;
 }
 
+/**
+ * Sent with every API answer: never cached (links/create answers capability URLs, every answer
+ * is one caller's), never sniffed as anything but JSON.
+ */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
 const answer = (statusCode: number, body: SuccessBody | ErrorBody): JsonAnswer => ({
   statusCode,
-  headers: { 'content-type': 'application/json' },
+  headers: { ...API_HEADERS },
   body: JSON.stringify(body),
 });
 

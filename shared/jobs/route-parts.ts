@@ -18,8 +18,9 @@ interface RouteNaming<Op extends string> {
 }
 
 /**
- * A start route: answers the job's id, `{"<idAttribute>": id}`. Its function reads the subjects'
- * locks and their jobs, records, locks, fails and releases, then queues on the kind's queue.
+ * A start route: answers the job's id, `{"<idAttribute>": id}`, and takes an `Idempotency-Key`
+ * (idempotency.ts, kept in the same table). Its function reads the subjects' locks and their
+ * jobs, records, locks, fails and releases, then queues on the kind's queue.
  */
 export const jobStartRoute = <Op extends string, Req extends z.core.$ZodType, Id extends string>(
   { idAttribute, queue }: { idAttribute: Id; queue: QueueName },
@@ -27,6 +28,7 @@ export const jobStartRoute = <Op extends string, Req extends z.core.$ZodType, Id
 ) =>
   ({
     ...route,
+    idempotencyKey: true as const,
     result: once(() => z.strictObject({ [idAttribute]: z.string() } as Record<Id, z.ZodMiniString>)),
     function: {
       tables: { migrations: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },

@@ -91,6 +91,8 @@ export interface Route<
   message: string;
   /** The scope a credential needs to call the route (docs/api.md, Authentication). */
   scope: Scope;
+  /** The route starts a job and takes an `Idempotency-Key` header (docs/api.md, Idempotency-Key). */
+  idempotencyKey?: true;
   function: FunctionAccess;
 }
 

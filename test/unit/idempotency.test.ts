@@ -29,8 +29,8 @@ const storeAnswering = (claim: Claim | ((fingerprint: string) => Claim)) => {
     claim: jest.fn(async ({ fingerprint }: { fingerprint: string }) =>
       typeof claim === 'function' ? claim(fingerprint) : claim,
     ),
-    record: jest.fn(async () => {}),
-    release: jest.fn(async () => {}),
+    record: jest.fn(async (..._args: Parameters<IdempotencyStore['record']>) => {}),
+    release: jest.fn(async (..._args: Parameters<IdempotencyStore['release']>) => {}),
   };
   return store as typeof store & IdempotencyStore;
 };

@@ -3,6 +3,7 @@ import { ServiceError, TransportError, WaitTimeoutError } from './errors.js';
 import {
   type GetConfigInput,
   type GetConfigResult,
+  IDEMPOTENCY_KEY,
   type MigrationStatusInput,
   type MigrationStatusResult,
   NOT_REPEATABLE,
@@ -16,7 +17,7 @@ import type { ConfigItem, GetConfigItemInput } from './types.js';
 
 // Types come from the generated plain TypeScript of client/operations.ts, so that the package's
 // declarations stand alone; at run time the client needs nothing but `fetch`, those paths and
-// the operations it must not resend (NOT_REPEATABLE).
+// the operations it must not resend (NOT_REPEATABLE) and those that take an Idempotency-Key.
 export type { RetryOptions };
 
 export interface ClientOptions {
@@ -104,7 +105,12 @@ export const createClient = ({
   const base = baseUrl.replace(/\/+$/, '');
   const doFetch = fetchImpl ?? globalThis.fetch;
 
-  const attempt = async (url: string, data: unknown, stop: AbortSignal | undefined): Promise<unknown> => {
+  const attempt = async (
+    url: string,
+    data: unknown,
+    stop: AbortSignal | undefined,
+    idempotencyKey: string | undefined,
+  ): Promise<unknown> => {
     const signal = anySignal([stop, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)]);
     let answer: Answer;
     try {
@@ -115,6 +121,7 @@ export const createClient = ({
           accept: 'application/json',
           'x-service-api-key': apiKey,
           'x-service-auth-token': token,
+          ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
         },
         body: JSON.stringify({ data }),
         ...(signal ? { signal } : {}),
@@ -130,15 +137,23 @@ export const createClient = ({
     return readAnswer(answer, url);
   };
 
-  const call = async (path: string, data: unknown, options: CallOptions = {}, repeatable = true): Promise<unknown> => {
+  const call = async (
+    path: string,
+    data: unknown,
+    options: CallOptions = {},
+    repeatable = true,
+    idempotent = false,
+  ): Promise<unknown> => {
     const url = `${base}${path}`;
+    // One key for every attempt of this call: a repeat after a lost answer answers what the first did.
+    const idempotencyKey = idempotent ? globalThis.crypto.randomUUID() : undefined;
     const retry = retrySettings(options.retry ?? clientRetry);
     const { deadlineMs } = options;
     const endsAt = deadlineMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + deadlineMs;
     const stop = anySignal([options.signal, deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs)]);
     for (let attempts = 1; ; attempts++) {
       try {
-        return await attempt(url, data, stop);
+        return await attempt(url, data, stop, idempotencyKey);
       } catch (error) {
         if (attempts >= retry.attempts || !isRetryable(error, repeatable) || stop?.aborted) throw error;
         const delay = retryDelay(error, attempts, retry);
@@ -198,7 +213,8 @@ export const createClient = ({
   const methods = Object.fromEntries(
     Object.entries(OPERATION_PATHS).map(([id, path]) => [
       id,
-      (data: unknown, options?: CallOptions) => call(path, data, options, mayResend(id as OperationId, data)),
+      (data: unknown, options?: CallOptions) =>
+        call(path, data, options, mayResend(id as OperationId, data), IDEMPOTENCY_KEY[id as OperationId] === true),
     ]),
   ) as OperationMethods;
   return { ...methods, getConfigItem, waitForMigration };

@@ -31,12 +31,15 @@ export const NOT_REPEATABLE: { readonly [Id in OperationId]?: { why: string; onl
     why: 'a repeat of a request that was applied is refused 409 ABORTED: the version has moved on',
     onlyWith: 'expectedVersion',
   },
-  migrateDocument: {
-    why: 'once the first migration has finished, the same request starts a new one, which finds nothing left to move',
-  },
-  eraseUser: {
-    why: 'once the first erasure has finished, the same request starts a new one, which finds nothing left to erase',
-  },
+};
+
+/**
+ * The operations that start a job and take an `Idempotency-Key` header: the client sends one key
+ * with every attempt of a call, so that a repeat after a lost answer answers what the first did.
+ */
+export const IDEMPOTENCY_KEY: { readonly [Id in OperationId]?: true } = {
+  migrateDocument: true,
+  eraseUser: true,
 };
 
 /** `data` of setConfig. */

@@ -214,8 +214,10 @@ test('the generated input and result types are the ones zod infers, for every op
 /** A fetch that answers from a list, one answer (status and body, or an error to throw) per call. */
 const scriptedFetch = (answers: ({ status: number; body: unknown } | Error)[]) => {
   const urls: string[] = [];
-  const fetch = (async (url: string) => {
+  const keys: (string | undefined)[] = [];
+  const fetch = (async (url: string, init?: RequestInit) => {
     urls.push(url);
+    keys.push((init?.headers as Record<string, string> | undefined)?.['idempotency-key']);
     const answer = answers[Math.min(urls.length, answers.length) - 1];
     if (answer instanceof Error) throw answer;
     if (!answer) throw new Error('no answer scripted');
@@ -223,7 +225,7 @@ const scriptedFetch = (answers: ({ status: number; body: unknown } | Error)[]) =
       status: answer.status,
     });
   }) as typeof globalThis.fetch;
-  return { fetch, urls };
+  return { fetch, urls, keys };
 };
 
 const success = (data: unknown) => ({ status: 200, body: { result: { status: 'success', message: 'ok', data } } });
@@ -274,22 +276,8 @@ describe('retries', () => {
     ],
     ["the service's own 503 (its deadline may have come after the write)", unavailable],
   ])(
-    '%s is not resent for a call whose repeat does something else (migrate, erase, policy/set with expectedVersion)',
+    '%s is not resent for a call whose repeat does something else (policy/set with expectedVersion)',
     async (_name, failure) => {
-      const migration = scriptedFetch([failure, success({ migrationId: 'm-2' })]);
-      const client = createClient({ ...options, fetch: migration.fetch, retry: fast });
-      await expect(client.migrateDocument(migrate)).rejects.toBeInstanceOf(Error);
-      expect(migration.urls).toHaveLength(1);
-
-      const erasure = scriptedFetch([failure, success({ erasureId: 'e-2' })]);
-      await expect(
-        createClient({ ...options, fetch: erasure.fetch, retry: fast }).eraseUser({
-          organizationId: 'acme',
-          userId: 'u',
-        }),
-      ).rejects.toBeInstanceOf(Error);
-      expect(erasure.urls).toHaveLength(1);
-
       const policy = { organizationId: 'acme', policy: { channels: { email: { value: 'NONE' as const } } } };
       const conditional = scriptedFetch([failure, success({ version: 2 })]);
       await expect(
@@ -313,6 +301,31 @@ describe('retries', () => {
       expect(set.urls).toHaveLength(2);
     },
   );
+
+  test.each([
+    ['a network failure (an answer lost)', new TypeError('fetch failed')],
+    ["the service's own 503 (its deadline may have come after the write)", unavailable],
+  ])('%s of migrate or erase is resent with the Idempotency-Key of the first attempt', async (_name, failure) => {
+    const migration = scriptedFetch([failure, success({ migrationId: 'm-2' })]);
+    const client = createClient({ ...options, fetch: migration.fetch, retry: fast });
+    expect(await client.migrateDocument(migrate)).toEqual({ migrationId: 'm-2' });
+    const erasure = scriptedFetch([failure, success({ erasureId: 'e-2' })]);
+    await createClient({ ...options, fetch: erasure.fetch, retry: fast }).eraseUser({
+      organizationId: 'a',
+      userId: 'u',
+    });
+    for (const { keys } of [migration, erasure]) {
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^[\x20-\x7e]{1,255}$/);
+      expect(keys[1]).toBe(keys[0]);
+    }
+    // Each call its own key; other operations send none.
+    await client.migrateDocument(migrate);
+    expect(migration.keys[2]).not.toBe(migration.keys[0]);
+    const read = scriptedFetch([success([])]);
+    await createClient({ ...options, fetch: read.fetch }).getConfig({ organizationId: 'a', userId: 'u' });
+    expect(read.keys).toEqual([undefined]);
+  });
 
   test.each([
     [

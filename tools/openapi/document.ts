@@ -116,12 +116,26 @@ const errorExamples = (operation: Operation, httpStatus: number) => {
   return examples;
 };
 
+/** The header of the routes that start a job (docs/api.md, Idempotency-Key). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a repeat safe: the same request with the same key, by the same credential within 24 hours, answers what ' +
+    'the first one answered (whatever happened since); the same key with another request is refused (400 ' +
+    'INVALID_ARGUMENT naming the header) and starts nothing. While the first request with the key is still being ' +
+    'answered, a repeat is 409 ABORTED. Only a success is kept: after an error, a repeat runs again.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
+
 const operationObject = (operation: Operation) => ({
   operationId: operation.operationId,
   summary: operation.summary,
   description: `${operation.description}\n\nScope: \`${operation.scope}\` (or \`admin\`).`,
   'x-scope': operation.scope,
   tags: [operation.tag],
+  ...(operation.idempotencyKey ? { parameters: [IDEMPOTENCY_KEY_PARAMETER] } : {}),
   requestBody: {
     required: true,
     content: {

@@ -68,6 +68,16 @@ const clientOperations = (): string => {
     ),
     '};',
     '',
+    '/**',
+    ' * The operations that start a job and take an `Idempotency-Key` header: the client sends one key',
+    ' * with every attempt of a call, so that a repeat after a lost answer answers what the first did.',
+    ' */',
+    'export const IDEMPOTENCY_KEY: { readonly [Id in OperationId]?: true } = {',
+    ...OPERATIONS.flatMap((operation) =>
+      'idempotencyKey' in operation && operation.idempotencyKey ? [`  ${operation.operationId}: true,`] : [],
+    ),
+    '};',
+    '',
     ...OPERATIONS.flatMap((operation) => [
       typeAlias(`${operation.name}Input`, `${operation.name}Request`, `\`data\` of ${operation.operationId}.`),
       typeAlias(`${operation.name}Result`, `${operation.name}Result`, `\`result.data\` of ${operation.operationId}.`),

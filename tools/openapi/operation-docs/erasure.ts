@@ -8,16 +8,14 @@ export const EXAMPLE_ERASURE_ID = '01KAR4B2N7QH3M8W6T1X9D5C4F';
 export const eraseUserDocs: OperationDocs<typeof eraseUserRoute> = {
   tag: 'User erasure',
   name: 'Erase',
-  notRepeatable: {
-    why: 'once the first erasure has finished, the same request starts a new one, which finds nothing left to erase',
-  },
   summary: "Start erasing a user's config and history in an organization",
   description: [
     'Records an erasure (status `pending`), queues it, and answers its `erasureId` at once: every stored entry of the',
     'user in the organization (each document and the organization level) is deleted, then the history of those',
     'entries. Follow it with the status operation. Repeating the request while the erasure is pending or in progress',
-    'answers the same `erasureId`. Writes for the user that land after the erasure completed are kept, like any new',
-    'write. The entries are found through an index of the user, never by scanning the table.',
+    'answers the same `erasureId`; with an `Idempotency-Key` header, a repeat within 24 hours answers the first answer',
+    'even after the erasure finished. Writes for the user that land after the erasure completed are kept, like any',
+    'new write. The entries are found through an index of the user, never by scanning the table.',
     '',
     `${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),

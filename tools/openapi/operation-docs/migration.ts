@@ -16,16 +16,14 @@ export const EXAMPLE_MIGRATION_ID = '01KAR3V6ZQ8W5N4V7T2K9M1C0X';
 export const migrateDocumentDocs: OperationDocs<typeof migrateDocumentRoute> = {
   tag: 'Document migration',
   name: 'Migrate',
-  notRepeatable: {
-    why: 'once the first migration has finished, the same request starts a new one, which finds nothing left to move',
-  },
   summary: "Start moving a document's config entries to a new document id",
   description: [
     'Records a migration (status `pending`), queues it, and answers its `migrationId` at once: the answer means',
     'started, not finished; follow it with the status operation. Every document-level entry of',
     '(organizationId, documentId) moves to (organizationId, newDocumentId); per user, the more recently updated',
     'entry wins. Organization-level entries and other organizations are not touched. Repeating the same request',
-    'while its migration is pending or in progress answers the same `migrationId` and queues nothing new.',
+    'while its migration is pending or in progress answers the same `migrationId` and queues nothing new; with an',
+    '`Idempotency-Key` header, a repeat within 24 hours answers the first answer even after the migration finished.',
     '',
     '`documentId` and `newDocumentId` must differ.',
     `${IDENTIFIER_RULE} ${BODY_RULE}`,

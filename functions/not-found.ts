@@ -2,22 +2,14 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { errorAnswer } from '#shared/api/envelope.js';
-import { NOT_FOUND_PAGE } from '#shared/links/pages/fixed-pages.js';
-import { PAGE_HEADERS } from '#shared/links/pages/layout.js';
-import { PREFERENCES_PREFIX, UNSUBSCRIBE_PREFIX } from '#shared/links/urls.js';
 import { logger } from '#shared/platform/logger.js';
 
 /** Paths the answer repeats: the API's own. Any other (a mangled link of an email, with its token) is not repeated. */
 const isShown = (path: string): boolean => /^\/v2\//.test(path) && path.length <= 512;
 
-/** A page's prefix without a token (`/u/`, `/u`): API Gateway's `{proxy+}` needs a segment, so it lands here. */
-const isPageWithoutToken = (path: string): boolean =>
-  [UNSUBSCRIBE_PREFIX, PREFERENCES_PREFIX].some((prefix) => path === prefix || path === prefix.slice(0, -1));
-
 /**
  * The API's `$default` route: any path that is not one of the operations answers NOT_FOUND
- * in the API's envelope (API Gateway's own 404 body is not); a page's prefix without a token
- * answers the pages' own 404 page, as a link that does not work does.
+ * in the API's envelope (API Gateway's own 404 body is not).
  */
 export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
   // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: its headers may hold a token.
@@ -25,9 +17,6 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredRe
   .handler(async (event) => {
     const method = event.requestContext?.http?.method ?? 'POST';
     const path = event.rawPath ?? '/';
-    if (isPageWithoutToken(path)) {
-      return { statusCode: 404, headers: { ...PAGE_HEADERS }, body: method === 'HEAD' ? '' : NOT_FOUND_PAGE };
-    }
     const message = isShown(path) ? `No route for ${method} ${path}.` : `No route for ${method} on this path.`;
     return errorAnswer('NOT_FOUND', message);
   });

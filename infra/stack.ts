@@ -4,7 +4,7 @@ import { type CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination }
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -186,6 +186,8 @@ export class ServiceStack extends Stack {
             reportBatchItemFailures: true,
             retryAttempts: CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
             onFailure: new SqsDlq(publisherFailures),
+            // Only the records the function acts on invoke it (service/functions.ts).
+            filters: (spec.streamFilters?.[table] ?? []).map((pattern) => FilterCriteria.filter(pattern)),
           }),
         );
         fn.function.addEnvironment(TABLES[table].env, tables[table].table.tableName);

@@ -447,6 +447,12 @@ const start = async (
         region: LOCAL_REGION,
         credentials: embedded.credentials,
         tables: (CHANGE_PUBLISHER_FUNCTION.streams as readonly (keyof typeof TABLES)[]).map((name) => tables[name]),
+        filters: Object.fromEntries(
+          Object.entries(CHANGE_PUBLISHER_FUNCTION.streamFilters).map(([name, filters]) => [
+            tables[name as keyof typeof TABLES],
+            filters,
+          ]),
+        ),
         handler: await functions.load<StreamHandler>(CHANGE_PUBLISHER_FUNCTION.entry),
         functionName: `${FUNCTION_PREFIX}-ChangePublisher`,
         timeoutMs: timeoutSecondsOf(CHANGE_PUBLISHER_FUNCTION) * 1000,

@@ -1,3 +1,4 @@
+import { PUBLISHER_STREAM_FILTERS } from '#shared/events/publisher.js';
 import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
 import type { FunctionAccess } from '#shared/platform/route.js';
 import { USER_INDEX } from '#shared/preferences/keys.js';
@@ -101,6 +102,8 @@ export const CHANGE_PUBLISHER_FUNCTION = {
     history: ['Query', 'BatchWriteItem'],
   },
   streams: ['config', 'migrations'],
+  // Invoked only for the records it acts on (entries, policies, finished jobs).
+  streamFilters: PUBLISHER_STREAM_FILTERS,
   eventBus: ['PutEvents'],
   settings: ['historyRetention'],
 } as const satisfies FunctionSpec;

@@ -10,9 +10,11 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { StreamFilter } from '#shared/platform/route.js';
 import type { InFlight } from '../in-flight.js';
 import { lambdaContext } from '../lambda-context.js';
 import type { CheckpointStore } from './checkpoints.js';
+import { passesFilters } from './event-filter.js';
 import { lambdaRecord } from './records.js';
 
 /** What the function behind a stream answers: a partial batch response, or nothing (all done). */
@@ -32,6 +34,8 @@ export interface StreamPollerOptions {
   timeoutMs: number;
   /** The memory its context reports (Lambda's memoryLimitInMB). */
   memoryMb?: number;
+  /** The event source's filters: only records one of them matches invoke the function. */
+  filters?: readonly StreamFilter[] | undefined;
   /** Records per invocation (Lambda's batch size). */
   batchSize?: number;
   /** Pause between polls of a shard that had nothing new. */
@@ -326,12 +330,14 @@ export class StreamPoller {
 
   /** Invokes the function with one batch; answers where it failed, if it did. */
   private async invoke(records: DynamoDBRecord[]): Promise<Outcome> {
-    const { handler, functionName, timeoutMs, memoryMb, log = () => {} } = this.options;
+    const { handler, functionName, timeoutMs, memoryMb, filters, log = () => {} } = this.options;
+    const passing = records.filter((record) => passesFilters(record, filters));
+    if (passing.length === 0) return { failedAt: undefined };
     const context = lambdaContext({ functionName, timeoutMs, memoryLimitInMB: memoryMb });
     let timer: NodeJS.Timeout | undefined;
     try {
       const response = await Promise.race([
-        handler({ Records: records }, context),
+        handler({ Records: passing }, context),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new InvocationTimeout(`timed out after ${timeoutMs} ms`)), timeoutMs);
         }),

@@ -19,6 +19,8 @@ export interface StreamTwinOptions {
   region: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
   tables: readonly string[];
+  /** Each table's event source filters, by table name (StreamPollerOptions). */
+  filters?: Readonly<Record<string, StreamPollerOptions['filters']>>;
   handler: StreamHandler;
   functionName: string;
   timeoutMs: number;
@@ -50,6 +52,7 @@ export const startStreamTwin = async ({
   region,
   credentials,
   tables,
+  filters,
   checkpointFile,
   ...options
 }: StreamTwinOptions): Promise<StreamTwin> => {
@@ -57,7 +60,10 @@ export const startStreamTwin = async ({
   const checkpoints: CheckpointStore = checkpointFile
     ? await FileCheckpoints.open(checkpointFile)
     : new MemoryCheckpoints();
-  const pollers = tables.map((tableName) => new StreamPoller({ ...options, dynamo, streams, tableName, checkpoints }));
+  const pollers = tables.map(
+    (tableName) =>
+      new StreamPoller({ ...options, dynamo, streams, tableName, checkpoints, filters: filters?.[tableName] }),
+  );
   for (const poller of pollers) poller.start();
   return {
     caughtUp: async () => {

@@ -4,6 +4,7 @@ import { imageOf } from '#shared/history/from-stream.js';
 import { RECORD_SK } from '#shared/jobs/keys.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
+import type { StreamFilter } from '#shared/platform/route.js';
 import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from './events.js';
 
 /*
@@ -13,6 +14,15 @@ import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from './events.js';
  */
 
 const FINISHED = { completed: DETAIL_TYPES.migrationCompleted, failed: DETAIL_TYPES.migrationFailed } as const;
+
+/**
+ * The records of the migrations table jobEventOf can announce anything of: a job record written
+ * with a finished status (locks, leases, progress and idempotency keys never invoke the publisher).
+ */
+export const JOB_EVENT_RECORDS: StreamFilter = {
+  eventName: ['INSERT', 'MODIFY'],
+  dynamodb: { NewImage: { sk: { S: [RECORD_SK] }, status: { S: ['completed', 'failed'] } } },
+};
 
 /** Whether a stored item is the record of a job of the kind with this key prefix. */
 const isRecordOf = ({ keyPrefix }: { keyPrefix: string }, item: Record<string, unknown> | undefined): boolean =>

@@ -1,8 +1,15 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { imageOf } from '#shared/history/from-stream.js';
+import type { StreamFilter } from '#shared/platform/route.js';
 import { policyOfItem } from '#shared/policy/item.js';
-import { isPolicyKey } from '#shared/policy/keys.js';
+import { isPolicyKey, POLICY_PK_PREFIX } from '#shared/policy/keys.js';
 import { type BusEvent, DETAIL_TYPES, EVENT_SOURCE } from './events.js';
+
+/** The records of the config table policyEventOf can announce anything of: a policy item written. */
+export const POLICY_EVENT_RECORDS: StreamFilter = {
+  eventName: ['INSERT', 'MODIFY'],
+  dynamodb: { NewImage: { pk: { S: [{ prefix: POLICY_PK_PREFIX }] } } },
+};
 
 /**
  * `Notification Policy Changed`, from the config table's stream: a policy item written with a

@@ -1,14 +1,15 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { changesOf } from '#shared/history/from-stream.js';
+import { changesOf, ENTRY_CHANGE_RECORDS } from '#shared/history/from-stream.js';
 import { historyExpiry } from '#shared/history/retention.js';
 import type { HistoryStore, HistoryWrite } from '#shared/history/store.js';
 import { logger } from '#shared/platform/logger.js';
+import type { StreamFilter, TableName } from '#shared/platform/route.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { PUT_EVENTS_LIMIT } from './eventbridge-bus.js';
 import { type BusEvent, configChangedEvent, type EventBus } from './events.js';
-import { jobEventOf } from './job-events.js';
-import { policyEventOf } from './policy-events.js';
+import { JOB_EVENT_RECORDS, jobEventOf } from './job-events.js';
+import { POLICY_EVENT_RECORDS, policyEventOf } from './policy-events.js';
 
 export interface PublisherDeps {
   history: HistoryStore;
@@ -63,6 +64,15 @@ export const planRecord = (
   logger.warn('Stream record of an unknown table ignored', { eventSourceARN: record.eventSourceARN });
   return { steps: [], events: [] };
 };
+
+/**
+ * The records each stream invokes the publisher with (its event source filters): those planRecord
+ * can plan anything for. Any other record would be planned as nothing.
+ */
+export const PUBLISHER_STREAM_FILTERS = {
+  config: [...ENTRY_CHANGE_RECORDS, POLICY_EVENT_RECORDS],
+  migrations: [JOB_EVENT_RECORDS],
+} as const satisfies Partial<Record<TableName, readonly StreamFilter[]>>;
 
 /** The first record of a batch whose plan or history failed: it and every later record fail. */
 interface RecordFailure {

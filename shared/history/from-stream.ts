@@ -1,6 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { CHANNELS } from '#shared/api/channels.js';
+import type { StreamFilter } from '#shared/platform/route.js';
 import { ATTRIBUTION_ATTRIBUTES, CHANGE_CAUSES, type ChangeCause } from '#shared/preferences/change-attribution.js';
 import { categoryLayersOf } from '#shared/preferences/layers.js';
 import { type ChannelConfig, scopeOf } from '#shared/preferences/model.js';
@@ -45,6 +46,14 @@ const layersOf = (item: Item | undefined): Map<string | null, ChannelConfig> => 
   if (item) for (const [category, layer] of Object.entries(categoryLayersOf(item))) layers.set(category, layer.config);
   return layers;
 };
+
+const ENTRY_IMAGE = { organizationId: { S: [{ exists: true }] }, userId: { S: [{ exists: true }] } };
+
+/** The records of the config table changesOf can record anything of: an image of a user's entry, before or after. */
+export const ENTRY_CHANGE_RECORDS: readonly StreamFilter[] = [
+  { dynamodb: { NewImage: ENTRY_IMAGE } },
+  { dynamodb: { OldImage: ENTRY_IMAGE } },
+];
 
 /**
  * The changes a stream record of the config table records, one per layer of the entry whose

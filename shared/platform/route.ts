@@ -11,6 +11,13 @@ import type { Scope } from '#shared/api/scopes.js';
 export type TableName = 'config' | 'migrations' | 'credentials' | 'history' | 'limits';
 
 /**
+ * A Lambda event filter pattern over a DynamoDB stream record (in its Lambda shape: eventName,
+ * dynamodb.NewImage as attribute values...): a value list, or `{exists}` / `{prefix}` at a leaf.
+ */
+export type StreamFilter = { readonly [field: string]: StreamFilter | readonly (string | StreamFilterTest)[] };
+export type StreamFilterTest = { readonly exists: boolean } | { readonly prefix: string };
+
+/**
  * DynamoDB item actions a function may be given. A closed list: no Scan, no table management,
  * no wildcard (CDK's grantReadData/grantWriteData add actions no handler performs).
  */
@@ -62,6 +69,11 @@ export interface FunctionAccess {
   queues?: Partial<Record<QueueName, readonly QueueAction[]>>;
   /** Tables whose change stream invokes the function (the stack adds the event source mappings). */
   streams?: readonly TableName[];
+  /**
+   * Per stream, the records that invoke the function: Lambda event filter patterns (any one
+   * matches), the conditions under which the function acts on a record. Without, every record.
+   */
+  streamFilters?: Partial<Record<TableName, readonly StreamFilter[]>>;
   eventBus?: readonly EventBusAction[];
   settings?: readonly FunctionSetting[];
   /** Secrets the function reads (GetSecretValue on each, nothing else). */

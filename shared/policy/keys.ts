@@ -14,4 +14,5 @@ export const POLICY_SK = 'POLICY';
 
 export const policyKey = (organizationId: string) => ({ pk: `POLICY#${escapeKeyPart(organizationId)}`, sk: POLICY_SK });
 
-export const isPolicyKey = (pk: unknown): boolean => typeof pk === 'string' && pk.startsWith('POLICY#');
+export const POLICY_PK_PREFIX = 'POLICY#';
+export const isPolicyKey = (pk: unknown): boolean => typeof pk === 'string' && pk.startsWith(POLICY_PK_PREFIX);

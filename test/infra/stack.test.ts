@@ -1006,6 +1006,31 @@ describe('change publisher', () => {
     });
   });
 
+  test('each stream invokes it only for the records it acts on: event filters on every mapping', () => {
+    const filtersOf = (table: 'config' | 'migrations') => {
+      const [, mapping] = only(
+        mappings().filter(([, m]) => m.Properties.EventSourceArn['Fn::GetAtt'][0] === tableId(table)),
+      );
+      return (mapping.Properties.FilterCriteria?.Filters ?? []).map((filter: { Pattern: string }) =>
+        JSON.parse(filter.Pattern),
+      );
+    };
+    // A finished job record, nothing else of the jobs table (locks, leases, progress, idempotency keys).
+    expect(filtersOf('migrations')).toEqual([
+      {
+        eventName: ['INSERT', 'MODIFY'],
+        dynamodb: { NewImage: { sk: { S: ['RECORD'] }, status: { S: ['completed', 'failed'] } } },
+      },
+    ]);
+    // A user's entry before or after, or a policy written.
+    const entry = { organizationId: { S: [{ exists: true }] }, userId: { S: [{ exists: true }] } };
+    expect(filtersOf('config')).toEqual([
+      { dynamodb: { NewImage: entry } },
+      { dynamodb: { OldImage: entry } },
+      { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { pk: { S: [{ prefix: 'POLICY#' }] } } } },
+    ]);
+  });
+
   test("puts events on the stack's own bus, and writes only the history", () => {
     const [busId] = only(ofType('AWS::Events::EventBus'));
     const access = dataAccess('ChangePublisher');

@@ -138,14 +138,14 @@ describe('did-you-mean hints', () => {
   });
 });
 
-describe('every answer of a page is a page with the page headers', () => {
+describe('the pages share the response headers and the error registry', () => {
   const route = { prefix: '/u/', methods: ['GET', 'POST'] } as const;
   const pageEvent = (rawPath: string, proxy?: string) => ({
     ...apiEvent(rawPath, { method: 'GET' }),
     ...(proxy === undefined ? {} : { pathParameters: { proxy } }),
   });
 
-  test('a failure: the try-again page', async () => {
+  test('a failure: the try-again page, with the page headers', async () => {
     const error = jest.spyOn(logger, 'error').mockImplementation(() => {});
     const handle = publicRoute(route, FIXED_PAGES, async () => {
       throw new Error('boom');
@@ -155,13 +155,4 @@ describe('every answer of a page is a page with the page headers', () => {
     expect(response).toMatchObject({ statusCode: 429, body: FIXED_PAGES.tryAgain });
     expect(response.headers).toEqual({ ...PAGE_HEADERS, 'retry-after': '30' });
   });
-
-  test.each(['/u/', '/u', '/p/'])(
-    'a prefix without a token (%s, which API Gateway routes to $default): the 404 page',
-    async (path) => {
-      const response = await notFound(apiEvent(path, { method: 'GET' }), lambdaContext());
-      expect(response).toMatchObject({ statusCode: 404, body: FIXED_PAGES.notFound });
-      expect(response.headers).toEqual(PAGE_HEADERS);
-    },
-  );
 });

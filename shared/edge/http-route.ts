@@ -83,6 +83,7 @@ export const httpRoute = <S extends z.core.$ZodType<{ organizationId: string }>>
     .use(requireOrganization());
   if (route.idempotencyKey && keys) handler.use(idempotency(keys, route.operationId));
   handler.handler(async (event, context, { signal }): Promise<CallableResult> => {
+    if (context.answered) return context.answered;
     const input = {
       data: context.data as z.infer<S>,
       credential: context.credential as Credential,

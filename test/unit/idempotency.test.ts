@@ -2,13 +2,17 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, jest, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
+import * as z from 'zod/mini';
 import { ApiError } from '#shared/api/errors.js';
+import type { Authenticator } from '#shared/auth/authenticator.js';
+import type { RateLimiter } from '#shared/auth/rate-limit.js';
+import { httpRoute } from '#shared/edge/http-route.js';
 import { idempotency } from '#shared/edge/middlewares/idempotency.js';
 import type { ApiRequest } from '#shared/edge/middlewares/types.js';
 import { type Claim, DynamoIdempotencyStore, type IdempotencyStore } from '#shared/jobs/idempotency.js';
 import { logger } from '#shared/platform/logger.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
-import { credentialRecord } from '../support/credentials.js';
+import { authHeaders, credentialRecord } from '../support/credentials.js';
 
 /** The Idempotency-Key middleware on its own, over a store that answers what each case needs. */
 const requestWith = (key: string | undefined, data: unknown = { organizationId: 'o', userId: 'u' }) => {
@@ -62,14 +66,12 @@ describe('the Idempotency-Key middleware', () => {
     expect(store.release).toHaveBeenCalledWith(expect.objectContaining({ key: 'k' }), 'c-1');
   });
 
-  test('an answered key answers the first answer again, in the envelope, without the route', async () => {
+  test('an answered key gives the first answer for the handler to answer in place of the route', async () => {
     const answer = JSON.stringify({ message: 'Started.', data: { erasureId: 'e-1' } });
     const store = storeAnswering((fingerprint) => ({ outcome: 'answered', fingerprint, answer }));
-    const replay = await idempotency(store, 'eraseUser').before?.(requestWith('k'));
-    expect(replay).toMatchObject({ statusCode: 200 });
-    expect(JSON.parse((replay as { body: string }).body)).toEqual({
-      result: { status: 'success', message: 'Started.', data: { erasureId: 'e-1' } },
-    });
+    const request = requestWith('k');
+    expect(await idempotency(store, 'eraseUser').before?.(request)).toBeUndefined();
+    expect(request.context.answered).toEqual({ message: 'Started.', data: { erasureId: 'e-1' } });
   });
 
   test('a key used for another request is refused; one still being answered is ABORTED', async () => {
@@ -157,4 +159,39 @@ describe('DynamoIdempotencyStore', () => {
     await expect(store.release(asked, 'c')).resolves.toBeUndefined();
     expect(ddb.commandCalls(DeleteCommand)[0]?.args[0].input.ConditionExpression).toContain('claimId = :claimId');
   });
+});
+
+test('through a route: the replay is the first answer in the envelope, and the route is not called', async () => {
+  const answer = JSON.stringify({ message: 'Started.', data: { erasureId: 'e-1' } });
+  const store = storeAnswering((fingerprint) => ({ outcome: 'answered', fingerprint, answer }));
+  const handle = jest.fn(async () => ({ erasureId: 'e-2' }));
+  const credential = credentialRecord({ apiKey: 'ak_1', organizationIds: ['o'] });
+  const handler = httpRoute(
+    {
+      operationId: 'eraseUser',
+      request: z.strictObject({ organizationId: z.string(), userId: z.string() }),
+      message: 'Started.',
+      scope: 'read',
+      idempotencyKey: true,
+    },
+    handle,
+    {
+      authenticator: { authenticate: async () => credential } as unknown as Authenticator,
+      rateLimiter: { admitCredential: async () => ({ admitted: true }) } as unknown as RateLimiter,
+      idempotency: store,
+    },
+  );
+  const response = await handler(
+    apiEvent('/v2/x', {
+      headers: { ...authHeaders('ak_1'), 'idempotency-key': 'k' },
+      body: { data: { organizationId: 'o', userId: 'u' } },
+    }),
+    lambdaContext(),
+  );
+  expect(handle).not.toHaveBeenCalled();
+  expect(response.statusCode).toBe(200);
+  expect(JSON.parse(response.body as string)).toEqual({
+    result: { status: 'success', message: 'Started.', data: { erasureId: 'e-1' } },
+  });
+  expect(store.record).not.toHaveBeenCalled();
 });

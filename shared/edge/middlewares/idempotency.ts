@@ -1,4 +1,3 @@
-import { successAnswer } from '#shared/api/envelope.js';
 import { ApiError } from '#shared/api/errors.js';
 import { fingerprintOf, type IdempotencyRequest, type IdempotencyStore } from '#shared/jobs/idempotency.js';
 import { logger } from '#shared/platform/logger.js';
@@ -15,7 +14,7 @@ const refused = (why: string) => new ApiError('INVALID_ARGUMENT', `Idempotency-K
  * The `Idempotency-Key` header of a route that starts a job, after the body and the organization
  * are checked. Without the header nothing changes. With it, the key is claimed for the credential
  * (shared/jobs/idempotency.ts): a key already answered for the same operation and `data` answers
- * that answer again, byte for byte, without calling the route; a key used with another request is
+ * that answer again, byte for byte, without calling the route (`context.answered`); a key used with another request is
  * refused, nothing started; a key whose first request is still being answered is ABORTED.
  * Only a success is recorded: a failed request gives its claim up, and a repeat runs again.
  */
@@ -49,8 +48,9 @@ export const idempotency = (
           'The first request with this Idempotency-Key is still being answered; retry shortly.',
         );
       }
-      const { message, data } = JSON.parse(claim.answer) as CallableResult;
-      return successAnswer(message, data);
+      // Not an early return, which would skip every `after` (the logger's, the metrics'): the
+      // handler answers it in place of the route, and the envelope wraps it as the first time.
+      request.context.answered = JSON.parse(claim.answer) as CallableResult;
     },
     after: async (request: ApiRequest) => {
       const claimed = claims.get(request);

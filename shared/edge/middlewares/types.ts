@@ -6,6 +6,8 @@ import type { Credential } from '#shared/auth/credential.js';
 export interface ApiContext extends Context {
   credential?: Credential;
   data?: unknown;
+  /** An answer already given to this very request (an Idempotency-Key's): the route is not called again. */
+  answered?: CallableResult;
 }
 
 /** What a route's domain call returns; the envelope middleware wraps it in `{result}`. */

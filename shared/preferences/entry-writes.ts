@@ -59,9 +59,26 @@ export interface WriteMessages {
   subject?: string;
 }
 
-// The per-user map repeats every document id for every user, so 1000 users x 30 ids of 256
-// characters would be some 8.6 MB; such a request is refused before anything is written
-// (answer-size.ts).
+// The per-user map repeats every document id for every user, so 1000 users x 5 documents with
+// ids of 256 three-byte characters pass 5 MB, within MAX_ENTRIES_PER_REQUEST; such a request is
+// refused before anything is written (answer-size.ts).
+
+/**
+ * A config/set or config/reset writes at most this many entries: distinct users times documents,
+ * the organization level counting as one document (contract, Identifiers and limits). More is a
+ * job, a bulk import, not a synchronous request.
+ */
+export const MAX_ENTRIES_PER_REQUEST = 5_000;
+
+const assertEntriesWithin = (users: number, documents: number): void => {
+  const entries = users * documents;
+  if (entries > MAX_ENTRIES_PER_REQUEST) {
+    throw new ApiError(
+      'INVALID_ARGUMENT',
+      `This request would write ${entries} entries (${users} users x ${documents} ${documents === 1 ? 'document' : 'documents'}), over the limit of ${MAX_ENTRIES_PER_REQUEST} entries per request (distinct users times documents; the organization level counts as one document). Send fewer users or documents per request, or write them with a bulk import (POST /v2/organizations/imports/create).`,
+    );
+  }
+};
 
 /** The size of an error answer whose details is the per-user map, every user failed with `failed`. */
 const perUserAnswerBytes = (
@@ -140,6 +157,7 @@ export const writeEntries = async ({
 }: EntryWrites): Promise<Record<string, UserSetResult>> => {
   const userIds = distinct(requestedUserIds);
   const documentIds: (string | null)[] = requestedDocumentIds ? distinct(requestedDocumentIds) : [null];
+  assertEntriesWithin(userIds.length, documentIds.length);
   assertWriteAnswerFits(userIds, documentIds, messages);
   // Entries not yet written, per user: a user succeeds when this reaches 0.
   const pending = new Map(userIds.map((userId) => [userId, documentIds.length]));

@@ -2,9 +2,9 @@ import { describe, expect, test } from '@jest/globals';
 import { MAX_ANSWER_BYTES } from '#shared/api/answer-size.js';
 import { errorBody } from '#shared/api/envelope.js';
 import { ApiError } from '#shared/api/errors.js';
-import { MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
+import { MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { logger } from '#shared/platform/logger.js';
-import { largestAnswerBytes } from '#shared/preferences/entry-writes.js';
+import { largestAnswerBytes, MAX_ENTRIES_PER_REQUEST } from '#shared/preferences/entry-writes.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { setConfig } from '#shared/preferences/service.js';
@@ -38,6 +38,10 @@ const recording = (fail: boolean | 'full') => {
     resetChannels: async () => {
       calls.push('reset');
       if (fail) throw unavailable();
+    },
+    resetChannelsBatch: async (keys: unknown[]) => {
+      calls.push('batch');
+      return fail ? keys : [];
     },
   } as unknown as PreferenceStore;
   return { store, calls };
@@ -83,13 +87,60 @@ describe.each([
   });
 });
 
-test('the largest valid set (1000 users x 30 documents of 256 characters) is refused before any write, naming the limit', async () => {
+/** Identifiers of 256 characters that are 3 bytes each in UTF-8: the largest answer per entry. */
+const wide = (count: number, prefix: string) => ids(count, 256, prefix).map((id) => id.replace(/[é"]/g, '€'));
+
+describe('at most 5,000 entries per request (distinct users times documents)', () => {
+  const request = (users: number, documents: number | undefined) => ({
+    organizationId: 'acme',
+    // Duplicates collapse before counting.
+    userIds: [...ids(users, 8, 'u'), 'u0-'.padEnd(8, 'é"')],
+    ...(documents === undefined ? {} : { documentIds: ids(documents, 8, 'd') }),
+    config: { inbox: 'NONE' as const },
+  });
+
+  test.each([
+    ['1000 users x 6 documents', 1000, 6, 6000],
+    ['167 users x 30 documents', 167, 30, 5010],
+  ])(
+    '%s: a set and a reset are refused before any write, naming the limit and the import',
+    async (_name, users, documents, entries) => {
+      for (const write of [setConfig, resetConfig] as const) {
+        const { store, calls } = recording(false);
+        await expect(write({ store }, request(users, documents), 'ak_1')).rejects.toMatchObject({
+          status: 'INVALID_ARGUMENT',
+          message: expect.stringMatching(
+            new RegExp(
+              `would write ${entries} entries .*over the limit of ${MAX_ENTRIES_PER_REQUEST} entries per request.*bulk import`,
+            ),
+          ),
+        });
+        expect(calls).toEqual([]);
+      }
+    },
+  );
+
+  test.each([
+    ['1000 users x 5 documents', 1000, 5],
+    ['1000 users at the organization level', 1000, undefined],
+    ['166 users x 30 documents', 166, 30],
+  ])('%s: written', async (_name, users, documents) => {
+    for (const write of [setConfig, resetConfig] as const) {
+      const { store, calls } = recording(false);
+      const answer = await write({ store }, request(users, documents), 'ak_1');
+      expect(Object.keys(answer)).toHaveLength(users);
+      expect(calls.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+test('the largest answer (1000 users x 5 documents, ids of 256 three-byte characters) is refused before any write, naming the limit', async () => {
   for (const write of [setConfig, resetConfig] as const) {
     const { store, calls } = recording(false);
     const request = {
       organizationId: 'acme',
-      userIds: ids(MAX_USER_IDS, 256, 'u'),
-      documentIds: ids(MAX_DOCUMENT_IDS, 256, 'd'),
+      userIds: wide(MAX_USER_IDS, 'u'),
+      documentIds: wide(MAX_ENTRIES_PER_REQUEST / MAX_USER_IDS, 'd'),
       config: { inbox: 'NONE' as const },
     };
     await expect(write({ store }, request, 'ak_1')).rejects.toMatchObject({
@@ -101,9 +152,9 @@ test('the largest valid set (1000 users x 30 documents of 256 characters) is ref
 });
 
 test('at the limit: the largest request that fits is written, one more user is refused', async () => {
-  const documentIds = ids(MAX_DOCUMENT_IDS, 256, 'd');
+  const documentIds = wide(MAX_ENTRIES_PER_REQUEST / MAX_USER_IDS, 'd');
   // The most users whose answer fits (entries of equal size: the count follows from one entry's share).
-  const userIds = ids(MAX_USER_IDS, 256, 'u');
+  const userIds = wide(MAX_USER_IDS, 'u');
   let fits = 0;
   while (
     fits < userIds.length &&

@@ -28,7 +28,7 @@ export const setConfigRoute = {
   message: SET_CONFIG_MESSAGE,
   scope: 'write',
   function: {
-    // The largest set (1000 users x 30 documents) is 30,000 writes: all the time the HTTP API allows.
+    // The largest set (5,000 entries) is well within it; a slow table still gets all the time the HTTP API allows.
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
     // A partial update per entry, so concurrent writes of different channels both take effect;
     // the organization's policy read for its locks.

@@ -10,11 +10,11 @@ import { documentClient } from '#shared/platform/aws-clients.js';
 import { linkKeysCacheSeconds, queueUrl, secretId, tableName } from '#shared/platform/environment.js';
 import { secretsClient } from '#shared/platform/secrets-client.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
-import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { DynamoErasureEntryStore } from '#shared/preferences/dynamo-erasure-entries.js';
 
 /** SQS consumer of the erasure queue (docs/design.md, User erasure); see shared/erasure/worker.ts. */
 const deps = {
-  entries: new DynamoPreferenceStore(documentClient, tableName('config')),
+  entries: new DynamoErasureEntryStore(documentClient, tableName('config')),
   history: new DynamoHistoryStore(documentClient, tableName('history')),
   links: new DynamoLinkRevoker(
     documentClient,

@@ -7,14 +7,16 @@ import { SecretKeyring } from '#shared/links/secret-keyring.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import { deliveryDefaults, linkKeysCacheSeconds, secretId, tableName } from '#shared/platform/environment.js';
 import { secretsClient } from '#shared/platform/secrets-client.js';
+import { DynamoScheduleStore } from '#shared/preferences/dynamo-schedule-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 
 const keys = new SecretKeyring(secretsClient, secretId('linkKeys'), linkKeysCacheSeconds());
 const reader = new DynamoLinkStateReader(documentClient, tableName('config'), tableName('migrations'));
 const store = new DynamoPreferenceStore(documentClient, tableName('config'));
+const schedules = new DynamoScheduleStore(documentClient, tableName('config'));
 
 export const handler = publicRoute(
   preferencePageRoute,
   FIXED_PAGES,
-  preferencesPage({ keys, reader, store, defaults: deliveryDefaults() }),
+  preferencesPage({ keys, reader, store, schedules, defaults: deliveryDefaults() }),
 );

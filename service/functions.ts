@@ -1,7 +1,8 @@
 import { PUBLISHER_STREAM_FILTERS } from '#shared/events/publisher.js';
 import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
-import type { FunctionAccess } from '#shared/platform/route.js';
-import { USER_INDEX } from '#shared/preferences/keys.js';
+import { MIGRATION_ENTRIES_GRANTS as ENTRIES } from '#shared/migration/entries-grants.js';
+import { accessOf, type FunctionAccess } from '#shared/platform/route.js';
+import { ERASURE_ENTRY_STORE_GRANTS as ERASED } from '#shared/preferences/store-grants.js';
 
 /**
  * What a Lambda function of the service is, in terms free of CDK: its handler file, its memory
@@ -51,15 +52,18 @@ export const MIGRATION_CONSUMER_FUNCTION = {
   // entry every ~5 ms, below the 2 ms that DynamoDB's per-partition write rate allows (npm run
   // bench -- --only=migration). Duration shrinks as memory grows, so the cost stays about the same.
   memoryMb: 1769,
-  tables: {
-    // List source entries, read targets, copy with the source's stamp (a put and an update in one
-    // transaction), stamp the other sources (PartiQL UPDATEs in batches; one by one when a batch
-    // leaves some) and delete them (PartiQL DELETEs in batches; one by one likewise).
-    config: ['Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'PartiQLUpdate', 'DeleteItem', 'PartiQLDelete'],
+  ...accessOf(
+    // List source entries, read targets, copy each with its source's stamp, stamp the other
+    // sources and delete them (shared/migration/move-page.ts).
+    ENTRIES.listDocumentEntries,
+    ENTRIES.getMarkedEntries,
+    ENTRIES.copyEntryIf,
+    ENTRIES.stampForDelete,
+    ENTRIES.deleteEntriesIf,
     // Lease, progress, complete or fail (updates), read the record, release locks; on completion the
     // forwarding record that the links of the old document follow (an update).
-    migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
-  },
+    { tables: { migrations: ['GetItem', 'UpdateItem', 'DeleteItem'] } },
+  ),
   // Continuations of a long migration go back on its own queue.
   queues: { migrations: ['SendMessage'] },
   settings: ['migrationMaxReceiveCount'],
@@ -127,17 +131,23 @@ export const ERASURE_CONSUMER_FUNCTION = {
   entry: 'functions/erasure-consumer.ts',
   description: "Erases a user's config entries and history in an organization",
   timeoutSeconds: 60,
-  tables: {
-    // Read the entries found, stamp them (PartiQL UPDATEs in batches; one by one when a batch leaves
-    // some), delete them (PartiQL DELETEs in batches; one by one likewise).
-    config: ['BatchGetItem', 'UpdateItem', 'PartiQLUpdate', 'DeleteItem', 'PartiQLDelete'],
-    // Lease, progress, complete or fail (updates), read the record, release the user's lock.
-    migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
-    // The user's history in the organization: its keys, then batch deletes.
-    history: ['Query', 'BatchWriteItem'],
-  },
-  // The user's entries, found without a Scan.
-  indexes: { config: [USER_INDEX] },
+  ...accessOf(
+    // The user's entries (found on the user index, without a Scan), read, stamped and deleted.
+    ERASED.listUserEntries,
+    ERASED.getMarkedEntries,
+    ERASED.stampForDelete,
+    ERASED.deleteEntriesIf,
+    // The revocation of the user's links (below).
+    { tables: { config: ['UpdateItem'] } },
+    {
+      tables: {
+        // Lease, progress, complete or fail (updates), read the record, release the user's lock.
+        migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
+        // The user's history in the organization: its keys, then batch deletes.
+        history: ['Query', 'BatchWriteItem'],
+      },
+    },
+  ),
   // Continuations of a long erasure go back on its own queue.
   queues: { erasures: ['SendMessage'] },
   settings: ['erasureMaxReceiveCount'],

@@ -4,6 +4,12 @@ import * as z from 'zod/mini';
 export const MAX_IDENTIFIER_LENGTH = 256;
 export const MAX_USER_IDS = 1000;
 export const MAX_DOCUMENT_IDS = 30;
+/**
+ * A config/set or config/reset writes at most this many entries: distinct users times documents,
+ * the organization level counting as one document. More is a job, a bulk import, not a
+ * synchronous request.
+ */
+export const MAX_ENTRIES_PER_REQUEST = 5_000;
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 // C0, DEL and C1 control characters (Unicode category Cc).

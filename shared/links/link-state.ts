@@ -5,7 +5,7 @@ import { isItemAt, type TableKey } from '#shared/platform/key-parts.js';
 import { policyFromItem } from '#shared/policy/dynamo-store.js';
 import { policyKey } from '#shared/policy/keys.js';
 import type { StoredPolicy } from '#shared/policy/model.js';
-import { itemToEntry } from '#shared/preferences/dynamo-store.js';
+import { itemToEntry } from '#shared/preferences/entry-item.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import type { EntryKey, StoredEntry } from '#shared/preferences/model.js';
 import { isTombstone } from '#shared/preferences/tombstone.js';

@@ -35,7 +35,8 @@ import { scheduleChange, scheduleFieldKind } from './schedule-form.js';
 export interface PreferencePageDeps {
   keys: KeyringSource;
   reader: LinkStateReader;
-  store: PreferenceStore & ScheduleStore;
+  store: PreferenceStore;
+  schedules: ScheduleStore;
   defaults: FullChannelConfig;
   now?: () => Date;
 }
@@ -108,7 +109,7 @@ const changesOf = (rows: readonly Row[], form: Submitted) => {
 const notFound: PageAnswer = { status: 404, body: NOT_FOUND_PAGE };
 
 export const preferencesPage =
-  ({ keys, reader, store, defaults, now = () => new Date() }: PreferencePageDeps) =>
+  ({ keys, reader, store, schedules, defaults, now = () => new Date() }: PreferencePageDeps) =>
   async (request: PublicRequest): Promise<PageAnswer> => {
     const at = now();
     const opened = await openWithState({ keys, reader }, request.token, at, { entries: true }, 'preferences');
@@ -138,7 +139,7 @@ export const preferencesPage =
     }
     if (schedule.kind === 'set') {
       await setSchedule(
-        { store, cause: 'link', now: () => at },
+        { store: schedules, cause: 'link', now: () => at },
         { organizationId: link.organizationId, userIds: [link.userId], schedule: schedule.schedule },
         linkActor(link.keyId),
         { signal: request.signal },

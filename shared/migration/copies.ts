@@ -1,12 +1,10 @@
-import {
-  type DynamoDBDocumentClient,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { conditionalTransaction } from '#shared/platform/conditional-write.js';
 import { toUpdateItem } from '#shared/platform/item-write.js';
 import type { ChangeAttribution } from '#shared/preferences/change-attribution.js';
-import { DynamoPreferenceStore, entryPut, stampWrite } from '#shared/preferences/dynamo-store.js';
+import { DynamoMigrationEntryStore } from '#shared/preferences/dynamo-migration-entries.js';
+import { entryPut } from '#shared/preferences/entry-item.js';
+import { stampWrite } from '#shared/preferences/entry-updates.js';
 import type { ExpectedVersion, MarkedEntry, MigrationEntryStore, UnchangedEntry } from '#shared/preferences/store.js';
 
 /**
@@ -33,21 +31,14 @@ export interface MigrationEntries extends Omit<MigrationEntryStore, 'putEntryIf'
 }
 
 /**
- * The config table's MigrationEntries: DynamoPreferenceStore's operations, and the copy as one
+ * The config table's MigrationEntries: DynamoMigrationEntryStore's operations, and the copy as one
  * TransactWriteItems of the store's own conditional put (entryPut) and the source's stamp. The stamp was to
  * be written anyway (before the source's delete, so that the change stream attributes the delete
  * to the migration: change-attribution.ts); written with the copy, it is what checks the source,
  * and the page need not stamp that source again. A copy costs a transactional put (twice a plain
  * put's write capacity), the stamp what it cost before.
  */
-export class DynamoMigrationEntries extends DynamoPreferenceStore implements MigrationEntries {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    tableName: string,
-  ) {
-    super(db, tableName);
-  }
-
+export class DynamoMigrationEntries extends DynamoMigrationEntryStore implements MigrationEntries {
   async copyEntryIf(
     copy: MarkedEntry,
     expected: ExpectedVersion,
@@ -57,11 +48,11 @@ export class DynamoMigrationEntries extends DynamoPreferenceStore implements Mig
     const input: TransactWriteCommandInput = {
       // The copy exactly as the store writes an entry, and the source's stamp as stampForDelete does.
       TransactItems: [
-        { Put: entryPut(this.tableName, copy, expected, change) },
-        { Update: { TableName: this.tableName, ...toUpdateItem(stampWrite(source, change)) } },
+        { Put: entryPut(this.table.tableName, copy, expected, change) },
+        { Update: { TableName: this.table.tableName, ...toUpdateItem(stampWrite(source, change)) } },
       ],
     };
     // A condition that did not hold, or a concurrent transaction: a later pass reads both again.
-    return conditionalTransaction(() => this.db.send(new TransactWriteCommand(input)));
+    return conditionalTransaction(() => this.table.client.send(new TransactWriteCommand(input)));
   }
 }

@@ -7,8 +7,6 @@ import { decideMove, type MoveContext } from './move-decision.js';
 
 /** Source entries per page: one Query and one BatchGetItem (its 100-key maximum) per page. */
 export const PAGE_SIZE = 100;
-/** Conditional writes in flight at once. */
-export const WRITE_CONCURRENCY = 16;
 
 /** What became of one source entry of a page. */
 export type Outcome =

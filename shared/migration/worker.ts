@@ -3,11 +3,12 @@ import type { RunDeps } from '#shared/jobs/pages.js';
 import { runJob } from '#shared/jobs/run.js';
 import type { JobStep } from '#shared/jobs/step.js';
 import type { ForwardWriter } from '#shared/links/forwarding.js';
+import { MIGRATION_WRITE_CONCURRENCY } from '#shared/preferences/batching.js';
 import { type ChangeAttribution, migrationActor } from '#shared/preferences/change-attribution.js';
 import type { MigrationEntries } from './copies.js';
 import { migrationJob } from './kind.js';
 import type { MigrationRecord } from './model.js';
-import { copyPage, deleteSources, PAGE_SIZE, pageCounts, skippedSources, WRITE_CONCURRENCY } from './move-page.js';
+import { copyPage, deleteSources, PAGE_SIZE, pageCounts, skippedSources } from './move-page.js';
 import { nextCheckpoint } from './skipped-checkpoint.js';
 
 /** Pages in a row that deleted nothing (every entry changed under us) before the run gives up. */
@@ -31,7 +32,7 @@ export interface WorkerDeps extends RunDeps<MigrationRecord> {
  * the same, by a rerun of the completion).
  */
 export const moveStep: JobStep<MigrationRecord, WorkerDeps> = (deps, { record, run, savedPages, now }) => {
-  const { entries, pageSize = PAGE_SIZE, concurrency = WRITE_CONCURRENCY } = deps;
+  const { entries, pageSize = PAGE_SIZE, concurrency = MIGRATION_WRITE_CONCURRENCY } = deps;
   const { migrationId, organizationId, documentId, newDocumentId } = record;
   let checkpoint = new Set(record.skippedCheckpoint);
   let stalled = 0;

@@ -1,10 +1,7 @@
 /**
- * One conditional write of one item, said once and rendered in the two dialects DynamoDB
- * speaks: an UpdateItem expression (single writes, and the exact retries) and PartiQL (the
- * batches of BatchExecuteStatement, 25 statements a call, 1 write unit per item instead of the
- * 2 a transaction costs). An UPDATE statement never creates an item and an INSERT never
- * changes one, so a write that may create its item has both renderings (docs/design.md,
- * Batched writes).
+ * One conditional write of one item, said once as data and rendered as an UpdateItem (or
+ * DeleteItem) expression. The job pages' stamps and deletes, which never create an item, are
+ * also rendered as PartiQL UPDATE and DELETE statements for their BatchExecuteStatement batches.
  */
 
 type Value = unknown;
@@ -167,7 +164,7 @@ const parameterList = () => {
   };
 };
 
-/** The write as a PartiQL UPDATE: applies only to an item that exists (else ConditionalCheckFailed). */
+/** The write as a PartiQL UPDATE: applies only to an item that exists (else ConditionalCheckFailed), so never to a write that creates it. */
 export const toPartiqlUpdate = (table: string, write: ItemWrite): Statement => {
   if (write.setIfMissing?.length) throw new Error('if_not_exists has no PartiQL rendering');
   const { parameters, p } = parameterList();
@@ -184,27 +181,6 @@ export const toPartiqlUpdate = (table: string, write: ItemWrite): Statement => {
     Statement: `UPDATE ${quoted(table)} ${clauses.join(' ')} WHERE ${where}`,
     Parameters: parameters,
   };
-};
-
-/**
- * The write as a PartiQL INSERT: the item it creates when none exists (else DuplicateItem).
- * Undefined when the write must not create its item (it requires the item to exist, or to hold a value).
- */
-export const toPartiqlInsert = (table: string, write: ItemWrite): Statement | undefined => {
-  if (write.conditions.some((condition) => condition.kind === 'exists' || condition.kind === 'equals'))
-    return undefined;
-  const parameters: Value[] = [];
-  const fields: string[] = [];
-  const field = (attribute: string, v: Value) => {
-    if (attribute.includes("'")) throw new Error(`Unquotable PartiQL attribute: ${attribute}`);
-    parameters.push(v);
-    fields.push(`'${attribute}': ?`);
-  };
-  for (const [attribute, v] of Object.entries(write.key)) field(attribute, v);
-  for (const [attribute, v] of [...write.set, ...(write.setIfMissing ?? [])]) field(attribute, v);
-  for (const attribute of write.increment ?? []) field(attribute, 1);
-  for (const [attribute, members] of write.addToSet ?? []) field(attribute, members);
-  return { Statement: `INSERT INTO ${quoted(table)} VALUE {${fields.join(', ')}}`, Parameters: parameters };
 };
 
 /** The delete as a PartiQL DELETE: applies only while its conditions hold (else ConditionalCheckFailed). */

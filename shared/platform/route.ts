@@ -32,7 +32,6 @@ export type TableAction =
   | 'ConditionCheckItem'
   /** The statements of a PartiQL BatchExecuteStatement: IAM checks each statement's kind. */
   | 'PartiQLUpdate'
-  | 'PartiQLInsert'
   | 'PartiQLDelete';
 
 /** SQS actions a function may be given to produce messages (consuming goes through the event source). */
@@ -79,6 +78,35 @@ export interface FunctionAccess {
   /** Secrets the function reads (GetSecretValue on each, nothing else). */
   secrets?: readonly SecretName[];
 }
+
+/**
+ * What one store operation touches: its item actions per table and the indexes it queries. Each
+ * store declares it per operation beside its port (e.g. shared/preferences/store-grants.ts), so a
+ * function's grants follow from the operations its code calls, and a store that changes how it
+ * writes changes its own declaration, no route.
+ */
+export type StoreAccess = Pick<FunctionAccess, 'tables' | 'indexes'>;
+
+/** The tables and indexes of the given operations' accesses, merged (each action and index once, in order). */
+export const accessOf = (...accesses: StoreAccess[]): StoreAccess => {
+  const merge = <T extends string>(lists: (Partial<Record<TableName, readonly T[]>> | undefined)[]) => {
+    const merged: Partial<Record<TableName, T[]>> = {};
+    for (const list of lists) {
+      for (const [table, items] of Object.entries(list ?? {}) as [TableName, readonly T[]][]) {
+        const into = merged[table] ?? [];
+        for (const item of items) if (!into.includes(item)) into.push(item);
+        merged[table] = into;
+      }
+    }
+    return merged;
+  };
+  const tables = merge(accesses.map((access) => access.tables));
+  const indexes = merge(accesses.map((access) => access.indexes));
+  return {
+    ...(Object.keys(tables).length > 0 ? { tables } : {}),
+    ...(Object.keys(indexes).length > 0 ? { indexes } : {}),
+  };
+};
 
 /** API Gateway's HTTP API gives up on an integration after 30 s: an HTTP function gets less. */
 export const MAX_HTTP_TIMEOUT_SECONDS = 29;

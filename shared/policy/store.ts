@@ -1,3 +1,4 @@
+import type { StoreAccess } from '#shared/platform/route.js';
 import type { Policy, StoredPolicy } from './model.js';
 
 /** Thrown when a set names a version the stored policy no longer has. */
@@ -22,3 +23,9 @@ export interface PolicyStore {
     expectedVersion?: number,
   ): Promise<{ version: number; updatedAt: string }>;
 }
+
+/** What each operation of the DynamoDB PolicyStore sends (shared/preferences/store-grants.ts says why). */
+export const POLICY_STORE_GRANTS = {
+  get: { tables: { config: ['GetItem'] } },
+  put: { tables: { config: ['UpdateItem'] } },
+} as const satisfies Record<keyof PolicyStore, StoreAccess>;

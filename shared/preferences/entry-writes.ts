@@ -1,14 +1,14 @@
 import pMap from 'p-map';
 import { assertAnswerFits, jsonBytes } from '#shared/api/answer-size.js';
 import { ApiError } from '#shared/api/errors.js';
-import { distinct } from '#shared/api/identifiers.js';
+import { distinct, MAX_ENTRIES_PER_REQUEST } from '#shared/api/identifiers.js';
 import { isTransientDependencyError } from '#shared/platform/dependency-errors.js';
 import { logger } from '#shared/platform/logger.js';
 import { countEntriesWritten } from '#shared/platform/metrics.js';
 import { MAX_CATEGORY_LAYERS } from './layers.js';
 import type { EntryKey, Scope } from './model.js';
 import type { UserWriteResult } from './results.js';
-import { CategoryLayersFull, SET_BATCH_SIZE } from './store.js';
+import { CategoryLayersFull } from './store.js';
 import { userMap } from './user-map.js';
 
 /** The per-user message of a user whose entry could not take one more category layer. */
@@ -16,12 +16,6 @@ export const LAYERS_FULL_MESSAGE = `Not saved: an entry of this user already hol
 
 const layersFullMessage = (full: number, users: number) =>
   `An entry holds at most ${MAX_CATEGORY_LAYERS} category layers: ${full} of ${users} users have an entry that already holds ${MAX_CATEGORY_LAYERS} others, and the category was not added there. Reset a category of theirs first; their other entries, and the other users', were written.`;
-
-/** Writes in flight at once for one request: fast for 30,000 entries, gentle on the table. */
-export const WRITE_CONCURRENCY = 32;
-
-/** Batches in flight at once: 8 x 100 entries, as many as WRITE_CONCURRENCY's single writes and then some. */
-export const BATCH_CONCURRENCY = 8;
 
 /** The per-user answer of config/set and config/reset, as its schema describes it. */
 export type UserSetResult = UserWriteResult;
@@ -39,11 +33,6 @@ export interface EntryWrites {
   signal?: AbortSignal | undefined;
   /** Writes one entry. */
   write: (key: EntryKey) => Promise<void>;
-  /**
-   * Writes up to SET_BATCH_SIZE entries at once, answering those it did not write; they are
-   * then written one by one with `write`. Without it, every entry is written on its own.
-   */
-  writeBatch?: ((keys: readonly EntryKey[]) => Promise<readonly EntryKey[]>) | undefined;
   /** What the per-user messages and the 503 say. */
   messages: WriteMessages;
 }
@@ -62,13 +51,6 @@ export interface WriteMessages {
 // The per-user map repeats every document id for every user, so 1000 users x 5 documents with
 // ids of 256 three-byte characters pass 5 MB, within MAX_ENTRIES_PER_REQUEST; such a request is
 // refused before anything is written (answer-size.ts).
-
-/**
- * A config/set or config/reset writes at most this many entries: distinct users times documents,
- * the organization level counting as one document (contract, Identifiers and limits). More is a
- * job, a bulk import, not a synchronous request.
- */
-export const MAX_ENTRIES_PER_REQUEST = 5_000;
 
 const assertEntriesWithin = (users: number, documents: number): void => {
   const entries = users * documents;
@@ -140,10 +122,12 @@ const assertWriteAnswerFits = (
   );
 
 /**
- * One write per (user, document), or per user at the organization level when no documents
- * are named. Every entry is attempted; users with an entry that still fails after the SDK's
- * retries, or that was not written when the deadline's signal fired, are reported and the
- * request answers 503 so that the caller retries (writes are idempotent).
+ * One write per (user, document), or per user at the organization level when no documents are
+ * named, `concurrency` in flight at once (REQUEST_WRITE_CONCURRENCY, batching.ts, unless told).
+ * Each write stands alone: nothing is transactional across entries. Every entry is attempted;
+ * users with an entry that still fails after the SDK's retries, or that was not written when the
+ * deadline's signal fired, are reported and the request answers 503 so that the caller retries
+ * (writes are idempotent).
  */
 export const writeEntries = async ({
   organizationId,
@@ -152,7 +136,6 @@ export const writeEntries = async ({
   concurrency,
   signal,
   write,
-  writeBatch,
   messages,
 }: EntryWrites): Promise<Record<string, UserSetResult>> => {
   const userIds = distinct(requestedUserIds);
@@ -172,26 +155,8 @@ export const writeEntries = async ({
   );
   const written = (key: EntryKey) => pending.set(key.userId, (pending.get(key.userId) ?? 1) - 1);
   try {
-    // Batches first; what a batch did not write is written entry by entry below.
-    let single: readonly EntryKey[] = keys;
-    if (writeBatch && keys.length > 1) {
-      const batches = Array.from({ length: Math.ceil(keys.length / SET_BATCH_SIZE) }, (_, i) =>
-        keys.slice(i * SET_BATCH_SIZE, (i + 1) * SET_BATCH_SIZE),
-      );
-      const leftovers = await pMap(
-        batches,
-        async (batch) => {
-          if (signal?.aborted) return [];
-          const unwritten = new Set(await writeBatch(batch));
-          for (const key of batch) if (!unwritten.has(key)) written(key);
-          return [...unwritten];
-        },
-        { concurrency: BATCH_CONCURRENCY, signal },
-      );
-      single = leftovers.flat();
-    }
     await pMap(
-      single,
+      keys,
       async (key) => {
         if (signal?.aborted) return;
         try {

@@ -1,5 +1,6 @@
 import { CHANNELS } from '#shared/api/channels.js';
-import { WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
+import { REQUEST_WRITE_CONCURRENCY } from './batching.js';
+import { type WriteOptions, writeEntries } from './entry-writes.js';
 import type { ResetConfigRequest, ResetConfigResult } from './routes/reset-config.js';
 import type { PreferenceStore } from './store.js';
 
@@ -20,7 +21,7 @@ export interface ResetConfigDeps {
  * and the same time stamp: a late reset cannot remove a value set by a newer request.
  */
 export const resetConfig = async (
-  { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY, cause }: ResetConfigDeps,
+  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause }: ResetConfigDeps,
   request: ResetConfigRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
@@ -38,7 +39,6 @@ export const resetConfig = async (
     concurrency,
     signal,
     write: (key) => store.resetChannels(key, channels, meta, { signal }),
-    writeBatch: (keys) => store.resetChannelsBatch(keys, channels, meta, { signal }),
     messages: {
       operation: 'reset',
       done: 'Config reset.',

@@ -1,5 +1,6 @@
 import { assertSnoozeWithin, type Schedule } from '#shared/schedules/schema.js';
-import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
+import { REQUEST_WRITE_CONCURRENCY } from './batching.js';
+import { type UserSetResult, type WriteOptions, writeEntries } from './entry-writes.js';
 import type { EntryKey } from './model.js';
 import type { GetScheduleRequest, GetScheduleResult } from './routes/get-schedule.js';
 import type { SetScheduleRequest } from './routes/set-schedule.js';
@@ -23,7 +24,7 @@ const stored = (schedule: Schedule): Schedule =>
  * deadline as config/set; a write stamped older than the stored schedule's changes nothing.
  */
 export const setSchedule = async (
-  { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY, cause }: SetScheduleDeps,
+  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause }: SetScheduleDeps,
   request: SetScheduleRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
@@ -38,7 +39,6 @@ export const setSchedule = async (
     concurrency,
     signal,
     write: (key) => store.setSchedule(key, schedule, meta, { signal }),
-    writeBatch: schedule ? (keys) => store.setSchedulesBatch(keys, schedule, meta, { signal }) : undefined,
     messages: {
       operation: 'schedule',
       subject: 'Schedule',

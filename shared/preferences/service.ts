@@ -1,6 +1,7 @@
 import type { FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
-import { type UserSetResult, WRITE_CONCURRENCY, type WriteOptions, writeEntries } from './entry-writes.js';
+import { REQUEST_WRITE_CONCURRENCY } from './batching.js';
+import { type UserSetResult, type WriteOptions, writeEntries } from './entry-writes.js';
 import { categoryConfigs } from './layers.js';
 import { assertUnlocked, type PolicySource, policyOf, readWithPolicy } from './locks.js';
 import { type EntryKey, type StoredEntry, scopeOf } from './model.js';
@@ -10,7 +11,6 @@ import type { SetConfigRequest } from './routes/set-config.js';
 import { entryId, type PreferenceStore } from './store.js';
 
 export type { UserSetResult, WriteOptions } from './entry-writes.js';
-export { WRITE_CONCURRENCY } from './entry-writes.js';
 
 export interface SetConfigDeps {
   store: PreferenceStore;
@@ -28,7 +28,7 @@ export interface SetConfigDeps {
  * carries the request's start time, so a write that lands late cannot undo a newer one.
  */
 export const setConfig = async (
-  { store, now = () => new Date(), concurrency = WRITE_CONCURRENCY, cause, policies }: SetConfigDeps,
+  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause, policies }: SetConfigDeps,
   request: SetConfigRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
@@ -47,7 +47,6 @@ export const setConfig = async (
     concurrency,
     signal,
     write: (key) => store.setChannels(key, request.config, meta, { signal }),
-    writeBatch: (keys) => store.setChannelsBatch(keys, request.config, meta, { signal }),
     messages: {
       operation: 'set',
       done: 'Config set.',

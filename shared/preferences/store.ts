@@ -33,29 +33,18 @@ export interface UserLayers {
 }
 
 /**
- * The storage port for notification config. The DynamoDB adapter implements it; the domain
- * code (and migration) only speaks to this interface.
+ * The storage port for notification config (the DynamoDB adapter: dynamo-store.ts). Each write
+ * is of one entry and stands alone: a request of many entries is many such writes, some of which
+ * may fail while others succeed (the request then answers which, entry-writes.ts).
  */
 export interface PreferenceStore {
   /**
    * Sets the given channels of one entry's layer (`meta.category`'s, or the all-categories one),
    * creating it (or reviving a tombstone) if needed, and leaves the other channels as stored.
-   * Atomic per entry, so concurrent writes of other channels are kept. Throws CategoryLayersFull
-   * when it would add a category layer beyond MAX_CATEGORY_LAYERS.
+   * Atomic per entry (one conditional update), so concurrent writes of other channels are kept.
+   * Throws CategoryLayersFull when it would add a category layer beyond MAX_CATEGORY_LAYERS.
    */
   setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta, options?: CallOptions): Promise<void>;
-
-  /**
-   * setChannels for up to SET_BATCH_SIZE entries, in PartiQL batches that are not transactional:
-   * each entry's write succeeds or fails on its own. Answers the keys it did not write (a newer
-   * channel, a concurrent write, throttling), which the caller then writes one by one with setChannels.
-   */
-  setChannelsBatch(
-    keys: readonly EntryKey[],
-    config: ChannelConfig,
-    meta: WriteMeta,
-    options?: CallOptions,
-  ): Promise<readonly EntryKey[]>;
 
   /**
    * Removes the given channels of one entry's layer (never creating it), keeping their write
@@ -65,23 +54,12 @@ export interface PreferenceStore {
    */
   resetChannels(key: EntryKey, channels: readonly Channel[], meta: WriteMeta, options?: CallOptions): Promise<void>;
 
-  /**
-   * resetChannels for up to SET_BATCH_SIZE entries in a few calls. Answers the keys it did not
-   * reset; they are reset one by one, where each entry's own rules apply exactly.
-   */
-  resetChannelsBatch(
-    keys: readonly EntryKey[],
-    channels: readonly Channel[],
-    meta: WriteMeta,
-    options?: CallOptions,
-  ): Promise<readonly EntryKey[]>;
-
   /** Reads entries by key; missing entries (and tombstones) are absent from the result. */
   getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]>;
 
   /**
    * The document entry and the organization entry of each user (keyed by user id), read in
-   * batches of 100 keys issued concurrently.
+   * batches issued concurrently.
    */
   getUserLayers(
     organizationId: string,
@@ -122,18 +100,7 @@ export interface ScheduleStore extends Pick<PreferenceStore, 'getEntries'> {
    * stored schedule's time changes nothing.
    */
   setSchedule(key: EntryKey, schedule: Schedule | null, meta: WriteMeta, options?: CallOptions): Promise<void>;
-
-  /** setSchedule of a schedule for up to SET_BATCH_SIZE users in PartiQL batches, each entry on its own (not transactional); answers the keys not written. */
-  setSchedulesBatch(
-    keys: readonly EntryKey[],
-    schedule: Schedule,
-    meta: WriteMeta,
-    options?: CallOptions,
-  ): Promise<readonly EntryKey[]>;
 }
-
-/** The entries one batch write of the store takes at most (it sends them as PartiQL batches, not a transaction). */
-export const SET_BATCH_SIZE = 100;
 
 export const entryId = ({ organizationId, userId, documentId }: EntryKey): string =>
   JSON.stringify([organizationId, documentId, userId]);
@@ -185,7 +152,7 @@ export interface MigrationEntryStore {
 
   /**
    * Stamps entries about to be deleted with the delete's attribution (change-attribution.ts),
-   * each only if unchanged since it was read; many in one request. Answers the stamped ones.
+   * each only if unchanged since it was read; each stamp stands alone. Answers the stamped ones.
    */
   stampForDelete(
     entries: readonly UnchangedEntry[],
@@ -201,7 +168,7 @@ export interface MigrationEntryStore {
    */
   deleteEntryIf(key: EntryKey, unchanged: Unchanged, change: ChangeAttribution): Promise<boolean>;
 
-  /** deleteEntryIf of each entry, many in one request. Answers the deleted ones. */
+  /** deleteEntryIf of each entry, each delete standing alone. Answers the deleted ones. */
   deleteEntriesIf(entries: readonly UnchangedEntry[], change: ChangeAttribution): Promise<EntryKey[]>;
 }
 

@@ -17,7 +17,7 @@ const CAPACITY_OPERATIONS = new Set([
   'BatchExecuteStatement',
 ]);
 
-// The service's PartiQL batches hold only UPDATE and INSERT statements.
+// The service's PartiQL batches (a job page's stamps and deletes) hold only UPDATE and DELETE statements.
 const WRITE_OPERATIONS = new Set([
   'PutItem',
   'UpdateItem',

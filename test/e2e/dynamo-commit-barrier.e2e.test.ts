@@ -15,8 +15,9 @@ import { startDynamoDbLocal } from '#local/dynamodb-local.js';
 // DynamoDB Local answers a TransactWriteItems before its COMMIT has run. Killed the moment the
 // answer arrives, it lost the transaction in 9 of 10 kills measured; through the twin's commit
 // barrier (local/dynamo-commit-barrier.ts), which the functions use, an answered transaction is
-// kept, every time. A PartiQL BatchExecuteStatement (config/set's writes) needs no barrier: its
-// statements are committed before the answer (0 lost of 48 in 16 kills measured without one).
+// kept, every time. A PartiQL BatchExecuteStatement (a job page's stamps and deletes) needs no
+// barrier: its statements are committed before the answer (0 lost of 48 in 16 kills measured
+// without one).
 let dbPath: string;
 beforeAll(async () => {
   dbPath = await mkdtemp(join(tmpdir(), 'commit-barrier-'));

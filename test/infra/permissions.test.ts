@@ -2,14 +2,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { REPO_ROOT } from '#service/repository-root.js';
+import { MIGRATION_ENTRIES_GRANTS } from '#shared/migration/entries-grants.js';
+import type { StoreAccess } from '#shared/platform/route.js';
+import { USER_INDEX } from '#shared/preferences/keys.js';
+import { ERASURE_ENTRY_STORE_GRANTS, PREFERENCE_STORE_GRANTS } from '#shared/preferences/store-grants.js';
 import { OPERATIONS } from '#tools/openapi/operations.js';
 import { type Json, type Resources, resourceById, SYNTH_TIMEOUT_MS, type Synthesized, synthService } from './synth.js';
 
 // Without an AWS account, a missing permission would only show as AccessDenied after a
 // deploy. So the grants are checked against the code: which adapter methods each function's
-// use case calls, and which SDK commands those methods send (following this.method() calls
-// inside the adapter). A new call in the use cases, or a new command in an adapter, that the
-// stack does not grant fails here; so does a grant the code no longer needs.
+// use case calls, and what those methods send: for the config table's entry stores, as each
+// operation declares it (shared/preferences/store-grants.ts, held to the calls it makes by
+// test/unit/store-grants.test.ts); for the other adapters, the SDK commands in their source
+// (following this.method() calls inside the adapter). A new call in the use cases, or a new
+// command in an adapter, that the stack does not grant fails here; so does a grant the code no
+// longer needs.
 
 const source = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
@@ -23,22 +30,7 @@ const COMMAND_ACTIONS: Record<string, string | string[]> = {
   DeleteCommand: 'dynamodb:DeleteItem',
   BatchWriteCommand: 'dynamodb:BatchWriteItem',
   SendMessageCommand: 'sqs:SendMessage',
-  // The adapters' PartiQL batches of writes hold UPDATE and INSERT statements (shared/platform/item-write.ts).
-  BatchExecuteStatementCommand: ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert'],
 };
-
-const PARTIQL_ACTIONS = ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert', 'dynamodb:PartiQLDelete'];
-/**
- * Methods whose PartiQL batches hold one kind of statement: a stamp's equality conditions require
- * its item, so item-write.ts renders no INSERT for it (test/unit/partiql-batch.test.ts shows it);
- * the batched deletes are DELETEs (toPartiqlDelete).
- */
-const BATCH_STATEMENTS = new Map([
-  ['stampForDelete', ['dynamodb:PartiQLUpdate']],
-  ['deleteEntriesIf', ['dynamodb:PartiQLDelete']],
-  // A reset's batches: UPDATEs that require their entry, then an emptied entry's UPDATE or DELETE.
-  ['resetChannelsBatch', ['dynamodb:PartiQLUpdate', 'dynamodb:PartiQLDelete']],
-]);
 
 /** IAM checks each action inside a transaction: those a method's transaction holds (`{ Put: …}`, `{ Update }`). */
 const TRANSACTION_ACTIONS: Record<string, string> = {
@@ -83,18 +75,17 @@ const adapterActions = (path: string, className: string): Map<string, Set<string
     for (const callee of method.calls) for (const action of resolve(callee, seen)) actions.add(action);
     return actions;
   };
-  return new Map(
-    [...methods.keys()].map((name) => {
-      const actions = resolve(name);
-      const statements = BATCH_STATEMENTS.get(name);
-      if (statements) {
-        for (const action of PARTIQL_ACTIONS) actions.delete(action);
-        for (const action of statements) actions.add(action);
-      }
-      return [name, actions];
-    }),
-  );
+  return new Map([...methods.keys()].map((name) => [name, resolve(name)]));
 };
+
+/** What each operation of an entry store declares on the config table (store-grants.ts), as IAM actions. */
+const declaredActions = (grants: Record<string, StoreAccess>): Map<string, Set<string>> =>
+  new Map(
+    Object.entries(grants).map(([operation, access]) => [
+      operation,
+      new Set((access.tables?.config ?? []).map((action) => `dynamodb:${action}`)),
+    ]),
+  );
 
 /** A top-level `export const name = …` section of a module (up to the next top-level export). */
 const exported = (path: string, name: string): string => {
@@ -174,7 +165,7 @@ const granted = (key: FunctionKey, resourcePrefix: string): string[] => {
 };
 
 describe('grants match what the code calls', () => {
-  const preferences = () => adapterActions('shared/preferences/dynamo-store.ts', 'DynamoPreferenceStore');
+  const preferences = () => declaredActions(PREFERENCE_STORE_GRANTS);
   // Migrations and erasures alike: the job engine's repository and queue (shared/jobs/).
   const migrations = () => adapterActions('shared/jobs/repository.ts', 'DynamoJobRepository');
   const credentials = () => adapterActions('shared/auth/dynamo-credential-store.ts', 'DynamoCredentialStore');
@@ -226,13 +217,7 @@ describe('grants match what the code calls', () => {
     );
     expect(granted('resolveConfig', 'ConfigTable')).toEqual(['dynamodb:BatchGetItem']);
     expect(granted('resetConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), reset));
-    expect(granted('resetConfig', 'ConfigTable')).toEqual([
-      'dynamodb:BatchGetItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:PartiQLDelete',
-      'dynamodb:PartiQLUpdate',
-      'dynamodb:UpdateItem',
-    ]);
+    expect(granted('resetConfig', 'ConfigTable')).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
     for (const key of ['resolveConfig', 'resetConfig'] as const) {
       expect(granted(key, 'MigrationsTable')).toEqual([]);
       expect(granted(key, 'MigrationQueue')).toEqual([]);
@@ -268,11 +253,11 @@ describe('grants match what the code calls', () => {
   test('the migration consumer', () => {
     const worker = consumerRun('shared/migration/worker.ts', 'shared/migration/move-page.ts');
     // The store's operations, and its own copy (a transaction of a put and the source's stamp).
-    const entries = new Map([
-      ...preferences(),
-      ...adapterActions('shared/migration/copies.ts', 'DynamoMigrationEntries'),
-    ]);
+    const entries = declaredActions(MIGRATION_ENTRIES_GRANTS);
     expect(actionsOf(entries, ['copyEntryIf'])).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(actionsOf(adapterActions('shared/migration/copies.ts', 'DynamoMigrationEntries'), ['copyEntryIf'])).toEqual(
+      actionsOf(entries, ['copyEntryIf']),
+    );
     expect(granted('MigrationConsumer', 'ConfigTable')).toEqual(actionsOf(entries, calledOn(worker, 'entries')));
     expect(granted('MigrationConsumer', 'MigrationsTable')).toEqual(
       actionsOf(migrations(), calledOn(worker, 'repository')),
@@ -322,9 +307,12 @@ describe('grants match what the code calls', () => {
 
   test("the erasure consumer: the user's entries (found on the index), the record, the history, its queue", () => {
     const worker = consumerRun('shared/erasure/worker.ts');
+    const erased = declaredActions(ERASURE_ENTRY_STORE_GRANTS);
     const onTable = calledOn(worker, 'entries').filter((method) => method !== 'listUserEntries');
-    expect(actionsOf(preferences(), ['listUserEntries'])).toEqual(['dynamodb:Query']);
-    expect(granted('ErasureConsumer', 'ConfigTable')).toEqual(actionsOf(preferences(), onTable));
+    // The user's entries are found on the user index, never by a query of the table.
+    expect(actionsOf(erased, ['listUserEntries'])).toEqual([]);
+    expect(ERASURE_ENTRY_STORE_GRANTS.listUserEntries.indexes.config).toEqual([USER_INDEX]);
+    expect(granted('ErasureConsumer', 'ConfigTable')).toEqual(actionsOf(erased, onTable));
     expect(granted('ErasureConsumer', 'MigrationsTable')).toEqual(
       actionsOf(migrations(), calledOn(worker, 'repository')),
     );

@@ -557,15 +557,10 @@ describe('least-privilege IAM', () => {
       [tableId('limits')]: ['dynamodb:UpdateItem'],
     };
     // The policy item is read for its locks (set, a GetItem) and as a layer (get, resolve: one key
-    // of their batched read); set writes in PartiQL batches (UPDATE, INSERT) and entry by entry (UpdateItem).
+    // of their batched read); set writes entry by entry (a conditional UpdateItem each).
     expect(dataAccess('setConfig')).toEqual({
       ...credentials,
-      [tableId('config')]: [
-        'dynamodb:GetItem',
-        'dynamodb:PartiQLInsert',
-        'dynamodb:PartiQLUpdate',
-        'dynamodb:UpdateItem',
-      ],
+      [tableId('config')]: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
     });
     expect(dataAccess('getConfig')).toEqual({
       ...credentials,
@@ -577,13 +572,8 @@ describe('least-privilege IAM', () => {
     });
     expect(dataAccess('resetConfig')).toEqual({
       ...credentials,
-      [tableId('config')]: [
-        'dynamodb:BatchGetItem',
-        'dynamodb:DeleteItem',
-        'dynamodb:PartiQLDelete',
-        'dynamodb:PartiQLUpdate',
-        'dynamodb:UpdateItem',
-      ],
+      // Entry by entry: an update, and the delete of an emptied organization-level entry.
+      [tableId('config')]: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
     });
     expect(dataAccess('migrateDocument')).toEqual({
       ...credentials,

@@ -47,13 +47,17 @@ const attribution = (stored: Record<string, unknown> | undefined) => ({
 describe('every write of an entry says who made it and why', () => {
   test('set and reset: the api key and the request time', async () => {
     const key = { organizationId: ORG, userId: 'alice', documentId: 'doc-1' };
-    await h.store.setChannels(key, { inbox: 'NONE' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_set' });
+    await h.preferences.setChannels(
+      key,
+      { inbox: 'NONE' },
+      { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_set' },
+    );
     expect(attribution(await item(key))).toEqual({
       cause: 'set',
       changedBy: 'ak_set',
       changedAt: '2026-01-01T00:00:00.000Z',
     });
-    await h.store.resetChannels(key, ['inbox'], { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak_reset' });
+    await h.preferences.resetChannels(key, ['inbox'], { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak_reset' });
     expect(attribution(await item(key))).toEqual({
       cause: 'reset',
       changedBy: 'ak_reset',
@@ -64,7 +68,7 @@ describe('every write of an entry says who made it and why', () => {
   test('a change from a link in an email: cause link, the link key as the actor, for a set and a reset', async () => {
     const key = { organizationId: ORG, userId: 'bob', documentId: null };
     await setConfig(
-      { store: h.store, now: () => new Date('2026-01-03T00:00:00.000Z'), cause: 'link' },
+      { store: h.preferences, now: () => new Date('2026-01-03T00:00:00.000Z'), cause: 'link' },
       { organizationId: ORG, userIds: ['bob'], config: { email: 'NONE' } },
       linkActor('k1'),
     );
@@ -74,7 +78,7 @@ describe('every write of an entry says who made it and why', () => {
       changedAt: '2026-01-03T00:00:00.000Z',
     });
     await resetConfig(
-      { store: h.store, now: () => new Date('2026-01-04T00:00:00.000Z'), cause: 'link' },
+      { store: h.preferences, now: () => new Date('2026-01-04T00:00:00.000Z'), cause: 'link' },
       { organizationId: ORG, userIds: ['bob'], channels: ['inbox'] },
       linkActor('k1'),
     );
@@ -84,7 +88,11 @@ describe('every write of an entry says who made it and why', () => {
       changedAt: '2026-01-04T00:00:00.000Z',
     });
     // Without the option, the same calls are a set and a reset.
-    await setConfig({ store: h.store }, { organizationId: ORG, userIds: ['bob'], config: { slack: 'NONE' } }, 'ak_x');
+    await setConfig(
+      { store: h.preferences },
+      { organizationId: ORG, userIds: ['bob'], config: { slack: 'NONE' } },
+      'ak_x',
+    );
     expect(attribution(await item(key)).cause).toBe('set');
   });
 
@@ -98,7 +106,11 @@ describe('every write of an entry says who made it and why', () => {
 
   test('a migration deletes a source it moved only under its own stamp, which a write in between replaces', async () => {
     const key = { organizationId: ORG, userId: 'bob', documentId: SRC };
-    await h.store.setChannels(key, { email: 'ALL' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' });
+    await h.preferences.setChannels(
+      key,
+      { email: 'ALL' },
+      { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' },
+    );
     const change: ChangeAttribution = {
       cause: 'migration',
       changedBy: 'migration:m1',
@@ -116,11 +128,19 @@ describe('every write of an entry says who made it and why', () => {
     expect(await item(key)).toBeUndefined();
 
     // A write between the stamp and the delete: its own attribution stays, and the entry too.
-    await h.store.setChannels(key, { email: 'MINE' }, { updatedAt: '2026-01-04T00:00:00.000Z', updatedBy: 'ak_2' });
+    await h.preferences.setChannels(
+      key,
+      { email: 'MINE' },
+      { updatedAt: '2026-01-04T00:00:00.000Z', updatedBy: 'ak_2' },
+    );
     const [again] = await h.store.getMarkedEntries([key]);
     const now = { version: again!.version, updatedAt: again!.updatedAt };
     expect(await h.store.stampForDelete([{ ...key, ...now }], change)).toHaveLength(1);
-    await h.store.setChannels(key, { inbox: 'NONE' }, { updatedAt: '2026-01-05T00:00:00.000Z', updatedBy: 'ak_3' });
+    await h.preferences.setChannels(
+      key,
+      { inbox: 'NONE' },
+      { updatedAt: '2026-01-05T00:00:00.000Z', updatedBy: 'ak_3' },
+    );
     expect(await h.store.deleteEntryIf(key, now, change)).toBe(false);
     expect(attribution(await item(key))).toEqual({
       cause: 'set',
@@ -138,7 +158,11 @@ describe('every write of an entry says who made it and why', () => {
     // 30 entries: two batches (25 statements a call).
     const keys = Array.from({ length: 30 }, (_, i) => ({ organizationId: ORG, userId: `u${i}`, documentId: SRC }));
     for (const key of keys) {
-      await h.store.setChannels(key, { email: 'ALL' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' });
+      await h.preferences.setChannels(
+        key,
+        { email: 'ALL' },
+        { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' },
+      );
     }
     const read = await h.store.getMarkedEntries(keys);
     const entries = read.map((entry) => ({ ...keysOf(entry), version: entry.version, updatedAt: entry.updatedAt }));
@@ -146,7 +170,7 @@ describe('every write of an entry says who made it and why', () => {
     const stamped = entries.filter((entry) => entry.userId !== 'u1');
     expect(await h.store.stampForDelete(stamped, change)).toHaveLength(29);
     for (const userId of ['u2', 'u29']) {
-      await h.store.setChannels(
+      await h.preferences.setChannels(
         { organizationId: ORG, userId, documentId: SRC },
         { inbox: 'NONE' },
         { updatedAt: '2026-01-04T00:00:00.000Z', updatedBy: 'ak_2' },
@@ -184,10 +208,18 @@ describe('every write of an entry says who made it and why', () => {
   test('stamping a page: an entry changed since it was read is left unstamped, the others are stamped', async () => {
     const keys = [0, 1, 2].map((i) => ({ organizationId: ORG, userId: user(i), documentId: SRC }));
     for (const key of keys) {
-      await h.store.setChannels(key, { slack: 'ALL' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak' });
+      await h.preferences.setChannels(
+        key,
+        { slack: 'ALL' },
+        { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak' },
+      );
     }
     const read = await h.store.getMarkedEntries(keys);
-    await h.store.setChannels(keys[1]!, { slack: 'NONE' }, { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak' });
+    await h.preferences.setChannels(
+      keys[1]!,
+      { slack: 'NONE' },
+      { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak' },
+    );
     const change: ChangeAttribution = {
       cause: 'erasure',
       changedBy: 'erasure:e1',

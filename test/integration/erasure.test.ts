@@ -11,6 +11,8 @@ import { type StartDeps, startJob } from '#shared/jobs/start.js';
 import { DEFAULT_STALL_LIMIT_MS } from '#shared/jobs/stuck-policy.js';
 import { sweepJobs } from '#shared/jobs/sweep.js';
 import { migrationJob } from '#shared/migration/kind.js';
+import { DynamoErasureEntryStore } from '#shared/preferences/dynamo-erasure-entries.js';
+import { DynamoScheduleStore } from '#shared/preferences/dynamo-schedule-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
@@ -18,6 +20,8 @@ import { CrashError, later, Process, TEST_API_KEY } from './migration-fixtures.j
 
 let dynamo: TestDynamo;
 let store: DynamoPreferenceStore;
+let schedules: DynamoScheduleStore;
+let erasureEntries: DynamoErasureEntryStore;
 type ErasureRepository = DynamoJobRepository<ErasureRecord, EraseRequest>;
 let repository: ErasureRepository;
 let history: DynamoHistoryStore;
@@ -39,6 +43,8 @@ afterAll(async () => {
 beforeEach(async () => {
   const tables = await dynamo.createTables();
   store = new DynamoPreferenceStore(dynamo.doc, tables.config);
+  schedules = new DynamoScheduleStore(dynamo.doc, tables.config);
+  erasureEntries = new DynamoErasureEntryStore(dynamo.doc, tables.config);
   repository = new DynamoJobRepository(erasureJob, dynamo.doc, tables.migrations);
   history = new DynamoHistoryStore(dynamo.doc, tables.history);
   queue = new MemoryQueue();
@@ -50,7 +56,7 @@ const startErasure = (deps: StartDeps<ErasureRecord>, request: EraseRequest) =>
   startJob(erasureJob, deps, request, TEST_API_KEY);
 const meta = { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' };
 const deps = (overrides: Partial<ErasureWorkerDeps> = {}): ErasureWorkerDeps => ({
-  entries: store,
+  entries: erasureEntries,
   history,
   repository,
   queue,
@@ -101,7 +107,7 @@ const seed = async () => {
   return { alice, others };
 };
 
-const remaining = async (keys: EntryKey[]) => (await store.getMarkedEntries(keys)).length;
+const remaining = async (keys: EntryKey[]) => (await erasureEntries.getMarkedEntries(keys)).length;
 const historyOf = async (organizationId: string, userId: string) =>
   (await history.list({ organizationId, userId, limit: 100 })).changes.length;
 
@@ -131,9 +137,9 @@ describe('erasing a user in an organization', () => {
       timeZone: 'Europe/Berlin',
       quietHours: [{ days: ['mon' as const], start: '22:00', end: '07:00', channels: ['email' as const] }],
     };
-    await store.setSchedule(key('carl', null), schedule, meta);
+    await schedules.setSchedule(key('carl', null), schedule, meta);
     await store.setChannels(key('carl', 'doc-1'), { email: 'NONE' }, { ...meta, category: 'comment' });
-    await store.setSchedule(key('dina', null), schedule, meta);
+    await schedules.setSchedule(key('dina', null), schedule, meta);
     const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'carl' });
     expect(await deliver(erasureId)).toBe('completed');
     expect(await repository.get(erasureId)).toMatchObject({ erased: 2 });
@@ -164,7 +170,7 @@ describe('erasing a user in an organization', () => {
     const crashing = new Process(plan);
     await expect(
       deliver(erasureId, {
-        entries: crashing.wrap(store),
+        entries: crashing.wrap(erasureEntries),
         repository: crashing.wrap(repository),
         history: crashing.wrap(history),
       }),
@@ -181,7 +187,7 @@ describe('erasing a user in an organization', () => {
     const { erasureId } = await startErasure({ repository, queue }, { organizationId: ORG, userId: 'alice' });
     let wrote = false;
     // Right after the first page is stamped, alice writes to one of its entries: its delete is refused.
-    const racing = new Proxy(store, {
+    const racing = new Proxy(erasureEntries, {
       get: (target, property, receiver) => {
         const value = Reflect.get(target, property, receiver);
         if (property !== 'deleteEntriesIf') return value;
@@ -189,7 +195,7 @@ describe('erasing a user in an organization', () => {
           const documentEntry = args[0].find((entry) => entry.documentId !== null);
           if (!wrote && documentEntry) {
             wrote = true;
-            await target.setChannels(
+            await store.setChannels(
               documentEntry,
               { slack: 'MINE' },
               { ...meta, updatedAt: '2026-01-03T00:00:00.000Z' },

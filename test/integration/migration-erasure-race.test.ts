@@ -10,6 +10,7 @@ import { startJob } from '#shared/jobs/start.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import { runMigration } from '#shared/migration/worker.js';
 import type { ChannelConfig } from '#shared/preferences/model.js';
+import type { ErasureEntryStore } from '#shared/preferences/store.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import {
   at,
@@ -154,7 +155,7 @@ const pausing = <T extends object>(target: T, pause: Pause | undefined, interlud
 
 const migrate = (jobs: Jobs, entries = h.store) =>
   runMigration(h.deps({ entries, pageSize: 2, concurrency: 1 }), jobs.migrationId, DELIVERY);
-const erase = (jobs: Jobs, entries = h.store) =>
+const erase = (jobs: Jobs, entries: ErasureEntryStore = h.erasures) =>
   runErasure({ entries, history, repository: erasures, queue, pageSize: 2 }, jobs.erasureId, DELIVERY);
 
 const itemsOf = async (organizationId: string) =>
@@ -178,14 +179,16 @@ const expectOutcome = async (jobs: Jobs) => {
 /** The storage calls of a run left alone: the same, call by call, up to wherever a later run of it is stopped. */
 const callsAlone = async (run: 'migration' | 'erasure', shape: Shape, entries = h.store) => {
   const jobs = await startBoth(shape);
-  const { wrapped, names, users } = pausing(entries, undefined, async () => {});
   if (run === 'migration') {
+    const { wrapped, names, users } = pausing(entries, undefined, async () => {});
     await migrate(jobs, wrapped);
     await erase(jobs);
-  } else {
-    await erase(jobs, wrapped);
-    await migrate(jobs);
+    await expectOutcome(jobs);
+    return { names, users };
   }
+  const { wrapped, names, users } = pausing(h.erasures, undefined, async () => {});
+  await erase(jobs, wrapped);
+  await migrate(jobs);
   await expectOutcome(jobs);
   return { names, users };
 };
@@ -267,7 +270,7 @@ describe.each(SHAPES)(
       );
       for (const pause of points(calls)) {
         const jobs = await startBoth(shape);
-        const { wrapped, state } = pausing(h.store, pause, () => migrate(jobs));
+        const { wrapped, state } = pausing(h.erasures, pause, () => migrate(jobs));
         await erase(jobs, wrapped);
         expect({ ...pause, paused: state.paused }).toEqual({ ...pause, paused: true });
         try {

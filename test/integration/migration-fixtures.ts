@@ -10,7 +10,9 @@ import type { MigrationRecord } from '#shared/migration/model.js';
 import type { MigrateRequest } from '#shared/migration/routes/migrate-document.js';
 import { runMigration, type WorkerDeps } from '#shared/migration/worker.js';
 import { logger } from '#shared/platform/logger.js';
-import { itemToEntry } from '#shared/preferences/dynamo-store.js';
+import { DynamoErasureEntryStore } from '#shared/preferences/dynamo-erasure-entries.js';
+import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { itemToEntry } from '#shared/preferences/entry-item.js';
 import { documentPartition, entryTableKey } from '#shared/preferences/keys.js';
 import type { ChannelConfig, StoredEntry } from '#shared/preferences/model.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
@@ -82,6 +84,10 @@ export const at = (minutes: number): string => new Date(T0 + minutes * 60_000).t
 export interface Harness {
   /** The config table as the migration consumer has it (the store's operations and the checked copy). */
   store: DynamoMigrationEntries;
+  /** The same table as config/set and config/get have it. */
+  preferences: DynamoPreferenceStore;
+  /** The same table as the erasure consumer has it. */
+  erasures: DynamoErasureEntryStore;
   repository: MigrationRepository;
   queue: MemoryQueue;
   deps(overrides?: Partial<WorkerDeps>): WorkerDeps;
@@ -119,6 +125,8 @@ export const harness = (dynamo: TestDynamo, doc: DynamoDBDocumentClient = dynamo
   });
   return {
     store,
+    preferences: new DynamoPreferenceStore(doc, dynamo.tables.config),
+    erasures: new DynamoErasureEntryStore(doc, dynamo.tables.config),
     repository,
     queue,
     deps,

@@ -41,14 +41,14 @@ describe('moving entries', () => {
   test('category layers move with their entry, each with its values and write times; an entry holding only them moves too', async () => {
     const meta = (category?: string) => ({ updatedAt: at(5), updatedBy: 'ak_1', ...(category ? { category } : {}) });
     const key = (i: number) => ({ organizationId: ORG, userId: user(i), documentId: SRC });
-    await h.store.setChannels(key(0), { inbox: 'NONE' }, meta());
-    await h.store.setChannels(key(0), { email: 'ALL' }, meta('comment'));
-    await h.store.setChannels(key(0), { slack: 'MINE' }, meta('constructor'));
-    await h.store.setChannels(key(1), { email: 'NONE' }, meta('share'));
+    await h.preferences.setChannels(key(0), { inbox: 'NONE' }, meta());
+    await h.preferences.setChannels(key(0), { email: 'ALL' }, meta('comment'));
+    await h.preferences.setChannels(key(0), { slack: 'MINE' }, meta('constructor'));
+    await h.preferences.setChannels(key(1), { email: 'NONE' }, meta('share'));
     const id = await h.start(ORG, SRC, DST);
     expect(await h.deliver(id)).toBe('completed');
     expect(await summary(id)).toEqual({ status: 'completed', moved: 2, skipped: 0 });
-    const moved = await h.store.getEntries([0, 1].map((i) => ({ ...key(i), documentId: DST })));
+    const moved = await h.preferences.getEntries([0, 1].map((i) => ({ ...key(i), documentId: DST })));
     expect(moved.map((e) => [e.userId, e.config, e.categories])).toEqual([
       [
         user(0),
@@ -79,7 +79,7 @@ describe('moving entries', () => {
     expect(moved.map((e) => [e.userId, e.documentId, e.scope, e.config, e.updatedAt])).toEqual(
       [0, 1, 2].map((i) => [user(i), DST, 'document', configOf(i), at(10)]),
     );
-    expect(await h.store.getEntries([{ organizationId: ORG, userId: user(0), documentId: null }])).toEqual([
+    expect(await h.preferences.getEntries([{ organizationId: ORG, userId: user(0), documentId: null }])).toEqual([
       expect.objectContaining({ config: { slack: 'ALL' } }),
     ]);
     expect(await h.documentEntries('org#2', SRC)).toHaveLength(1);
@@ -123,7 +123,7 @@ describe('moving entries', () => {
     expect(target[user(2)]).toEqual({ config: configOf(2), updatedAt: at(10) });
     expect(target[user(3)]).toEqual({ config: configOf(3), updatedAt: at(10) });
     // The overwritten target's version goes on counting, so conditional writes stay sound.
-    const [overwritten] = await h.store.getEntries([{ organizationId: ORG, userId: user(1), documentId: DST }]);
+    const [overwritten] = await h.preferences.getEntries([{ organizationId: ORG, userId: user(1), documentId: DST }]);
     expect(overwritten?.version).toBe(4);
   });
 
@@ -242,7 +242,7 @@ describe('config writes during a migration', () => {
         // Existing users (moved or not yet) and new ones, each write a different value.
         const userId = k % 3 === 0 ? `late-${k}` : user((k * 37) % 200);
         const config: ChannelConfig = { inbox: 'MINE', email: 'MINE', slack: (['ALL', 'NONE'] as const)[k % 2] };
-        await h.store.setChannels({ organizationId: ORG, userId, documentId: SRC }, config, {
+        await h.preferences.setChannels({ organizationId: ORG, userId, documentId: SRC }, config, {
           updatedAt: new Date().toISOString(),
           updatedBy: 'ak_writer',
         });
@@ -278,7 +278,7 @@ describe('config writes during a migration', () => {
     const meta = (minutes: number) => ({ updatedAt: at(minutes), updatedBy: 'ak_writer' });
     const expected = new Map<string, ChannelConfig>(sourceEntries(300).map((e) => [e.userId, e.config]));
     const write = async (userId: string, config: ChannelConfig, minutes: number) => {
-      await h.store.setChannels({ organizationId: ORG, userId, documentId: SRC }, config, meta(minutes));
+      await h.preferences.setChannels({ organizationId: ORG, userId, documentId: SRC }, config, meta(minutes));
       expected.set(userId, { ...expected.get(userId), ...config });
     };
     const racing = new Proxy(h.store, {

@@ -11,6 +11,7 @@ import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 
 let dynamo: TestDynamo;
 let store: DynamoPreferenceStore;
+let tableName: string;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
@@ -21,6 +22,7 @@ afterAll(async () => {
 beforeEach(async () => {
   const tables = await dynamo.createTables();
   store = new DynamoPreferenceStore(dynamo.doc, tables.config);
+  tableName = tables.config;
 });
 
 const org = 'org#1/a b';
@@ -143,11 +145,8 @@ describe('DynamoPreferenceStore against DynamoDB Local', () => {
     const key = { organizationId: org, userId: 'u5', documentId: 'd' };
     const meta = (day: number) => ({ updatedAt: `2026-01-0${day}T00:00:00.000Z`, updatedBy: 'ak' });
     const stored = async () =>
-      (
-        await dynamo.doc.send(
-          new GetCommand({ TableName: store.tableName, Key: entryTableKey(key), ConsistentRead: true }),
-        )
-      ).Item;
+      (await dynamo.doc.send(new GetCommand({ TableName: tableName, Key: entryTableKey(key), ConsistentRead: true })))
+        .Item;
     await store.setChannels(key, { inbox: 'NONE', slack: 'ALL' }, meta(2));
     await store.resetChannels(key, ['inbox', 'slack'], meta(3));
     const tombstone = await stored();
@@ -178,7 +177,7 @@ describe('DynamoPreferenceStore against DynamoDB Local', () => {
     await store.setChannels(key, { email: 'NONE' }, { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak' });
     await store.resetChannels(key, ['email'], { updatedAt: '2026-01-02T00:00:00.000Z', updatedBy: 'ak' });
     const { Item } = await dynamo.doc.send(
-      new GetCommand({ TableName: store.tableName, Key: entryTableKey(key), ConsistentRead: true }),
+      new GetCommand({ TableName: tableName, Key: entryTableKey(key), ConsistentRead: true }),
     );
     expect(Item).toBeUndefined();
   });
@@ -217,50 +216,35 @@ describe('DynamoPreferenceStore against DynamoDB Local', () => {
   });
 });
 
-describe('config/set in batches (PartiQL BatchExecuteStatement, 25 conditional statements a call)', () => {
+describe('config/set: one conditional UpdateItem per entry, nothing batched', () => {
   const users = Array.from({ length: 150 }, (_, i) => `batch-${i}`);
   const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 
-  /** The statements each BatchExecuteStatement of `run` sent, by kind ("UPDATE", "INSERT"). */
-  const statementsOf = async (run: () => Promise<unknown>) => {
+  /** The commands `run` sent, by name. */
+  const commandsOf = async (run: () => Promise<unknown>) => {
     const send = jest.spyOn(dynamo.doc, 'send');
     try {
       await run();
-      return send.mock.calls
-        .map(([command]) => command)
-        .filter((command) => command.constructor.name !== 'GetCommand')
-        .map((command) => {
-          const { Statements } = (command as { input: { Statements?: { Statement: string }[] } }).input;
-          return Statements?.map(({ Statement }) => Statement.split(' ')[0]) ?? [command.constructor.name];
-        });
+      return send.mock.calls.map(([command]) => command.constructor.name);
     } finally {
       send.mockRestore();
     }
   };
 
-  test('writes every entry of a large request, 25 a call: new entries cost one INSERT each, after the first batch of 25 finds them missing', async () => {
-    const calls = await statementsOf(() =>
-      setConfig(
-        { store, now: () => at(1) },
-        { organizationId: org, userIds: users, documentIds: ['d1', 'd2'], config: { email: 'NONE' } },
-        'ak_batch',
-      ),
-    );
-    // 300 new entries: the first 25 tried as UPDATE (refused: missing) then INSERTed, the other 275 INSERTed at once.
-    expect(calls.every((statements) => statements.length <= 25)).toBe(true);
-    const count = (kind: string) => calls.flat().filter((statement) => statement === kind).length;
-    expect([count('UPDATE'), count('INSERT'), calls.length]).toEqual([25, 300, 13]);
-
-    // The same request again: every entry exists, one UPDATE each.
-    const again = await statementsOf(() =>
-      setConfig(
-        { store, now: () => at(2) },
-        { organizationId: org, userIds: users, documentIds: ['d1', 'd2'], config: { email: 'MINE' } },
-        'ak_batch',
-      ),
-    );
-    expect(again.flat().filter((statement) => statement === 'UPDATE')).toHaveLength(300);
-    expect(again.flat()).toHaveLength(300);
+  test('writes every entry of a request with its own UpdateItem, whether it is new or stored', async () => {
+    const request = (config: { email: 'NONE' | 'MINE' }) => ({
+      organizationId: org,
+      userIds: users,
+      documentIds: ['d1', 'd2'],
+      config,
+    });
+    for (const [minute, config] of [
+      [1, { email: 'NONE' }],
+      [2, { email: 'MINE' }],
+    ] as const) {
+      const commands = await commandsOf(() => setConfig({ store, now: () => at(minute) }, request(config), 'ak_set'));
+      expect(commands).toEqual(Array.from({ length: 300 }, () => 'UpdateCommand'));
+    }
     const [view] = await getConfig(
       { store, defaults: BUILT_IN_DEFAULTS },
       { organizationId: org, userId: 'batch-149', documentIds: ['d2'] },
@@ -268,70 +252,7 @@ describe('config/set in batches (PartiQL BatchExecuteStatement, 25 conditional s
     expect(view?.config).toEqual({ email: 'MINE' });
   });
 
-  test('an entry a batch INSERTs or UPDATEs is the item a single write makes: channels, times, version, attribution, category set, tombstone revived', async () => {
-    const item = async (userId: string, documentId: string | null) =>
-      (
-        await dynamo.doc.send(
-          new GetCommand({
-            TableName: store.tableName,
-            Key: entryTableKey({ organizationId: org, userId, documentId }),
-          }),
-        )
-      ).Item;
-    const meta = (minute: number, category?: string) => ({
-      updatedAt: at(minute).toISOString(),
-      updatedBy: 'ak_same',
-      ...(category ? { category } : {}),
-    });
-    const keys = (documentId: string | null) =>
-      ['one', 'batched'].map((userId) => ({ organizationId: org, userId, documentId }));
-    const same = async (documentId: string | null) => {
-      const [one, batched] = [await item('one', documentId), await item('batched', documentId)];
-      const { pk, sk, userId, ...rest } = batched ?? {};
-      expect(one).toEqual({ ...rest, pk: one?.pk, sk: 'one', userId: 'one' });
-    };
-    for (const documentId of ['d9', null]) {
-      const [single, batch] = keys(documentId) as [EntryKey, EntryKey];
-      // Created: a single UpdateItem, and a batch's INSERT.
-      await store.setChannels(single, { inbox: 'NONE', email: 'ALL' }, meta(1));
-      expect(await store.setChannelsBatch([batch], { inbox: 'NONE', email: 'ALL' }, meta(1))).toEqual([]);
-      await same(documentId);
-      // Changed, a category layer added: a single UpdateItem, and a batch's UPDATE.
-      await store.setChannels(single, { slack: 'MINE' }, meta(2, 'comments'));
-      expect(await store.setChannelsBatch([batch], { slack: 'MINE' }, meta(2, 'comments'))).toEqual([]);
-      await same(documentId);
-    }
-    // A tombstone (an emptied document entry) revived by a batch loses its expiry, as by a single write.
-    const [single, batch] = keys('d9') as [EntryKey, EntryKey];
-    for (const key of [single, batch]) {
-      await store.resetChannels(key, ['inbox', 'email'], meta(3));
-      await store.resetChannels(key, ['slack'], meta(3, 'comments'));
-      expect((await item(key.userId, 'd9'))?.[TOMBSTONE_TTL_ATTRIBUTE]).toBeDefined();
-    }
-    await store.setChannels(single, { inbox: 'MINE' }, meta(4));
-    expect(await store.setChannelsBatch([batch], { inbox: 'MINE' }, meta(4))).toEqual([]);
-    await same('d9');
-    expect((await item('batched', 'd9'))?.[TOMBSTONE_TTL_ATTRIBUTE]).toBeUndefined();
-  });
-
-  test('a batch never writes over a newer channel: that entry is answered unwritten, the others written', async () => {
-    const key = { organizationId: org, userId: 'late', documentId: 'd1' };
-    await store.setChannels(key, { inbox: 'NONE' }, { updatedAt: at(9).toISOString(), updatedBy: 'ak_new' });
-    const fresh = { organizationId: org, userId: 'fresh', documentId: 'd1' };
-    const unwritten = await store.setChannelsBatch(
-      [key, fresh],
-      { inbox: 'ALL' },
-      { updatedAt: at(5).toISOString(), updatedBy: 'ak_late' },
-    );
-    expect(unwritten).toEqual([key]);
-    const entries = await store.getEntries([key, fresh]);
-    expect(entries.map((entry) => [entry.userId, entry.config.inbox])).toEqual([
-      ['late', 'NONE'],
-      ['fresh', 'ALL'],
-    ]);
-  });
-
-  test('a batch refused because one entry holds a newer channel is written entry by entry: the newer channel stays, the rest is written', async () => {
+  test('an entry holding a newer channel keeps it, the rest of it and every other entry is written', async () => {
     const newer = { organizationId: org, userId: 'batch-7', documentId: 'd1' };
     await store.setChannels(newer, { inbox: 'NONE' }, { updatedAt: at(9).toISOString(), updatedBy: 'ak_new' });
 
@@ -356,16 +277,14 @@ describe("the entries and the organization's policy in one batched read", () => 
   const meta = { updatedAt: '2026-01-01T00:00:00.000Z', updatedBy: 'ak_1' };
 
   test('every entry and the policy, split apart, across more than one chunk of 100 keys', async () => {
-    const policies = new DynamoPolicyStore(dynamo.doc, store.tableName);
+    const policies = new DynamoPolicyStore(dynamo.doc, tableName);
     const policy = { channels: { email: { value: 'NONE' as const, locked: true as const } } };
     await policies.put(org, policy, meta);
     // 150 users: 300 layer keys and the policy, in four chunks; every other user has a document entry.
     const users = Array.from({ length: 150 }, (_, i) => `u${i}`);
-    await store.setChannelsBatch(
-      users.filter((_, i) => i % 2 === 0).map((userId) => ({ organizationId: org, userId, documentId: 'd' })),
-      { inbox: 'NONE' },
-      meta,
-    );
+    for (const userId of users.filter((_, i) => i % 2 === 0)) {
+      await store.setChannels({ organizationId: org, userId, documentId: 'd' }, { inbox: 'NONE' }, meta);
+    }
     await store.setChannels({ organizationId: org, userId: 'u1', documentId: null }, { slack: 'ALL' }, meta);
 
     const { read: layers, policy: read } = await store.getUserLayersWithPolicy(org, 'd', users);

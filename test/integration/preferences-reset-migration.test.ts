@@ -42,7 +42,7 @@ beforeEach(async () => {
 
 const reset = (userIds: string[], channels?: ('inbox' | 'email' | 'slack')[]) =>
   resetConfig(
-    { store: h.store, now: () => new Date(at(30)) },
+    { store: h.preferences, now: () => new Date(at(30)) },
     { organizationId: ORG, userIds, documentIds: [SRC], ...(channels ? { channels } : {}) },
     'ak_reset',
   );
@@ -116,7 +116,7 @@ describe('config reset of the source document during a migration', () => {
   const viewAtTarget = async (userId: string) =>
     (
       await getConfig(
-        { store: h.store, defaults: BUILT_IN_DEFAULTS },
+        { store: h.preferences, defaults: BUILT_IN_DEFAULTS },
         { organizationId: ORG, userId, documentIds: [DST] },
       )
     )[0];
@@ -147,7 +147,7 @@ describe('config reset of the source document during a migration', () => {
     const view = await viewAtTarget(user(1));
     expect(view?.config).toEqual({});
     expect(view?.source).toEqual({ inbox: 'default', email: 'default', slack: 'default' });
-    expect(await h.store.getEntries([{ organizationId: ORG, userId: user(1), documentId: DST }])).toEqual([]);
+    expect(await h.preferences.getEntries([{ organizationId: ORG, userId: user(1), documentId: DST }])).toEqual([]);
     const target = await contentsOf(h, DST);
     expect(target[user(0)]).toEqual({ config: configOf(0), updatedAt: at(10) });
     expect(target[user(2)]).toEqual({ config: configOf(2), updatedAt: at(10) });

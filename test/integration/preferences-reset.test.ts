@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { ApiError } from '#shared/api/errors.js';
 import { logger } from '#shared/platform/logger.js';
+import { DynamoScheduleStore } from '#shared/preferences/dynamo-schedule-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import { resetConfig } from '#shared/preferences/reset.js';
@@ -13,6 +14,7 @@ import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 
 let dynamo: TestDynamo;
 let store: DynamoPreferenceStore;
+let tableName: string;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
@@ -23,6 +25,7 @@ afterAll(async () => {
 beforeEach(async () => {
   const tables = await dynamo.createTables();
   store = new DynamoPreferenceStore(dynamo.doc, tables.config);
+  tableName = tables.config;
 });
 
 /** An own property (`x.__proto__` would read the prototype). */
@@ -105,9 +108,7 @@ describe('config reset', () => {
       getUserLayers: store.getUserLayers.bind(store),
       getEntriesWithPolicy: store.getEntriesWithPolicy.bind(store),
       getUserLayersWithPolicy: store.getUserLayersWithPolicy.bind(store),
-      resetChannelsBatch: async (keys) => keys,
       setChannels: store.setChannels.bind(store),
-      setChannelsBatch: store.setChannelsBatch.bind(store),
       resetChannels: async (key, ...rest) => {
         if (key.userId === '__proto__') throw throttled();
         return store.resetChannels(key, ...rest);
@@ -179,10 +180,7 @@ describe('user ids such as __proto__ in every response map', () => {
       getUserLayers: store.getUserLayers.bind(store),
       getEntriesWithPolicy: store.getEntriesWithPolicy.bind(store),
       getUserLayersWithPolicy: store.getUserLayersWithPolicy.bind(store),
-      resetChannelsBatch: async (keys) => keys,
       resetChannels: store.resetChannels.bind(store),
-      // Every batch refused: the entries go one by one, and each fails.
-      setChannelsBatch: async (keys) => keys,
       setChannels: async () => {
         throw throttled();
       },
@@ -203,7 +201,7 @@ describe('user ids such as __proto__ in every response map', () => {
   });
 });
 
-describe('a reset of many entries, in batches', () => {
+describe('a reset of many entries, each by its own rules', () => {
   const meta = (at: string) => ({ updatedAt: at, updatedBy: 'ak' });
   const EARLY = '2026-01-01T00:00:00.000Z';
   const RESET_AT = '2026-01-02T00:00:00.000Z';
@@ -218,7 +216,11 @@ describe('a reset of many entries, in batches', () => {
     await store.setChannels(key('newer', 'd'), { inbox: 'NONE', email: 'ALL' }, meta(EARLY));
     await store.setChannels(key('newer', 'd'), { email: 'NONE' }, meta(LATE));
     await store.setChannels(key('scheduled', null), { email: 'ALL' }, meta(EARLY));
-    await store.setSchedule(key('scheduled', null), { timeZone: 'Europe/Berlin' }, meta(EARLY));
+    await new DynamoScheduleStore(dynamo.doc, tableName).setSchedule(
+      key('scheduled', null),
+      { timeZone: 'Europe/Berlin' },
+      meta(EARLY),
+    );
     return [
       key('keeps-slack', 'd'),
       key('emptied', 'd'),
@@ -235,7 +237,7 @@ describe('a reset of many entries, in batches', () => {
     const items: Record<string, unknown> = {};
     for (const key of keys) {
       const { Item } = await dynamo.doc.send(
-        new GetCommand({ TableName: store.tableName, Key: entryTableKey(key), ConsistentRead: true }),
+        new GetCommand({ TableName: tableName, Key: entryTableKey(key), ConsistentRead: true }),
       );
       if (!Item) continue;
       const { pk: _pk, sk: _sk, organizationId: _org, ...rest } = Item;
@@ -244,20 +246,22 @@ describe('a reset of many entries, in batches', () => {
     return items;
   };
 
-  test('leaves exactly what one-by-one resets leave, and answers the entries with a newer channel for them', async () => {
-    const batched = await seed('org-batched');
-    const single = await seed('org-single');
+  test("config/reset of several users leaves what each entry's rules say, and answers every user", async () => {
+    const keys = await seed(org);
     const channels = ['inbox', 'email'] as const;
+    const userIds = [...new Set(keys.map((key) => key.userId))];
+    for (const documentIds of [['d'], undefined]) {
+      const result = await resetConfig(
+        { store, now: () => new Date(RESET_AT) },
+        { organizationId: org, userIds, channels: [...channels], ...(documentIds ? { documentIds } : {}) },
+        'ak',
+      );
+      expect(Object.values(result).every((user) => user.success)).toBe(true);
+    }
 
-    const left = await store.resetChannelsBatch(batched, channels, meta(RESET_AT));
-    expect(left.map((key) => key.userId)).toEqual(['newer']);
-    for (const key of left) await store.resetChannels(key, channels, meta(RESET_AT));
-    for (const key of single) await store.resetChannels(key, channels, meta(RESET_AT));
-
-    const after = await itemsOf(batched);
-    expect(after).toEqual(await itemsOf(single));
-    // What that is: slack kept, the emptied document entry a tombstone, the emptied organization
-    // entry gone, the newer email kept, the schedule kept, nothing created.
+    const after = await itemsOf(keys);
+    // Slack kept, the emptied document entry a tombstone, the emptied organization entry gone,
+    // the newer email kept, the schedule kept, nothing created.
     expect(Object.keys(after).sort()).toEqual(['emptied/d', 'keeps-slack/d', 'newer/d', 'scheduled/null']);
     expect(after['keeps-slack/d']).toMatchObject({ slack: 'MINE' });
     expect(after['keeps-slack/d']).not.toHaveProperty('inbox');
@@ -266,27 +270,8 @@ describe('a reset of many entries, in batches', () => {
     expect(after['newer/d']).not.toHaveProperty('inbox');
     expect(after['scheduled/null']).toHaveProperty('schedule');
     expect(after['scheduled/null']).not.toHaveProperty('email');
-  });
-
-  test('config/reset of several users goes through the batches and answers every user', async () => {
-    const keys = await seed(org);
-    const oneByOne = jest.spyOn(store, 'resetChannels');
-    const result = await resetConfig(
-      { store, now: () => new Date(RESET_AT) },
-      { organizationId: org, userIds: [...new Set(keys.map((key) => key.userId))], documentIds: ['d'] },
-      'ak',
-    );
-    expect(Object.values(result).every((user) => user.success)).toBe(true);
-    // Only the entry with a channel newer than the reset went one by one.
-    expect(oneByOne.mock.calls.map(([key]) => key.userId)).toEqual(['newer']);
-    expect(await store.getEntries([{ organizationId: org, userId: 'keeps-slack', documentId: 'd' }])).toEqual([]);
+    expect(await store.getEntries([{ organizationId: org, userId: 'keeps-slack', documentId: 'd' }])).toHaveLength(1);
     const [newer] = await store.getEntries([{ organizationId: org, userId: 'newer', documentId: 'd' }]);
     expect(newer?.config).toEqual({ email: 'NONE' });
-  });
-
-  test('a category layer is left to the one-by-one resets', async () => {
-    const keys = await seed('org-category');
-    const left = await store.resetChannelsBatch(keys, ['inbox'], { ...meta(RESET_AT), category: 'billing' });
-    expect(left).toEqual(keys);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import * as z from 'zod/mini';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { ApiError } from '#shared/api/errors.js';
+import { DynamoScheduleStore } from '#shared/preferences/dynamo-schedule-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import { resetConfig } from '#shared/preferences/reset.js';
@@ -15,6 +16,7 @@ import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 
 let dynamo: TestDynamo;
 let store: DynamoPreferenceStore;
+let schedules: DynamoScheduleStore;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
@@ -25,6 +27,7 @@ afterAll(async () => {
 beforeEach(async () => {
   const tables = await dynamo.createTables();
   store = new DynamoPreferenceStore(dynamo.doc, tables.config);
+  schedules = new DynamoScheduleStore(dynamo.doc, tables.config);
 });
 
 const org = 'acme';
@@ -36,7 +39,11 @@ const BERLIN_NIGHTS: ScheduleInput = {
 };
 /** As the route calls it: with the request parsed (a rule's channels filled in). */
 const set = (userIds: string[], schedule: ScheduleInput | null, at = now) =>
-  setSchedule({ store, now: at }, z.parse(setScheduleRequest, { organizationId: org, userIds, schedule }), 'ak');
+  setSchedule(
+    { store: schedules, now: at },
+    z.parse(setScheduleRequest, { organizationId: org, userIds, schedule }),
+    'ak',
+  );
 const orgItem = async (userId: string) =>
   (
     await dynamo.doc.send(

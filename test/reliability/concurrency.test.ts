@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { itemToEntry } from '#shared/preferences/dynamo-store.js';
+import { itemToEntry } from '#shared/preferences/entry-item.js';
 import { documentPartition } from '#shared/preferences/keys.js';
 import type { ChannelConfig } from '#shared/preferences/model.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';

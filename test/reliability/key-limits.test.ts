@@ -151,7 +151,7 @@ describe('DynamoDB Local enforces the limits (so the tests below prove something
 
 describe('the service writes and reads every key with the longest identifiers', () => {
   test.each(Object.entries(worst))('config entries, organization and document level: %s', async (_name, id) => {
-    const { store } = harness(dynamo);
+    const { preferences: store } = harness(dynamo);
     const request = { organizationId: id, userIds: [id, otherThan(id)], documentIds: [id, otherThan(id)] };
     const set = await setConfig({ store }, { ...request, config: { inbox: 'NONE' } }, 'ak_test');
     expect(Object.values(set).map((r) => r.success)).toEqual([true, true]);
@@ -178,7 +178,7 @@ describe('the service writes and reads every key with the longest identifiers', 
       const h = harness(dynamo);
       const newDocumentId = id === worst.hash ? worst.percent : worst.hash;
       const set = await setConfig(
-        { store: h.store },
+        { store: h.preferences },
         { organizationId: id, userIds: [id, otherThan(id)], documentIds: [id], config: { slack: 'ALL' } },
         'ak_test',
       );

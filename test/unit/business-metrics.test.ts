@@ -1,6 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import {
-  BatchExecuteStatementCommand,
   BatchGetCommand,
   DeleteCommand,
   DynamoDBDocumentClient,
@@ -51,9 +50,6 @@ beforeEach(() => {
     .on(GetCommand, { Key: { apiKey: 'ak_expired' } })
     .resolves({ Item: credentialRecord({ apiKey: 'ak_expired', expiresAt: '2026-02-01T00:00:00.000Z' }) });
   ddb.on(UpdateCommand).resolves({});
-  ddb
-    .on(BatchExecuteStatementCommand)
-    .callsFake((input: { Statements?: unknown[] }) => ({ Responses: (input.Statements ?? []).map(() => ({})) }));
   ddb.on(DeleteCommand).resolves({});
   ddb.on(BatchGetCommand).resolves({ Responses: { 'config-table': [] } });
 });

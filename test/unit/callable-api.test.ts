@@ -35,10 +35,6 @@ beforeEach(() => {
     .on(GetCommand, { TableName: 'credentials-table', Key: { apiKey } })
     .resolves({ Item: credentialRecord({ apiKey }) });
   ddb.on(BatchGetCommand).resolves({ Responses: { 'config-table': [] } });
-  // DynamoDB's answer to a batch of statements all applied: one empty response each.
-  ddb
-    .on(BatchExecuteStatementCommand)
-    .callsFake((input: { Statements?: unknown[] }) => ({ Responses: (input.Statements ?? []).map(() => ({})) }));
 });
 
 const PATH = '/v2/notifications/config/get';
@@ -366,39 +362,27 @@ describe('config set handler', () => {
         message: 'Config set.',
       },
     });
-    // The four entries go in one PartiQL batch of four conditional UPDATE statements.
-    expect(ddb).toHaveReceivedCommandTimes(BatchExecuteStatementCommand, 1);
-    const statements = ddb.commandCalls(BatchExecuteStatementCommand)[0]?.args[0].input.Statements ?? [];
-    expect(statements).toHaveLength(4);
-    for (const { Statement } of statements) {
-      expect(Statement).toMatch(/^UPDATE "config-table" SET /);
-      expect(Statement).toContain('SET "inbox" = ?');
-      expect(Statement).not.toMatch(/"email"|"slack"/);
-    }
-    // Each statement's parameters hold the value, the caller and, last in its WHERE, the entry's key.
-    const keys = statements.map(({ Statement, Parameters }) => {
-      const where = (Statement as string).slice((Statement as string).indexOf(' WHERE '));
-      const before = ((Statement as string).slice(0, (Statement as string).indexOf(' WHERE ')).match(/\?/g) ?? [])
-        .length;
-      expect(where).toMatch(/^ WHERE "pk" = \? AND "sk" = \? AND /);
-      expect(Parameters).toEqual(expect.arrayContaining(['NONE', apiKey]));
-      return { pk: Parameters?.[before], sk: Parameters?.[before + 1] };
-    });
-    expect(keys).toEqual([
+    // Each of the four entries is one conditional UpdateItem that names `inbox` only; nothing is batched.
+    expect(ddb).toHaveReceivedCommandTimes(BatchExecuteStatementCommand, 0);
+    const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(updates.map((update) => update.Key)).toEqual([
       { pk: 'DOC#org-1#d1', sk: 'u1' },
       { pk: 'DOC#org-1#d2', sk: 'u1' },
       { pk: 'DOC#org-1#d1', sk: 'u2' },
       { pk: 'DOC#org-1#d2', sk: 'u2' },
     ]);
-    expect(ddb).toHaveReceivedCommandTimes(UpdateCommand, 0);
+    for (const update of updates) {
+      const names = Object.values(update.ExpressionAttributeNames ?? {});
+      expect(names).toContain('inbox');
+      expect(names).not.toEqual(expect.arrayContaining(['email']));
+      expect(names).not.toEqual(expect.arrayContaining(['slack']));
+      expect(Object.values(update.ExpressionAttributeValues ?? {})).toEqual(expect.arrayContaining(['NONE', apiKey]));
+      expect(update.ConditionExpression).toBeDefined();
+    }
   });
 
   test('a write that still fails after retries answers 503 with the per-user map', async () => {
     const errorSpy = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
-    // The batch's statements are refused (u2's write fails in it too), so each entry is written on its own.
-    ddb.on(BatchExecuteStatementCommand).resolves({
-      Responses: [{ Error: { Code: 'ThrottlingError' } }, { Error: { Code: 'ThrottlingError' } }],
-    });
     ddb.on(UpdateCommand).resolves({});
     ddb
       .on(UpdateCommand, { Key: { pk: 'ORG#org-1', sk: 'u2' } })
@@ -421,9 +405,6 @@ describe('config set handler', () => {
 
   // Not under `message`: Powertools drops an attribute named like its own keys.
   test("a 503 is logged as a warning that says why (the error's message, not dropped as a reserved key)", async () => {
-    ddb
-      .on(BatchExecuteStatementCommand)
-      .rejects(Object.assign(new Error('Throttled'), { name: 'ThrottlingException' }));
     ddb.on(UpdateCommand).rejects(Object.assign(new Error('Throttled'), { name: 'ThrottlingException' }));
     const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
     const response = await callSet({ organizationId: 'org-1', userIds: ['u1'], config: { email: 'ALL' } });

@@ -1,10 +1,5 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  BatchExecuteStatementCommand,
-  BatchGetCommand,
-  DynamoDBDocumentClient,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
@@ -77,18 +72,4 @@ test('a reset of an entry that is not stored makes one call; one refused for a n
   ddb.on(UpdateCommand).rejects(refused({ ...entryTableKey(key), inbox: { S: 'NONE' } }));
   await store.resetChannels(key, ['inbox', 'email', 'slack'], meta);
   expect(ddb.commandCalls(UpdateCommand)).toHaveLength(4);
-});
-
-test('a batched reset whose read of the stored entries fails hands every entry to the one-by-one resets', async () => {
-  const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }));
-  const ddb = mockClient(doc);
-  ddb.on(BatchGetCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
-  const store = new DynamoPreferenceStore(doc, TABLE);
-  const keys = ['a', 'b'].map((userId) => ({ organizationId: 'o', userId, documentId: 'd' }));
-  const left = await store.resetChannelsBatch(keys, ['inbox'], {
-    updatedAt: '2026-01-02T00:00:00.000Z',
-    updatedBy: 'ak',
-  });
-  expect(left).toEqual(keys);
-  expect(ddb.commandCalls(BatchExecuteStatementCommand)).toHaveLength(0);
 });

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, expect, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import { DynamoErasureEntryStore } from '#shared/preferences/dynamo-erasure-entries.js';
 import type { UnchangedEntry } from '#shared/preferences/store.js';
 
 // The store's batched stamps and deletes (a migration's or an erasure's page): PartiQL UPDATEs
@@ -15,7 +15,10 @@ import type { UnchangedEntry } from '#shared/preferences/store.js';
 // apply is tried once alone as the conditional UpdateItem or DeleteItem, whose answer is the entry's.
 
 const ddb = mockClient(DynamoDBDocumentClient);
-const store = new DynamoPreferenceStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' })), 'config');
+const store = new DynamoErasureEntryStore(
+  DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' })),
+  'config',
+);
 beforeEach(() => {
   ddb.reset();
 });

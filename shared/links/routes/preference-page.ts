@@ -1,4 +1,5 @@
-import type { PublicRoute } from '#shared/platform/route.js';
+import { accessOf, type PublicRoute } from '#shared/platform/route.js';
+import { PREFERENCE_STORE_GRANTS, SCHEDULE_STORE_GRANTS } from '#shared/preferences/store-grants.js';
 import { PREFERENCES_PREFIX } from '../urls.js';
 
 /**
@@ -11,13 +12,14 @@ export const preferencePageRoute = {
   methods: ['GET', 'POST'],
   summary: 'The preference page: each channel per category, and quiet hours',
   function: {
-    tables: {
-      // The link's state in one batched read (link-state.ts); sets and resets (updates, and the
-      // delete of an emptied organization-level entry).
-      config: ['BatchGetItem', 'UpdateItem', 'DeleteItem'],
-      // The forwarding records of migrated documents, in the same batched read.
-      migrations: ['BatchGetItem'],
-    },
+    ...accessOf(
+      // The link's state in one batched read (link-state.ts), the forwarding records of migrated
+      // documents in it; the form's sets, resets and schedule.
+      { tables: { config: ['BatchGetItem'], migrations: ['BatchGetItem'] } },
+      PREFERENCE_STORE_GRANTS.setChannels,
+      PREFERENCE_STORE_GRANTS.resetChannels,
+      SCHEDULE_STORE_GRANTS.setSchedule,
+    ),
     secrets: ['linkKeys'],
     settings: ['deliveryDefaults'],
   },

@@ -1,4 +1,5 @@
-import type { PublicRoute } from '#shared/platform/route.js';
+import { accessOf, type PublicRoute } from '#shared/platform/route.js';
+import { PREFERENCE_STORE_GRANTS } from '#shared/preferences/store-grants.js';
 import { UNSUBSCRIBE_PREFIX } from '../urls.js';
 
 /**
@@ -11,12 +12,12 @@ export const unsubscribeRoute = {
   methods: ['GET', 'POST'],
   summary: 'One-click unsubscribe (RFC 8058) and the page that offers it',
   function: {
-    tables: {
-      // The link's state in one batched read (link-state.ts); the one-click set, one conditional update.
-      config: ['BatchGetItem', 'UpdateItem'],
-      // The forwarding records of migrated documents, in the same batched read.
-      migrations: ['BatchGetItem'],
-    },
+    ...accessOf(
+      // The link's state in one batched read (link-state.ts), the forwarding records of migrated
+      // documents in it; the one-click set.
+      { tables: { config: ['BatchGetItem'], migrations: ['BatchGetItem'] } },
+      PREFERENCE_STORE_GRANTS.setChannels,
+    ),
     secrets: ['linkKeys'],
   },
 } as const satisfies PublicRoute;

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
-import type { Route } from '#shared/platform/route.js';
+import { accessOf, type Route } from '#shared/platform/route.js';
 import { policySchema } from '../schema.js';
+import { POLICY_STORE_GRANTS } from '../store.js';
 
 /** POST /v2/organizations/policy/get */
 export const getPolicyRequest = z.strictObject({ organizationId: identifier('organizationId') });
@@ -28,5 +29,5 @@ export const getPolicyRoute = {
   message: GET_POLICY_MESSAGE,
   scope: 'read',
   // The policy as stored, never from a cache: one consistent read.
-  function: { tables: { config: ['GetItem'] } },
+  function: accessOf(POLICY_STORE_GRANTS.get),
 } as const satisfies Route;

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
-import type { Route } from '#shared/platform/route.js';
+import { accessOf, type Route } from '#shared/platform/route.js';
 import { policySchema } from '../schema.js';
+import { POLICY_STORE_GRANTS } from '../store.js';
 
 /** POST /v2/organizations/policy/set */
 export const setPolicyRequest = z.strictObject({
@@ -29,5 +30,5 @@ export const setPolicyRoute = {
   message: SET_POLICY_MESSAGE,
   scope: 'admin',
   // One conditional update of the organization's policy item (keys.ts).
-  function: { tables: { config: ['UpdateItem'] } },
+  function: accessOf(POLICY_STORE_GRANTS.put),
 } as const satisfies Route;

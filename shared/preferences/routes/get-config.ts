@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
-import type { Route } from '#shared/platform/route.js';
+import { accessOf, type Route } from '#shared/platform/route.js';
 import { resolution, scope, storedCategories, storedChannelConfig, trace } from '../results.js';
 import { category, documentIds } from '../schemas.js';
+import { PREFERENCE_STORE_GRANTS } from '../store-grants.js';
 
 /** POST /v2/notifications/config/get */
 export const getConfigRequest = z.strictObject({
@@ -42,5 +43,8 @@ export const getConfigRoute = {
   message: GET_CONFIG_MESSAGE,
   scope: 'read',
   // The entries and the organization's policy in one batched read (the policy cached for policyCacheSeconds).
-  function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults', 'policyCache'] },
+  function: {
+    ...accessOf(PREFERENCE_STORE_GRANTS.getEntriesWithPolicy),
+    settings: ['deliveryDefaults', 'policyCache'],
+  },
 } as const satisfies Route;

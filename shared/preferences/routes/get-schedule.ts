@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
-import type { Route } from '#shared/platform/route.js';
+import { accessOf, type Route } from '#shared/platform/route.js';
 import { schedule } from '#shared/schedules/schema.js';
+import { SCHEDULE_STORE_GRANTS } from '../store-grants.js';
 
 /** POST /v2/notifications/schedule/get */
 export const getScheduleRequest = z.strictObject({
@@ -24,5 +25,5 @@ export const getScheduleRoute = {
   message: GET_SCHEDULE_MESSAGE,
   scope: 'read',
   // The user's organization-level entry, which holds the schedule: one consistent read.
-  function: { tables: { config: ['BatchGetItem'] } },
+  function: accessOf(SCHEDULE_STORE_GRANTS.getEntries),
 } as const satisfies Route;

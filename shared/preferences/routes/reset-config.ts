@@ -2,9 +2,10 @@ import * as z from 'zod/mini';
 import { CHANNELS, type Channel } from '#shared/api/channels.js';
 import { identifier } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
-import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
+import { accessOf, MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { userWriteMap } from '../results.js';
 import { category, documentIds, userIds } from '../schemas.js';
+import { PREFERENCE_STORE_GRANTS } from '../store-grants.js';
 
 const ONE_OF_CHANNELS = `one of ${CHANNELS.join(', ')}`;
 
@@ -44,13 +45,11 @@ export const resetConfigRoute = {
   function: {
     // As many writes as the largest set: all the time the HTTP API allows.
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
-    // Two statements per entry where a set sends one (the reset, then an emptied entry's
-    // tombstone or delete): at 512 MB the largest reset was projected at some 16 s of its 29 s
-    // (npm run bench, largest request), at 1,024 MB half that. Small resets wait on DynamoDB, not
-    // the CPU, so they cost twice as much per millisecond: some $0.40 more a million 50 ms calls.
+    // Up to two writes per entry where a set sends one (the reset, then an emptied entry's
+    // tombstone or delete): twice a set's CPU for the largest request (npm run bench, largest
+    // request). Small resets wait on DynamoDB, not the CPU, so they cost twice as much per
+    // millisecond: some $0.40 more a million 50 ms calls.
     memoryMb: 1024,
-    // Which entries are stored (a batched read), then remove channels from each, then delete or
-    // mark to expire an entry left empty: in PartiQL batches, and entry by entry.
-    tables: { config: ['BatchGetItem', 'UpdateItem', 'DeleteItem', 'PartiQLUpdate', 'PartiQLDelete'] },
+    ...accessOf(PREFERENCE_STORE_GRANTS.resetChannels),
   },
 } as const satisfies Route;

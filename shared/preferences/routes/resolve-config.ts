@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
 import { identifier, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
-import type { Route } from '#shared/platform/route.js';
+import { accessOf, type Route } from '#shared/platform/route.js';
 import { DECISION_ACTIONS, DECISION_REASONS, PRIORITIES } from '#shared/schedules/decide.js';
 import { instant } from '#shared/schedules/schema.js';
 import { byChannel, resolution } from '../results.js';
 import { category, userIds } from '../schemas.js';
+import { PREFERENCE_STORE_GRANTS } from '../store-grants.js';
 
 /** What a notification is about: the users it directly involves (mentioned, replied to). */
 export const activity = z.strictObject(
@@ -94,5 +95,8 @@ export const resolveConfigRoute = {
   scope: 'resolve',
   // Reads only: every user's document and organization entries, 100 keys per batched read, the
   // organization's policy among them (cached for policyCacheSeconds).
-  function: { tables: { config: ['BatchGetItem'] }, settings: ['deliveryDefaults', 'policyCache'] },
+  function: {
+    ...accessOf(PREFERENCE_STORE_GRANTS.getUserLayersWithPolicy),
+    settings: ['deliveryDefaults', 'policyCache'],
+  },
 } as const satisfies Route;

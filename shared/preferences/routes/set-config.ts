@@ -1,9 +1,11 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
-import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
+import { accessOf, MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
+import { POLICY_STORE_GRANTS } from '#shared/policy/store.js';
 import { userWriteMap } from '../results.js';
 import { category, channelConfig, documentIds, userIds } from '../schemas.js';
+import { PREFERENCE_STORE_GRANTS } from '../store-grants.js';
 
 /** POST /v2/notifications/config/set */
 export const setConfigRequest = z.strictObject({
@@ -30,9 +32,8 @@ export const setConfigRoute = {
   function: {
     // The largest set (5,000 entries) is well within it; a slow table still gets all the time the HTTP API allows.
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
-    // A partial update per entry, so concurrent writes of different channels both take effect;
-    // the organization's policy read for its locks.
-    tables: { config: ['UpdateItem', 'PartiQLUpdate', 'PartiQLInsert', 'GetItem'] },
+    // The store's set of each entry; the organization's policy read for its locks.
+    ...accessOf(PREFERENCE_STORE_GRANTS.setChannels, POLICY_STORE_GRANTS.get),
     settings: ['policyCache'],
   },
 } as const satisfies Route;

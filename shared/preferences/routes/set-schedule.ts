@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
-import { MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
+import { accessOf, MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { schedule } from '#shared/schedules/schema.js';
 import { userWriteMap } from '../results.js';
 import { userIds } from '../schemas.js';
+import { SCHEDULE_STORE_GRANTS } from '../store-grants.js';
 
 /** POST /v2/notifications/schedule/set */
 export const setScheduleRequest = z.strictObject({
@@ -30,8 +31,6 @@ export const setScheduleRoute = {
   function: {
     // Up to 1000 users' organization-level entries, like the largest config/set of one document.
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
-    // One conditional update per user (100 in a transaction); a removal that leaves an entry
-    // empty deletes it.
-    tables: { config: ['UpdateItem', 'PartiQLUpdate', 'PartiQLInsert', 'DeleteItem'] },
+    ...accessOf(SCHEDULE_STORE_GRANTS.setSchedule),
   },
 } as const satisfies Route;

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import pMap from 'p-map';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
 import { TABLES } from '#service/tables.js';
+import { REQUEST_WRITE_CONCURRENCY } from '#shared/preferences/batching.js';
 import type { EntryKey } from '#shared/preferences/model.js';
-import { WRITE_CONCURRENCY } from '#shared/preferences/service.js';
 import { serve } from './protocol.js';
 
 /**
@@ -52,7 +52,9 @@ const handle = async (path: string, data: Body): Promise<unknown> => {
       documentIds.map((documentId) => ({ organizationId: data.organizationId, userId, documentId })),
     );
     const meta = { updatedAt: new Date().toISOString(), updatedBy: 'baseline' };
-    await pMap(keys, (key) => store.setChannels(key, data.config ?? {}, meta), { concurrency: WRITE_CONCURRENCY });
+    await pMap(keys, (key) => store.setChannels(key, data.config ?? {}, meta), {
+      concurrency: REQUEST_WRITE_CONCURRENCY,
+    });
     return { written: keys.length };
   }
   const keys: EntryKey[] = [...documentIds, null].map((documentId) => ({

@@ -1,0 +1,21 @@
+/*
+ * Batch sizes and concurrencies of the config table's adapters and of their callers, in one
+ * place. The sizes are DynamoDB's limits per call; the concurrencies bound what one request or
+ * one job page keeps in flight.
+ */
+
+/** Keys in one BatchGetItem (DynamoDB's maximum). */
+export const BATCH_GET_LIMIT = 100;
+
+/** Statements in one PartiQL BatchExecuteStatement (DynamoDB's maximum): a job page's stamps and deletes. */
+export const STATEMENT_BATCH_LIMIT = 25;
+
+/**
+ * Entry writes (one conditional UpdateItem each) in flight at once for one request of config/set,
+ * config/reset or schedule/set: its 5,000 entries at most finish well within the deadline, and
+ * the table sees no burst beyond this.
+ */
+export const REQUEST_WRITE_CONCURRENCY = 32;
+
+/** Copies and reads in flight at once on one page of a migration. */
+export const MIGRATION_WRITE_CONCURRENCY = 16;

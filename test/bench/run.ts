@@ -18,7 +18,7 @@ import { twinStoreBench } from './twin-store.js';
  * throughput runs; `-- --only=storage,rejected,largest,twin-store,throughput,migration,dev-reload,bundles` to
  * run some sections; `storage` includes the dispatcher case). Other options: --connections=1,8,32
  * --seconds=2 --rounds=5 (throughput), --sample=3000 (entries per way of writing, largest),
- * --sizes=1000,5000 (migration), --twin-set=1000x30 and --twin-rounds=2 (twin-store), --saves=5 (dev-reload), --runs=20 and --functions=setConfig,getConfig (cold starts),
+ * --sizes=1000,5000 (migration), --twin-set=1000x5 and --twin-rounds=2 (twin-store), --saves=5 (dev-reload), --runs=20 and --functions=setConfig,getConfig (cold starts),
  * --invocations=2000 (refused requests, per case). Not a Jest suite: it reports
  * figures and scored goals (met or missed), it does not fail on them. Long steps print a
  * progress line on stderr every 5 s.
@@ -116,7 +116,7 @@ const main = async () => {
     }),
   );
   await run('twin-store', () => {
-    const [users = 0, documents = 0] = (option('twin-set') ?? (quick ? '100x3' : '1000x30')).split('x').map(Number);
+    const [users = 0, documents = 0] = (option('twin-set') ?? (quick ? '100x3' : '1000x5')).split('x').map(Number);
     return twinStoreBench({ users, documents, rounds: Number(option('twin-rounds') ?? (full ? 3 : quick ? 1 : 2)) });
   });
   await run('throughput', () =>

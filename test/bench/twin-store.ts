@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { timeoutSecondsOf } from '#service/functions.js';
 import { functionSpecOf } from '#service/routes.js';
-import { MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
+import { MAX_ENTRIES_PER_REQUEST } from '#shared/api/identifiers.js';
 import { operationById } from '#tools/openapi/operations.js';
 import { runChild } from './child.js';
 import { progress } from './progress.js';
@@ -11,7 +11,7 @@ import { fmtMs, fmtNum, fmtRatio, median } from './stats.js';
 const SET = operationById('setConfig');
 const DEADLINE_MS = timeoutSecondsOf(functionSpecOf(SET)) * 1000;
 /** The largest set the API accepts: the default size here. */
-const LARGEST_ENTRIES = MAX_USER_IDS * MAX_DOCUMENT_IDS;
+const LARGEST_ENTRIES = MAX_ENTRIES_PER_REQUEST;
 /**
  * The data directory's set may take this much longer than memory's: 1.74x when SQLite synced at
  * each commit, 1.10x to 1.32x since (a run moves by some 0.15x with the machine's other work).

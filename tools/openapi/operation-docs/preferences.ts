@@ -1,4 +1,4 @@
-import { MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
+import { MAX_DOCUMENT_IDS, MAX_ENTRIES_PER_REQUEST, MAX_USER_IDS } from '#shared/api/identifiers.js';
 import { MAX_CATEGORY_LAYERS } from '#shared/preferences/layers.js';
 import type { getConfigRoute } from '#shared/preferences/routes/get-config.js';
 import type { resetConfigRoute } from '#shared/preferences/routes/reset-config.js';
@@ -51,8 +51,10 @@ export const setConfigDocs: OperationDocs<typeof setConfigRoute> = {
     "organization's policy locks (for the category, or for every category) is refused.",
     '',
     `Limits: \`userIds\` 1 to ${MAX_USER_IDS} entries, \`documentIds\` 1 to ${MAX_DOCUMENT_IDS} entries when present`,
-    '(duplicates collapsed, first occurrence kept), `config` sets at least one channel and nothing else. The answer',
-    'lists every document id for every user: a request whose answer would pass 5 MB of UTF-8 is refused before any write.',
+    '(duplicates collapsed, first occurrence kept), `config` sets at least one channel and nothing else. A request',
+    `writes at most ${MAX_ENTRIES_PER_REQUEST} entries (distinct users times documents, the organization level counting as`,
+    'one document); more is a bulk import. The answer lists every document id for every user: a request whose answer',
+    'would pass 5 MB of UTF-8 is refused. Both are checked before any write.',
     `An entry holds at most ${MAX_CATEGORY_LAYERS} category layers. ${CATEGORY_RULE} ${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),
   errors: SET_ERRORS,
@@ -328,8 +330,10 @@ export const resetConfigDocs: OperationDocs<typeof resetConfigRoute> = {
     "allowed for a channel the organization's policy locks.",
     '',
     `Limits: \`userIds\` 1 to ${MAX_USER_IDS} entries, \`documentIds\` 1 to ${MAX_DOCUMENT_IDS} entries when present`,
-    '(duplicates collapsed), `channels` a non-empty list of distinct channel names when present. A request whose answer',
-    "would pass 5 MB of UTF-8 (every user's entry lists every document id) is refused before any write.",
+    '(duplicates collapsed), `channels` a non-empty list of distinct channel names when present. A request resets at',
+    `most ${MAX_ENTRIES_PER_REQUEST} entries (distinct users times documents, the organization level counting as one`,
+    "document), and one whose answer would pass 5 MB of UTF-8 (every user's entry lists every document id) is refused;",
+    'both before any write.',
     `${CATEGORY_RULE} ${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),
   errors: WRITE_ERRORS,

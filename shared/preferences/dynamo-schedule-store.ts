@@ -1,9 +1,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Schedule } from '#shared/schedules/schema.js';
-import { hasChannel, itemToEntry, readableEntries } from './entry-item.js';
+import { hasChannel } from './entry-item.js';
 import { EntryTable } from './entry-table.js';
 import { scheduleWrite } from './entry-updates.js';
-import { entryTableKey } from './keys.js';
 import type { EntryKey, StoredEntry } from './model.js';
 import type { CallOptions, ScheduleStore, WriteMeta } from './store.js';
 
@@ -33,6 +32,6 @@ export class DynamoScheduleStore implements ScheduleStore {
   }
 
   async getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]> {
-    return readableEntries((await this.table.batchGet(keys.map(entryTableKey))).map(itemToEntry));
+    return this.table.readEntries(keys);
   }
 }

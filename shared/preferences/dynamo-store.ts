@@ -48,7 +48,7 @@ export class DynamoPreferenceStore implements PreferenceStore {
   }
 
   async getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]> {
-    return readableEntries((await this.table.batchGet(keys.map(entryTableKey))).map(itemToEntry));
+    return this.table.readEntries(keys);
   }
 
   async getEntriesWithPolicy(keys: readonly EntryKey[], organizationId: string): Promise<WithPolicy<StoredEntry[]>> {

@@ -7,11 +7,11 @@ import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
 import { type ItemWrite, toDeleteItem, toUpdateItem } from '#shared/platform/item-write.js';
 import type { TableKey } from '#shared/platform/key-parts.js';
 import { BATCH_GET_LIMIT } from './batching.js';
-import { hasChannel, type Item } from './entry-item.js';
+import { hasChannel, type Item, itemToEntry, readableEntries } from './entry-item.js';
 import { type ChannelChanges, type ChannelWrite, channelWrite, emptiedWrite, isFullWithout } from './entry-updates.js';
 import { entryTableKey } from './keys.js';
 import { CATEGORY_SET_ATTRIBUTE, categoryLayersOf, channelAttribute, hasValue, layerOf } from './layers.js';
-import type { EntryKey } from './model.js';
+import type { EntryKey, StoredEntry } from './model.js';
 import { type CallOptions, CategoryLayersFull, type WriteMeta } from './store.js';
 
 type KeysAndAttributes = { Keys: TableKey[]; ConsistentRead: boolean };
@@ -153,6 +153,11 @@ export class EntryTable {
     );
     held.delete(category);
     if (held.size === 0) delete after[CATEGORY_SET_ATTRIBUTE];
+  }
+
+  /** Entries by key, as readers see them: missing entries and tombstones are absent. */
+  async readEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]> {
+    return readableEntries((await this.batchGet(keys.map(entryTableKey))).map(itemToEntry));
   }
 
   /** BatchGetItem in chunks of BATCH_GET_LIMIT keys, all chunks at once, read consistently; throttled keys are retried. */

@@ -46,10 +46,11 @@ export const resetConfigRoute = {
     // As many writes as the largest set: all the time the HTTP API allows.
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
     // Up to two writes per entry where a set sends one (the reset, then an emptied entry's
-    // tombstone or delete): twice a set's CPU for the largest request (npm run bench, largest
-    // request). Small resets wait on DynamoDB, not the CPU, so they cost twice as much per
-    // millisecond: some $0.40 more a million 50 ms calls.
-    memoryMb: 1024,
+    // tombstone or delete): twice a set's CPU for the largest request, within half the timeout
+    // only with one full vCPU (npm run bench -- --only=largest). Small resets wait on DynamoDB,
+    // not the CPU, so they cost 3.5 times as much per millisecond as at 512 MB: some $1 more a
+    // million 50 ms calls.
+    memoryMb: 1769,
     ...accessOf(PREFERENCE_STORE_GRANTS.resetChannels),
   },
 } as const satisfies Route;

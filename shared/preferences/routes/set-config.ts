@@ -30,8 +30,13 @@ export const setConfigRoute = {
   message: SET_CONFIG_MESSAGE,
   scope: 'write',
   function: {
-    // The largest set (5,000 entries) is well within it; a slow table still gets all the time the HTTP API allows.
+    // A slow table gets all the time the HTTP API allows.
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
+    // One full vCPU (FULL_VCPU_MB in the bench): the largest set is 5,000 UpdateItems, some 1 ms of
+    // the SDK's CPU each, and answers within a quarter of the 29 s only with it (npm run bench --
+    // --only=largest). Small sets wait on DynamoDB, not the CPU, so they cost 3.5 times as much
+    // per millisecond as at 512 MB: some $1 more a million 50 ms calls.
+    memoryMb: 1769,
     // The store's set of each entry; the organization's policy read for its locks.
     ...accessOf(PREFERENCE_STORE_GRANTS.setChannels, POLICY_STORE_GRANTS.get),
     settings: ['policyCache'],

@@ -61,20 +61,20 @@ test('every DynamoDB call answered 1.5 s late: set, get, migrate and status answ
     expect([operation, (proxy.injected.get(`${operation}:late`) ?? 0) > 0]).toEqual([operation, true]);
 }, 150_000);
 
-test('256 users x 3 documents (768 UpdateItems, 32 in flight), each answered 1.5 s late: 200, every entry stored', async () => {
+test('256 users (256 UpdateItems, 32 in flight), each answered 1.5 s late: 200, every entry stored', async () => {
   proxy.lateMs = 1_500;
   proxy.policy = () => 'late';
   const userIds = Array.from({ length: 256 }, (_, i) => `many-${i}`);
-  const documentIds = ['many-a', 'many-b', 'many-c'];
+  const documentIds = ['many-a'];
   const before = proxy.injected.get('UpdateItem:late') ?? 0;
   const set = await service.call(PATHS.set, { organizationId: ORG, userIds, documentIds, config: { email: 'MINE' } });
   expect(answer(set)).toMatchObject({ status: 200 });
-  expect((proxy.injected.get('UpdateItem:late') ?? 0) - before).toBeGreaterThanOrEqual(768);
+  expect((proxy.injected.get('UpdateItem:late') ?? 0) - before).toBeGreaterThanOrEqual(256);
   proxy.policy = () => undefined;
   for (const userId of ['many-0', 'many-128', 'many-255']) {
     const get = await service.call(PATHS.get, { organizationId: ORG, userId, documentIds });
     expect(answer(get)).toMatchObject({ status: 200 });
     const configs = (get.body.result!.data as { config: unknown }[]).map((item) => item.config);
-    expect(configs).toEqual([{ email: 'MINE' }, { email: 'MINE' }, { email: 'MINE' }]);
+    expect(configs).toEqual([{ email: 'MINE' }]);
   }
 }, 60_000);

@@ -1,20 +1,20 @@
 import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { dbPathHolder, reclaimOrphanedDbPath, SHARED_DB_FILE } from './dynamodb-local.js';
+import { dbPathHolder, reclaimOrphanedDbPath } from './dynamodb-local.js';
 import { PRIVATE_FILE_MODE, privateDirectory, tightenFiles } from './private-files.js';
 import { isRunning } from './process-state.js';
 
 /**
  * The local runtime's data directory: the DynamoDB Local files (SQLite), the queue snapshot, the
- * local credential and, while a server runs, its endpoints.
+ * local credential, the AWS credential of its stand-ins and, while a server runs, its endpoints.
  */
 export const DEFAULT_DATA_DIR = join(REPO_ROOT, '.data');
 
 export const dataPaths = (dataDir: string) => ({
   dynamo: join(dataDir, 'dynamodb'),
-  /** DynamoDB Local's one database file in it (its -sharedDb mode), there once a store exists. */
-  dynamoFile: join(dataDir, 'dynamodb', SHARED_DB_FILE),
+  /** The AWS credential of the stand-ins and DynamoDB Local (local/aws-credential.ts). */
+  awsCredential: join(dataDir, 'aws-credential.json'),
   queues: join(dataDir, 'queues.json'),
   credential: join(dataDir, 'local-credential.json'),
   endpoints: join(dataDir, 'endpoint.json'),

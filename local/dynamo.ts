@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   CreateTableCommand,
   DeleteTableCommand,
@@ -9,35 +8,31 @@ import {
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { type IndexDefinition, TABLE_LIST, type TableDefinition } from '#service/tables.js';
+import { type AwsCredential, newAwsCredential } from './aws-credential.js';
 import { DataDirLockedError } from './data-dir.js';
-import { DbPathInUseError, startDynamoDbLocal, waitUntilAnswering } from './dynamodb-local.js';
+import { LEGACY_SHARED_DB_FILE, moveDatabase } from './dynamo-files.js';
+import { DbPathInUseError, dbFileOf, startDynamoDbLocal, waitUntilAnswering } from './dynamodb-local.js';
 import { LOCAL_REGION } from './lambda-context.js';
 
 export interface EmbeddedDynamo {
   endpoint: string;
   /** What every client of this store signs with: the access key picks the database. */
-  credentials: { accessKeyId: string; secretAccessKey: string };
+  credentials: AwsCredential;
   /** How long DynamoDB Local took to answer its first request (0 when joining a running one). */
   startMs: number;
   close(): Promise<void>;
 }
 
 /**
- * A DynamoDB Local started without -sharedDb (e.g. by the Jest global setup) that in-memory
- * stores join instead of starting a JVM each: a second or more saved per store, and a warm JVM.
+ * A running DynamoDB Local (e.g. the Jest global setup's) that in-memory stores join instead
+ * of starting a JVM each: a second or more saved per store, and a warm JVM. DynamoDB Local keeps
+ * one database per access key and region, so each store's key keeps its tables apart.
  */
 export const SHARED_DYNAMODB_LOCAL_ENV = 'DYNAMODB_LOCAL_SHARED_ENDPOINT';
 
-// Without -sharedDb, DynamoDB Local keeps one database per access key and region. One key per
-// module instance (per process, or per Jest test file), not per start: the functions' SDK
-// clients, built once at import, keep the key they first read from the environment.
-const NAMESPACE = `ns${randomUUID().replaceAll('-', '')}`;
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
-
 /** An in-memory store inside a running DynamoDB Local: closing it drops its tables. */
-const joinShared = async (endpoint: string): Promise<EmbeddedDynamo> => {
+const joinShared = async (endpoint: string, credentials: AwsCredential): Promise<EmbeddedDynamo> => {
   await waitUntilAnswering(endpoint);
-  const credentials = { accessKeyId: NAMESPACE, secretAccessKey: 'local' };
   return {
     endpoint,
     credentials,
@@ -56,9 +51,11 @@ const joinShared = async (endpoint: string): Promise<EmbeddedDynamo> => {
 };
 
 /**
- * Starts AWS's DynamoDB Local (local/dynamodb-local.ts) on 127.0.0.1. With `path` the data
- * persists in that folder (one SQLite file); without it the store lives in memory and
- * vanishes on close (in the shared instance named by DYNAMODB_LOCAL_SHARED_ENDPOINT if set).
+ * Starts AWS's DynamoDB Local (local/dynamodb-local.ts) on 127.0.0.1, its database the one of
+ * `credentials`. With `path` the data persists in that folder (one SQLite file per access key;
+ * the tables an older twin kept in its shared file, or under `formerKey`, move to this key's);
+ * without it the store lives in memory and vanishes on close (in the shared instance named by
+ * DYNAMODB_LOCAL_SHARED_ENDPOINT if set).
  *
  * Without Java this fails with the instruction to install it rather than falling back to
  * dynalite: dynalite measures key sizes in UTF-16 units and so accepts keys DynamoDB refuses,
@@ -67,15 +64,30 @@ const joinShared = async (endpoint: string): Promise<EmbeddedDynamo> => {
 export const startEmbeddedDynamo = async ({
   path,
   port = 0,
+  credentials = newAwsCredential(),
+  formerKey,
 }: {
   path?: string;
   port?: number;
+  /** Default: a new one (an in-memory store whose caller signs with `credentials` of the answer). */
+  credentials?: AwsCredential;
+  formerKey?: string | undefined;
 } = {}): Promise<EmbeddedDynamo> => {
   const shared = process.env[SHARED_DYNAMODB_LOCAL_ENV];
-  if (!path && shared) return joinShared(shared);
+  if (!path && shared) return joinShared(shared, credentials);
+  const database = { accessKeyId: credentials.accessKeyId, region: LOCAL_REGION };
   try {
-    const local = await startDynamoDbLocal({ ...(path ? { dbPath: path } : {}), ...(port ? { port } : {}) });
-    return { endpoint: local.endpoint, credentials: LOCAL_CREDENTIALS, startMs: local.startMs, close: local.close };
+    const local = await startDynamoDbLocal({
+      ...(path ? { dbPath: path } : {}),
+      ...(port ? { port } : {}),
+      database,
+      beforeStart: async () => {
+        if (!path) return;
+        if (formerKey) await moveDatabase(path, dbFileOf(formerKey, LOCAL_REGION), database);
+        await moveDatabase(path, LEGACY_SHARED_DB_FILE, database);
+      },
+    });
+    return { endpoint: local.endpoint, credentials, startMs: local.startMs, close: local.close };
   } catch (error) {
     if (error instanceof DbPathInUseError) throw new DataDirLockedError(error.dbPath);
     throw error;

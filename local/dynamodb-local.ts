@@ -8,7 +8,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { assertPortFree, PortInUseError } from './ports.js';
 import { PRIVATE_FILE_MODE, privateDirectory, tightenFiles, withPrivateUmask } from './private-files.js';
 import { HAS_PROC, isRunning } from './process-state.js';
-import { type LogCheckpoints, settleWriteAheadLog, startLogCheckpoints } from './sqlite-log.js';
 
 /**
  * AWS's own DynamoDB Local (a Java program, shipped inside the npm package
@@ -59,17 +58,17 @@ export const findJava = (env: NodeJS.ProcessEnv = process.env): string => {
   return java;
 };
 
-// A quick start and steady writes. The JDK's class-data archive (Xshare:auto) and a small first
-// heap keep the start near a second. Both JIT tiers and the parallel collector serve the twin's
-// large requests: DynamoDB Local applies every write on one SQLite thread, which C1-only code
-// ran about 1.5x slower and each stop-the-world pause of the serial collector stalled (the
-// bench's largest config/set, 30,000 entries on 2 cores: 35.7 s with C1 and the serial
-// collector, 19-22 s with these flags; the start, and the integration and e2e suites, took as
-// long either way).
+// A quick start and steady writes: the JDK's class-data archive (Xshare:auto) and a small first
+// heap keep the start short; both JIT tiers and the parallel collector keep DynamoDB Local's one
+// SQLite thread busy through the twin's large writes instead of stalling it in collector pauses
+// (docs/design.md has the figures).
 const JVM_FLAGS = ['-Xshare:auto', '-Xms64m', '-Xmx512m', '-XX:+UseParallelGC', '-Xss512k'];
 
-/** The file DynamoDB Local keeps every table in, with -sharedDb and -dbPath. */
-export const SHARED_DB_FILE = 'shared-local-instance.db';
+/**
+ * The file in which DynamoDB Local keeps the tables of one access key and region: without a
+ * shared database each pair has its own.
+ */
+export const dbFileOf = (accessKeyId: string, region: string): string => `${accessKeyId}_${region}.db`;
 
 /** A port that was free a moment ago on 127.0.0.1. */
 export const freePort = (): Promise<number> =>
@@ -82,22 +81,19 @@ export const freePort = (): Promise<number> =>
     });
   });
 
-/** Answers any HTTP request once its server listens: a ListTables, signature not checked. */
+/**
+ * Whether DynamoDB Local answers once its server listens: a ListTables without credentials,
+ * which it refuses before opening any database (so no file is created for a probe).
+ */
 const answers = async (endpoint: string): Promise<boolean> => {
   try {
     const response = await fetch(endpoint, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': 'DynamoDB_20120810.ListTables',
-        authorization:
-          'AWS4-HMAC-SHA256 Credential=local/20200101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-      },
+      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.ListTables' },
       body: '{}',
       signal: AbortSignal.timeout(2_000),
     });
-    await response.arrayBuffer();
-    return response.status === 200;
+    return (await response.text()).includes('MissingAuthenticationToken');
   } catch {
     return false;
   }
@@ -164,15 +160,14 @@ const gone = async (pid: number, timeoutMs: number): Promise<boolean> => {
   return true;
 };
 
-/** DynamoDB Local's own arguments, as the launcher passes them to the XML that starts it (below). */
-const ARGS_PROPERTY = 'ddb.args';
+/** The folder, as the launcher passes it to the XML that starts DynamoDB Local (below). */
+const DB_PATH_PROPERTY = 'ddb.dbPath';
 
 /** Whether the JVM's command line names `dbPath` (true where there is no /proc to ask). */
 const serves = (pid: number, dbPath: string): boolean => {
   const command = commandLine(pid);
   if (!command) return true;
-  const args = command.find((arg) => arg.startsWith(`${ARGS_PROPERTY}=`))?.slice(ARGS_PROPERTY.length + 1);
-  return (args?.split('\n') ?? command).includes(resolve(dbPath));
+  return command.includes(`${DB_PATH_PROPERTY}=${resolve(dbPath)}`) || command.includes(resolve(dbPath));
 };
 
 /**
@@ -224,18 +219,12 @@ export class DbPathInUseError extends Error {
 export interface DynamoDbLocalOptions {
   /** Default: a free port on 127.0.0.1. */
   port?: number;
-  /** Persist in this folder (one SQLite file, SHARED_DB_FILE, in write-ahead-log mode); default: in memory. */
+  /** Persist in this folder (one SQLite file per access key and region, dbFileOf); default: in memory. */
   dbPath?: string;
-  /**
-   * Default true: one database whatever the credentials and region of a request. False gives
-   * each access key (and region) a database of its own, which lets in-memory stores share one
-   * JVM (local/dynamo.ts).
-   */
-  sharedDb?: boolean;
   /** How long to wait for the first answer. */
   startTimeoutMs?: number;
-  /** With dbPath and sharedDb: how often the twin copies SQLite's log into the database (local/sqlite-log.ts). */
-  logCheckpointMs?: number;
+  /** Runs once the folder is free and its port too, before the JVM starts (e.g. to move a database file). */
+  beforeStart?: () => Promise<void>;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -265,22 +254,10 @@ const xmlUrl = (name: string) =>
 /**
  * DynamoDB Local has no bind option: its main() listens on every interface, where anyone on the
  * network could read and write the tables (the credentials among them). It is started instead
- * through Jetty's XmlConfiguration, which its jar ships, with these files, run in order (they
- * share their ids): the same server on 127.0.0.1 only; with a data directory in write-ahead-log
- * mode, SQLite's sync at checkpoints instead of at every commit (one fsync per written item made
- * a set 1.7 times as slow); then the start.
+ * through Jetty's XmlConfiguration, which its jar ships, with this file: the same request handler
+ * in a Jetty server on 127.0.0.1 only, answering requests for 127.0.0.1 and localhost only.
  */
-const configurationFiles = (syncAtCheckpoints: boolean): string[] => [
-  xmlUrl('dynamodb-local-loopback.xml'),
-  ...(syncAtCheckpoints ? [xmlUrl('dynamodb-local-sqlite.xml')] : []),
-  xmlUrl('dynamodb-local-start.xml'),
-];
-
-/**
- * `-cors` with an empty allow-list: no origin gets Access-Control-Allow-Origin, so no web page
- * the developer opens can read from or write to it (the flag's documented default is `*`).
- */
-const NO_CORS_ORIGIN = ',';
+const LOOPBACK_XML = xmlUrl('dynamodb-local-loopback.xml');
 
 const waitForExit = (child: ChildProcess, ms: number): Promise<boolean> =>
   new Promise((resolveExit) => {
@@ -295,9 +272,8 @@ const waitForExit = (child: ChildProcess, ms: number): Promise<boolean> =>
 export const startDynamoDbLocal = async ({
   port: givenPort,
   dbPath,
-  sharedDb = true,
   startTimeoutMs = 60_000,
-  logCheckpointMs = 1_000,
+  beforeStart,
   env = process.env,
 }: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
   const java = findJava(env);
@@ -305,11 +281,6 @@ export const startDynamoDbLocal = async ({
   if (!existsSync(join(cwd, 'DynamoDBLocal.jar'))) {
     throw new Error(`DynamoDBLocal.jar is missing from ${cwd}: run \`npm install\``);
   }
-  // Its arguments reach it one per line (dynamodb-local-loopback.xml).
-  if (dbPath?.includes('\n'))
-    throw new Error(`DynamoDB Local cannot use a path with a line break: ${JSON.stringify(dbPath)}`);
-  const storage = dbPath ? ['-dbPath', resolve(dbPath)] : ['-inMemory'];
-  const sharedFile = dbPath && sharedDb ? join(resolve(dbPath), SHARED_DB_FILE) : undefined;
   let reclaimed = false;
   if (dbPath) {
     // Its files hold every table: the owner's alone (the JVM creates them under umask 077, below).
@@ -322,21 +293,9 @@ export const startDynamoDbLocal = async ({
   if (givenPort) {
     await (reclaimed ? untilPortFree(givenPort, 10_000) : assertPortFree('dynamodb', '127.0.0.1', givenPort));
   }
-  // After the port check: a start that cannot run creates no database file.
-  // Only a file in write-ahead-log mode, whose log the twin checkpoints, gets the sync at
-  // checkpoints (in rollback-journal mode it would leave the database itself unsynced).
-  const syncAtCheckpoints = sharedFile !== undefined && (await settleWriteAheadLog(sharedFile));
+  await beforeStart?.();
   const port = givenPort || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
-  const dynamoArgs = [
-    ...storage,
-    ...(sharedDb ? ['-sharedDb'] : []),
-    '-port',
-    String(port),
-    '-cors',
-    NO_CORS_ORIGIN,
-    '-disableTelemetry',
-  ];
   const args = [
     ...JVM_FLAGS,
     '-Djava.library.path=DynamoDBLocal_lib',
@@ -344,8 +303,10 @@ export const startDynamoDbLocal = async ({
     '-cp',
     'DynamoDBLocal.jar',
     'org.eclipse.jetty.xml.XmlConfiguration',
-    ...configurationFiles(syncAtCheckpoints),
-    `${ARGS_PROPERTY}=${dynamoArgs.join('\n')}`,
+    LOOPBACK_XML,
+    `ddb.port=${port}`,
+    `ddb.inMemory=${dbPath === undefined}`,
+    ...(dbPath ? [`${DB_PATH_PROPERTY}=${resolve(dbPath)}`] : []),
   ];
   const started = performance.now();
   const child = withPrivateUmask(() =>
@@ -381,11 +342,11 @@ export const startDynamoDbLocal = async ({
   };
   child.once('exit', release);
 
-  let checkpoints: LogCheckpoints | undefined;
   let closing: Promise<void> | undefined;
+  // SIGTERM: the JVM's shutdown lets DynamoDB Local finish the writes it has answered (a
+  // transaction's COMMIT runs on its SQLite thread just after the answer); SIGKILL only when it hangs.
   const close = () => {
     closing ??= (async () => {
-      await checkpoints?.stop();
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         if (!(await waitForExit(child, 5_000))) {
@@ -393,8 +354,6 @@ export const startDynamoDbLocal = async ({
           await waitForExit(child, 5_000);
         }
       }
-      // The log it leaves goes into the database file: at rest the folder holds the one file.
-      if (sharedFile) await settleWriteAheadLog(sharedFile);
       release();
     })();
     return closing;
@@ -423,7 +382,6 @@ export const startDynamoDbLocal = async ({
       }
       ready = await answers(endpoint);
     }
-    if (sharedFile) checkpoints = await startLogCheckpoints(sharedFile, logCheckpointMs);
   } catch (error) {
     await close();
     throw error;

@@ -20,6 +20,7 @@ import { TABLES } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
 import { MARSHALL_OPTIONS } from '#shared/platform/marshall-options.js';
 import { apiPages } from './api-pages.js';
+import { type AwsCredential, newAwsCredential, readAwsCredential, writeAwsCredential } from './aws-credential.js';
 import { type AwsCall, recordCalls } from './call-recorder.js';
 import {
   assertDynamoFilesFree,
@@ -31,7 +32,6 @@ import {
   writeRunningServer,
 } from './data-dir.js';
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
-import { type DynamoCommitBarrier, startDynamoCommitBarrier } from './dynamo-commit-barrier.js';
 import { type LocalEventBridge, startLocalEventBridge } from './events/local-event-bridge.js';
 import { type FunctionLoader, IN_PROCESS, type RouteFunction } from './function-loader.js';
 import { InFlight } from './in-flight.js';
@@ -181,18 +181,17 @@ export interface LocalRuntime {
 }
 
 // The handler modules build their clients and read their environment once, at import. A
-// second runtime in the same process therefore reuses the first one's ports, so that those
-// clients keep reaching it.
+// second runtime in the same process therefore reuses the first one's ports and AWS credential,
+// so that those clients keep reaching it.
 let firstPorts:
   | {
       dynamo: number;
-      /** Undefined when the first runtime was in memory: the functions' clients reach DynamoDB Local itself. */
-      barrier: number | undefined;
       sqs: number;
       events: number;
       secrets: number;
     }
   | undefined;
+let firstCredential: AwsCredential | undefined;
 let running = false;
 
 const portOf = (endpoint: string) => Number(new URL(endpoint).port);
@@ -228,10 +227,6 @@ const start = async (
   cleanup: () => Promise<void>,
 ): Promise<LocalRuntime> => {
   if (!inMemory && !givenDataDir) throw new Error('A persistent local runtime needs a data directory.');
-  // Its functions would keep the first one's way to DynamoDB Local, without the commit barrier.
-  if (!inMemory && firstPorts && firstPorts.barrier === undefined) {
-    throw new Error('A persistent local runtime cannot follow an in-memory one in the same process.');
-  }
   if (options.recordAwsCalls && functions !== IN_PROCESS) {
     throw new Error('recordAwsCalls sees the AWS calls of functions that run in this process only.');
   }
@@ -261,25 +256,25 @@ const start = async (
   // A taken port fails the start before the JVM is launched (DynamoDB Local checks its own).
   await assertPortFree('api', host, port);
   await assertPortFree('sqs', '127.0.0.1', sqsPort);
+  // The data directory's credential, or a new one (the first of this process, if any, wins: the
+  // functions keep it). Its access key picks DynamoDB Local's database, so a data directory
+  // whose key changes has its tables moved to the new key's.
+  const saved = inMemory ? undefined : await readAwsCredential(paths.awsCredential);
+  const awsCredential = firstCredential ?? saved ?? newAwsCredential();
+  if (!inMemory && saved?.accessKeyId !== awsCredential.accessKeyId) {
+    await writeAwsCredential(paths.awsCredential, awsCredential);
+  }
   const embedded: EmbeddedDynamo = await startEmbeddedDynamo({
     ...(inMemory ? {} : { path: paths.dynamo }),
     port: dynamoPort,
+    credentials: awsCredential,
+    formerKey: saved?.accessKeyId,
   });
   cleanups.push(() => embedded.close());
-  // The functions' way in on disk: a TransactWriteItems is answered once DynamoDB Local has
-  // committed it, so that a crash cannot take back an acknowledged transaction. In memory a
-  // crash takes everything, so the functions skip the extra hop (a second HTTP exchange in this
-  // process for every DynamoDB call). The first runtime of a process decides: the handler
-  // modules keep the endpoint they read at import.
-  const withBarrier = firstPorts ? firstPorts.barrier !== undefined : !inMemory;
-  const barrier: DynamoCommitBarrier | undefined = withBarrier
-    ? await startDynamoCommitBarrier({ target: embedded.endpoint, port: firstPorts?.barrier ?? 0 })
-    : undefined;
-  if (barrier) cleanups.push(() => barrier.close());
   const dynamo = new DynamoDBClient({
     endpoint: embedded.endpoint,
     region: LOCAL_REGION,
-    // The access key picks the database in a shared DynamoDB Local (local/dynamo.ts).
+    // The access key picks the database (local/dynamo.ts).
     credentials: embedded.credentials,
   });
   cleanups.push(async () => dynamo.destroy());
@@ -311,9 +306,9 @@ const start = async (
     log,
   });
   cleanups.push(() => secrets.close());
+  firstCredential ??= awsCredential;
   firstPorts ??= {
     dynamo: portOf(embedded.endpoint),
-    barrier: barrier ? portOf(barrier.endpoint) : undefined,
     sqs: portOf(sqs.endpoint),
     events: portOf(events.endpoint),
     secrets: portOf(secrets.endpoint),
@@ -348,7 +343,7 @@ const start = async (
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: embedded.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: (barrier ?? embedded).endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: embedded.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: events.endpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,

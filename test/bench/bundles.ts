@@ -344,10 +344,11 @@ const startTargets = async () => {
   const eventBridge = await startStubEventBridge();
   const secrets = await startLocalSecretsManager();
   const keyring = await keyringAt(secrets.endpoint);
+  // DynamoDB Local keeps one database per access key and region: the functions' (lambdaEnv).
   const client = new DynamoDBClient({
     endpoint: store.endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'ASIABENCH', secretAccessKey: 'bench' },
   });
   const doc = DynamoDBDocumentClient.from(client);
   await ensureTables(client);

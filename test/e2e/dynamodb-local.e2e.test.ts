@@ -1,19 +1,26 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBClient,
+  GetItemCommand,
+  ListTablesCommand,
+  PutItemCommand,
+  QueryCommand,
+  TransactWriteItemsCommand,
+} from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ensureTables } from '#local/dynamo.js';
-import { DbPathInUseError, dbPathHolder, findJava, SHARED_DB_FILE, startDynamoDbLocal } from '#local/dynamodb-local.js';
+import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { LEGACY_SHARED_DB_FILE } from '#local/dynamo-files.js';
+import { DbPathInUseError, dbFileOf, dbPathHolder, findJava, startDynamoDbLocal } from '#local/dynamodb-local.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { TABLE_LIST, TABLES } from '#service/tables.js';
 
 // The launcher of AWS's DynamoDB Local (local/dynamodb-local.ts): what a developer without
-// Java is told, data kept between starts, one JVM per data folder, and no JVM left behind.
+// Java is told, data kept between starts (a database per access key), one JVM per data folder,
+// nothing answered lost by a close, a restart after a SIGKILL, and no JVM left behind.
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dynamodb-local-'));
@@ -69,166 +76,138 @@ test('a data folder keeps its tables across restarts, and serves one JVM at a ti
       region: 'other',
       credentials: { accessKeyId: 'other', secretAccessKey: 'x' },
     });
-    // -sharedDb: the same database whatever the credentials and region.
-    expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(TABLE_NAMES);
+    // No shared database: another access key (or region) has one of its own, empty.
+    expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual([]);
     client.destroy();
+    const same = clientOf(second.endpoint, 'local');
+    expect((await same.send(new ListTablesCommand({}))).TableNames).toEqual(TABLE_NAMES);
+    same.destroy();
   } finally {
     await second.close();
   }
 });
 
-/** SQLite's file header: bytes 18 and 19 are 2 in write-ahead-log mode, 1 in rollback-journal mode. */
-const journalOf = async (file: string): Promise<'wal' | 'rollback'> => {
-  const handle = await open(file, 'r');
+const KEY = { pk: { S: 'kept' }, sk: { S: 'item' } };
+const clientOf = (endpoint: string, accessKeyId: string) =>
+  new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId, secretAccessKey: 'x' }, maxAttempts: 1 });
+
+const readKept = async (endpoint: string, accessKeyId: string) => {
+  const client = clientOf(endpoint, accessKeyId);
   try {
-    const { buffer } = await handle.read(Buffer.alloc(20), 0, 20, 0);
-    return buffer[18] === 2 && buffer[19] === 2 ? 'wal' : 'rollback';
+    const { Item } = await client.send(
+      new GetItemCommand({ TableName: TABLES.config.localName, Key: KEY, ConsistentRead: true }),
+    );
+    return Item?.inbox?.S;
   } finally {
-    await handle.close();
+    client.destroy();
   }
 };
 
-test("a data folder's database is in SQLite's write-ahead-log mode; an older file is converted on start, its items kept", async () => {
-  const dbPath = join(dir, 'wal');
-  const file = join(dbPath, SHARED_DB_FILE);
-  const key = { pk: { S: 'wal-test' }, sk: { S: 'item' } };
-  const withClient = async <T>(endpoint: string, use: (client: DynamoDBClient) => Promise<T>): Promise<T> => {
-    const client = new DynamoDBClient({
-      endpoint,
-      region: 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    try {
-      return await use(client);
-    } finally {
-      client.destroy();
-    }
-  };
-  const first = await startDynamoDbLocal({ dbPath });
+test("an older twin's shared database moves to the access key's database on start, its items kept", async () => {
+  const dbPath = join(dir, 'legacy');
+  const older = await startDynamoDbLocal({ dbPath });
+  const client = clientOf(older.endpoint, 'OLDER');
   try {
-    await tablesOf(first.endpoint);
-    await withClient(first.endpoint, (client) =>
-      client.send(new PutItemCommand({ TableName: TABLES.config.localName, Item: { ...key, inbox: { S: 'NONE' } } })),
+    await ensureTables(client);
+    await client.send(
+      new PutItemCommand({ TableName: TABLES.config.localName, Item: { ...KEY, inbox: { S: 'NONE' } } }),
     );
-  } finally {
-    await first.close();
-  }
-  expect(await journalOf(file)).toBe('wal');
-
-  // A file an earlier twin wrote in the default journal mode.
-  const db = new DatabaseSync(file);
-  db.exec('PRAGMA journal_mode=DELETE');
-  db.close();
-  expect(await journalOf(file)).toBe('rollback');
-
-  const second = await startDynamoDbLocal({ dbPath });
-  try {
-    expect(await journalOf(file)).toBe('wal');
-    const { Item } = await withClient(second.endpoint, (client) =>
-      client.send(new GetItemCommand({ TableName: TABLES.config.localName, Key: key, ConsistentRead: true })),
-    );
-    expect(Item?.inbox).toEqual({ S: 'NONE' });
-  } finally {
-    await second.close();
-  }
-});
-
-/** Writes 200 items of 1 KB to `table` through `endpoint` (argv), then waits a second: run as a process of its own. */
-const WRITER = `
-const { DynamoDBClient, PutItemCommand } = require('@aws-sdk/client-dynamodb');
-const [endpoint, table] = process.argv.slice(1);
-const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-const put = (i) => client.send(new PutItemCommand({
-  TableName: table,
-  Item: { pk: { S: 'busy' }, sk: { S: 'item-' + i }, note: { S: 'x'.repeat(1000) } },
-}));
-(async () => {
-  for (let i = 0; i < 200; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => put(i + j)));
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  client.destroy();
-})();
-`;
-
-test('the log is copied while the event loop that started DynamoDB Local is busy (the copying has a thread of its own)', async () => {
-  const dbPath = join(dir, 'busy-loop');
-  const file = join(dbPath, SHARED_DB_FILE);
-  const local = await startDynamoDbLocal({ dbPath, logCheckpointMs: 100 });
-  try {
-    await tablesOf(local.endpoint);
-    await sleep(300);
-    const before = statSync(file).size;
-    // This process's event loop is blocked until the writer is done, as the twin's is by a function's work.
-    execFileSync(process.execPath, ['-e', WRITER, local.endpoint, TABLES.config.localName], { cwd: REPO_ROOT });
-    expect(statSync(file).size).toBeGreaterThan(before + 100 * 1_000);
-  } finally {
-    await local.close();
-  }
-});
-
-test("DynamoDB Local's log is copied into the database while it runs and starts over, and is gone once it stops", async () => {
-  const dbPath = join(dir, 'log');
-  const file = join(dbPath, SHARED_DB_FILE);
-  const sizeOf = async (path: string) => (await stat(path).catch(() => undefined))?.size ?? 0;
-  const keyOf = (burst: number, item: number) => ({ pk: { S: `log-${burst}` }, sk: { S: `item-${item}` } });
-  const local = await startDynamoDbLocal({ dbPath, logCheckpointMs: 100 });
-  const client = new DynamoDBClient({
-    endpoint: local.endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const logSizes: number[] = [];
-  const BURSTS = 8;
-  try {
-    await tablesOf(local.endpoint);
-    // Bursts of writes with pauses between them, as a developer's requests come.
-    for (let burst = 0; burst < BURSTS; burst += 1) {
-      for (let item = 0; item < 100; item += 10) {
-        await Promise.all(
-          Array.from({ length: 10 }, (_, i) =>
-            client.send(
-              new PutItemCommand({
-                TableName: TABLES.config.localName,
-                Item: { ...keyOf(burst, item + i), note: { S: 'x'.repeat(1_000) } },
-              }),
-            ),
-          ),
-        );
-      }
-      await sleep(300);
-      logSizes.push(await sizeOf(`${file}-wal`));
-    }
-    // Without checkpoints every burst adds to the log (twice the size from half way to the end)
-    // and the database file stays as DynamoDB Local created it.
-    expect(logSizes[BURSTS - 1]).toBeLessThan(1.5 * (logSizes[BURSTS / 2 - 1] as number));
-    expect(await sizeOf(file)).toBeGreaterThan(BURSTS * 100 * 1_000);
   } finally {
     client.destroy();
-    await local.close();
+    await older.close();
   }
-  expect(existsSync(`${file}-wal`)).toBe(false);
+  await rename(join(dbPath, dbFileOf('OLDER', 'local')), join(dbPath, LEGACY_SHARED_DB_FILE));
 
-  const again = await startDynamoDbLocal({ dbPath });
-  const reader = new DynamoDBClient({
-    endpoint: again.endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const credentials = { accessKeyId: 'LOCALNEW', secretAccessKey: 'x' };
+  const store = await startEmbeddedDynamo({ path: dbPath, credentials });
   try {
-    for (const [burst, item] of [
-      [0, 0],
-      [3, 57],
-      [7, 99],
-    ] as const) {
-      const { Item } = await reader.send(
-        new GetItemCommand({ TableName: TABLES.config.localName, Key: keyOf(burst, item), ConsistentRead: true }),
-      );
-      expect(Item?.note?.S).toHaveLength(1_000);
-    }
+    expect(await readKept(store.endpoint, 'LOCALNEW')).toBe('NONE');
+    expect((await readdir(dbPath)).filter((name) => name.endsWith('.db'))).toEqual([dbFileOf('LOCALNEW', 'local')]);
   } finally {
-    reader.destroy();
-    await again.close();
+    await store.close();
   }
 });
+
+test('a transaction answered just before close() is kept: close waits for its commit', async () => {
+  const dbPath = join(dir, 'close');
+  const credentials = { accessKeyId: 'LOCALCLOSE', secretAccessKey: 'x' };
+  for (let round = 0; round < 3; round += 1) {
+    const store = await startEmbeddedDynamo({ path: dbPath, credentials });
+    const client = clientOf(store.endpoint, credentials.accessKeyId);
+    try {
+      if (round === 0) await ensureTables(client);
+      else
+        expect({ round, kept: await readKept(store.endpoint, credentials.accessKeyId) }).toEqual({
+          round,
+          kept: `round-${round - 1}`,
+        });
+      await client.send(
+        new TransactWriteItemsCommand({
+          TransactItems: [
+            { Put: { TableName: TABLES.config.localName, Item: { ...KEY, inbox: { S: `round-${round}` } } } },
+          ],
+        }),
+      );
+    } finally {
+      client.destroy();
+      await store.close();
+    }
+  }
+}, 120_000);
+
+/** Writes 20 items through `endpoint` (argv), says so, then waits to be killed: run as a process of its own. */
+const WRITER = `
+import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { startDynamoDbLocal } from '#local/dynamodb-local.js';
+import { ensureTables } from '#local/dynamo.js';
+const local = await startDynamoDbLocal({ dbPath: process.argv[1] });
+const client = new DynamoDBClient({ endpoint: local.endpoint, region: 'local', credentials: { accessKeyId: 'LOCALKILL', secretAccessKey: 'x' } });
+await ensureTables(client);
+for (let i = 0; i < 20; i += 1) {
+  await client.send(new PutItemCommand({ TableName: process.argv[2], Item: { pk: { S: 'killed' }, sk: { S: 'item-' + i } } }));
+}
+console.log('written');
+setInterval(() => {}, 1000);
+`;
+
+// PR_SET_PDEATHSIG is Linux's: elsewhere a JVM can outlive a process killed with SIGKILL.
+(process.platform === 'linux' ? test : test.skip)(
+  'after a SIGKILL of its launcher, a restart comes up on the same folder and serves what was stored',
+  async () => {
+    const dbPath = join(dir, 'killed');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', WRITER, dbPath, TABLES.config.localName],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const deadline = Date.now() + 60_000;
+    while (!output.includes('written') && Date.now() < deadline && child.exitCode === null) await sleep(50);
+    child.kill('SIGKILL');
+    while ((await dbPathHolder(dbPath)) !== undefined && Date.now() < deadline) await sleep(50);
+
+    const again = await startDynamoDbLocal({ dbPath });
+    const client = clientOf(again.endpoint, 'LOCALKILL');
+    try {
+      const { Count } = await client.send(
+        new QueryCommand({
+          TableName: TABLES.config.localName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: 'killed' } },
+          ConsistentRead: true,
+        }),
+      );
+      expect(Count).toBe(20);
+    } finally {
+      client.destroy();
+      await again.close();
+    }
+  },
+  90_000,
+);
 
 // PR_SET_PDEATHSIG is Linux's: elsewhere a JVM can outlive a process killed with SIGKILL.
 (process.platform === 'linux' ? test : test.skip)(

@@ -20,7 +20,7 @@ export default async function startSharedDynamo(): Promise<void> {
     '../../local/dynamo.ts',
     import.meta.url,
   )) as typeof import('#local/dynamo.js');
-  // Already given (a DynamoDB Local started without -sharedDb): the run uses it as it is.
+  // Already given (a DynamoDB Local with a database per access key): the run uses it as it is.
   if (process.env[SHARED_DYNAMODB_LOCAL_ENV]) return;
   try {
     launcher.findJava();
@@ -29,12 +29,12 @@ export default async function startSharedDynamo(): Promise<void> {
   }
   const port = await launcher.freePort();
   process.env[SHARED_DYNAMODB_LOCAL_ENV] = `http://127.0.0.1:${port}`;
-  // Not -sharedDb: each access key gets a database of its own, so that the in-memory local
-  // runtimes of the test files can use the tables' fixed names side by side.
+  // Each access key gets a database of its own, so that the in-memory local runtimes of the
+  // test files can use the tables' fixed names side by side.
   // A generous start: this runs in Jest's own process, whose event loop the run's first minute
   // (compiling, the infra suites' bundling) can hold long enough that a 60 s deadline passed
   // while the JVM was up (seen once in CI), failing every suite that needs it.
-  const starting = launcher.startDynamoDbLocal({ port, sharedDb: false, startTimeoutMs: 300_000 });
+  const starting = launcher.startDynamoDbLocal({ port, startTimeoutMs: 300_000 });
   starting.catch((error: Error) => console.error(`The shared DynamoDB Local did not start: ${error.message}`));
   (globalThis as { sharedDynamo?: typeof starting }).sharedDynamo = starting;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { newAwsCredential } from '#local/aws-credential.js';
 import { ensureTables, SHARED_DYNAMODB_LOCAL_ENV, startEmbeddedDynamo } from '#local/dynamo.js';
 import { waitUntilAnswering } from '#local/dynamodb-local.js';
 import { TABLES, type TableDefinition } from '#service/tables.js';
@@ -42,11 +43,11 @@ const tableNames = (name: (table: TableDefinition) => string) =>
  */
 export const startTestDynamo = async (): Promise<TestDynamo> => {
   const shared = process.env[SHARED_DYNAMO_ENV];
-  const own = shared ? undefined : await startEmbeddedDynamo();
+  const own = shared ? undefined : await startEmbeddedDynamo({ credentials: newAwsCredential() });
   const endpoint = shared ?? (own?.endpoint as string);
   if (shared) await waitUntilAnswering(shared);
   const credentials = {
-    accessKeyId: shared ? `test${randomUUID().replaceAll('-', '')}` : 'local',
+    accessKeyId: shared ? `test${randomUUID().replaceAll('-', '')}` : (own?.credentials.accessKeyId as string),
     secretAccessKey: 'local',
   };
   const client = new DynamoDBClient({

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type AwsCredential, newAwsCredential, readAwsCredential, writeAwsCredential } from '#local/aws-credential.js';
 import {
   assertDynamoFilesFree,
   DataDirLockedError,
@@ -8,13 +8,32 @@ import {
   resolveDataDir,
 } from '#local/data-dir.js';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { holdsDatabase } from '#local/dynamo-files.js';
+import { LOCAL_REGION } from '#local/lambda-context.js';
 import { CommandError } from './output.js';
 
-/** The local twin's credentials, which its DynamoDB and SQS accept. */
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** The variables that name the AWS credential of a twin given by its endpoints (its `export` line sets them). */
+export const LOCAL_AWS_ENV = { accessKeyId: 'LOCAL_AWS_ACCESS_KEY_ID', secretAccessKey: 'LOCAL_AWS_SECRET_ACCESS_KEY' };
+
+/**
+ * The AWS credential that the twin's DynamoDB and stand-ins accept (local/aws-credential.ts):
+ * LOCAL_AWS_ACCESS_KEY_ID and LOCAL_AWS_SECRET_ACCESS_KEY when set (an --in-memory twin's, from
+ * its `export` line), else the one kept in the data directory. Without either, one that the
+ * twin refuses: the command then says what it was told.
+ */
+export const twinCredential = async (dataDir: string, env: NodeJS.ProcessEnv): Promise<AwsCredential> => {
+  const accessKeyId = env[LOCAL_AWS_ENV.accessKeyId];
+  const secretAccessKey = env[LOCAL_AWS_ENV.secretAccessKey];
+  if (accessKeyId && secretAccessKey) return { accessKeyId, secretAccessKey };
+  return (
+    (await readAwsCredential(dataPaths(dataDir).awsCredential)) ?? { accessKeyId: 'none', secretAccessKey: 'none' }
+  );
+};
 
 /** Where a command finds the local store's services. */
 export interface LocalStore {
+  /** What the store's DynamoDB and SQS accept. */
+  credentials: AwsCredential;
   dynamoEndpoint: string;
   /** The running server's SQS twin; undefined when only the data directory's files are open. */
   sqsEndpoint: string | undefined;
@@ -35,8 +54,8 @@ export const openLocalStore = async (
   { create }: { create: boolean },
 ): Promise<LocalStore> => {
   const dataDir = resolveDataDir(dataDirOption ? { DATA_DIR: dataDirOption } : env);
-  const { dynamo: path, dynamoFile } = dataPaths(dataDir);
-  if (!create && !existsSync(dynamoFile)) {
+  const { dynamo: path, awsCredential } = dataPaths(dataDir);
+  if (!create && !(await holdsDatabase(path))) {
     throw new CommandError(
       `no local store in ${dataDir} (npm start creates it there; --data-dir DIR or DATA_DIR names another)`,
     );
@@ -47,14 +66,20 @@ export const openLocalStore = async (
     const running = error instanceof DataDirLockedError ? await readRunningServer(dataDir) : undefined;
     if (!running) throw error;
     return {
+      credentials: await twinCredential(dataDir, {}),
       dynamoEndpoint: running.dynamoEndpoint,
       sqsEndpoint: running.sqsEndpoint,
       description: `the running local server's store (${running.apiUrl}, ${dataDir})`,
       stop: async () => {},
     };
   }
-  const embedded = await startEmbeddedDynamo({ path });
-  const client = new DynamoDBClient({ endpoint: embedded.endpoint, region: 'local', credentials: LOCAL_CREDENTIALS });
+  // The data directory's credential picks its database; a directory without one (an older
+  // twin's) gets one, which its tables move to, as `npm start` would do.
+  const saved = await readAwsCredential(awsCredential);
+  const credentials = saved ?? newAwsCredential();
+  if (!saved) await writeAwsCredential(awsCredential, credentials);
+  const embedded = await startEmbeddedDynamo({ path, credentials });
+  const client = new DynamoDBClient({ endpoint: embedded.endpoint, region: LOCAL_REGION, credentials });
   try {
     await ensureTables(client);
   } catch (error) {
@@ -64,6 +89,7 @@ export const openLocalStore = async (
     client.destroy();
   }
   return {
+    credentials,
     dynamoEndpoint: embedded.endpoint,
     sqsEndpoint: undefined,
     description: `the local store in ${dataDir}`,

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
-import { DataDirLockedError } from '#local/data-dir.js';
+import type { AwsCredential } from '#local/aws-credential.js';
+import { DataDirLockedError, resolveDataDir } from '#local/data-dir.js';
 import { TABLES } from '#service/tables.js';
 import { identifier } from '#shared/api/identifiers.js';
 import { DEFAULT_SCOPES, isScope, SCOPES, type Scope } from '#shared/api/scopes.js';
@@ -17,7 +18,7 @@ import {
   type RateLimit,
 } from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
-import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
+import { openLocalStore, regionalDynamoClient, twinCredential } from '../cli/local-store.js';
 import { type CliIo, CommandError, describeError, isPrintable, printable, table, UsageError } from '../cli/output.js';
 
 /**
@@ -113,11 +114,16 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv, creating: bool
       close: async () => client.destroy(),
     };
   }
-  const local = (endpoint: string, description: string, stop: () => Promise<void> = async () => {}) => {
+  const local = (
+    endpoint: string,
+    credentials: AwsCredential,
+    description: string,
+    stop: () => Promise<void> = async () => {},
+  ) => {
     const client = new DynamoDBClient({
       endpoint,
       region: 'local',
-      credentials: LOCAL_CREDENTIALS,
+      credentials,
       maxAttempts: 2,
     });
     return {
@@ -136,10 +142,14 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv, creating: bool
     } catch {
       throw new UsageError(`--endpoint ${JSON.stringify(values.endpoint)} is not a URL`);
     }
-    return local(values.endpoint, `local DynamoDB at ${values.endpoint}`);
+    return local(
+      values.endpoint,
+      await twinCredential(resolveDataDir(env), env),
+      `local DynamoDB at ${values.endpoint}`,
+    );
   }
   const store = await openLocalStore(values['data-dir'], env, { create: creating });
-  return local(store.dynamoEndpoint, store.description, () => store.stop());
+  return local(store.dynamoEndpoint, store.credentials, store.description, () => store.stop());
 };
 
 const parseOrganizations = (values: Values): string[] | '*' => {

@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dataPaths, readRunningServer, resolveDataDir } from '#local/data-dir.js';
 import { LOCAL_REGION } from '#local/lambda-context.js';
-import { LOCAL_CREDENTIALS } from '../cli/local-store.js';
+import { twinCredential } from '../cli/local-store.js';
 import { type CliIo, describeError, printable, UsageError } from '../cli/output.js';
 import { inspectEvents } from './events.js';
 import { inspectQueues, MAX_SHOWN_MESSAGES } from './queues.js';
@@ -133,7 +133,9 @@ export const runInspectCommand = async (argv: string[], io: CliIo): Promise<numb
       ),
     ]);
   }
-  const clientOptions = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 2 };
+  // A running twin's credential is its data directory's; given endpoints, LOCAL_AWS_* may name it.
+  const credentials = await twinCredential(dataDir, running ? {} : env);
+  const clientOptions = { region: LOCAL_REGION, credentials, maxAttempts: 2 };
   const dynamo = twin && new DynamoDBClient({ endpoint: twin.dynamoEndpoint, ...clientOptions });
   const sqs = twin && new SQSClient({ endpoint: twin.sqsEndpoint, ...clientOptions });
   let target = '';

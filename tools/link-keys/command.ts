@@ -13,7 +13,7 @@ import {
 } from '#shared/links/keyring.js';
 import { DAY_SECONDS, MAX_LINK_SECONDS } from '#shared/links/model.js';
 import { DEFAULT_LINK_KEYS_CACHE_SECONDS } from '#shared/platform/environment.js';
-import { LOCAL_CREDENTIALS } from '../cli/local-store.js';
+import { twinCredential } from '../cli/local-store.js';
 import { type CliIo, CommandError, describeError, table, UsageError } from '../cli/output.js';
 
 /**
@@ -106,7 +106,7 @@ const openStore = async (values: Values, env: NodeJS.ProcessEnv): Promise<KeySto
     const client = new SecretsManagerClient({
       endpoint: values.endpoint,
       region: 'local',
-      credentials: LOCAL_CREDENTIALS,
+      credentials: await twinCredential(resolveDataDir(env), env),
     });
     const secretId = values['secret-id'] ?? LOCAL_LINK_KEYS_SECRET;
     return secretStore(client, secretId, `secret ${secretId} at ${values.endpoint}`);
@@ -127,7 +127,7 @@ const openStore = async (values: Values, env: NodeJS.ProcessEnv): Promise<KeySto
     const client = new SecretsManagerClient({
       endpoint: running.secretsEndpoint,
       region: 'local',
-      credentials: LOCAL_CREDENTIALS,
+      credentials: await twinCredential(dataDir, {}),
     });
     return secretStore(
       client,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AwsCredential } from '#local/aws-credential.js';
 import { DataDirLockedError } from '#local/data-dir.js';
 import { LOCAL_ACCOUNT_ID } from '#local/lambda-context.js';
 import { MIGRATION_QUEUE_NAME } from '#local/runtime.js';
@@ -19,7 +20,7 @@ import {
   resumeMigration,
   type StuckRow,
 } from '#tools/migrations/operator.js';
-import { LOCAL_CREDENTIALS, openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
+import { openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
 import { type CliIo, CommandError, describeError, table, UsageError } from '../cli/output.js';
 
 /**
@@ -119,17 +120,18 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
   const local = (
     dynamoEndpoint: string,
     sqsEndpoint: string | undefined,
+    credentials: AwsCredential,
     description: string,
     stop = async () => {},
   ) => {
     const dynamo = new DynamoDBClient({
       endpoint: dynamoEndpoint,
       region: 'local',
-      credentials: LOCAL_CREDENTIALS,
+      credentials,
       maxAttempts: 2,
     });
     const sqs = sqsEndpoint
-      ? new SQSClient({ endpoint: sqsEndpoint, region: 'local', credentials: LOCAL_CREDENTIALS, maxAttempts: 2 })
+      ? new SQSClient({ endpoint: sqsEndpoint, region: 'local', credentials, maxAttempts: 2 })
       : undefined;
     return {
       repository: new DynamoJobRepository(
@@ -147,7 +149,7 @@ const openTarget = async (values: Values, env: NodeJS.ProcessEnv): Promise<Targe
     };
   };
   const store = await openLocalStore(values['data-dir'], env, { create: false });
-  return local(store.dynamoEndpoint, store.sqsEndpoint, store.description, () => store.stop());
+  return local(store.dynamoEndpoint, store.sqsEndpoint, store.credentials, store.description, () => store.stop());
 };
 
 const minutesSince = (time: string, now: Date) => `${Math.floor((now.getTime() - Date.parse(time)) / 60_000)} min`;

@@ -71,6 +71,7 @@ export const startEmbeddedDynamo = async ({
   port?: number;
   /** Default: a new one (an in-memory store whose caller signs with `credentials` of the answer). */
   credentials?: AwsCredential;
+  /** The key the data directory had before (its tables move to `credentials`' key). */
   formerKey?: string | undefined;
 } = {}): Promise<EmbeddedDynamo> => {
   const shared = process.env[SHARED_DYNAMODB_LOCAL_ENV];
@@ -80,7 +81,6 @@ export const startEmbeddedDynamo = async ({
     const local = await startDynamoDbLocal({
       ...(path ? { dbPath: path } : {}),
       ...(port ? { port } : {}),
-      database,
       beforeStart: async () => {
         if (!path) return;
         if (formerKey) await moveDatabase(path, dbFileOf(formerKey, LOCAL_REGION), database);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * Listening and closing, as every server of the twin does them (the API, and the SQS,
- * EventBridge, Secrets Manager and commit-barrier stand-ins).
+ * EventBridge and Secrets Manager stand-ins).
  */
 
 /** Listens on `host` (loopback by default); resolves with the bound port, rejects on an error such as EADDRINUSE. */

@@ -40,8 +40,8 @@ const timeSet = (mode: Mode, userCount: number, documentCount: number): Promise<
 
 /**
  * The twin's store: the same config/set through `npm start`'s runtime, set-config's deadline
- * included, in memory and with a data directory (DynamoDB Local's SQLite file,
- * local/dynamodb-local-sqlite.xml), each on an empty store. By default the largest set the API
+ * included, in memory and with a data directory (DynamoDB Local's SQLite file), each on an
+ * empty store. By default the largest set the API
  * accepts, whose answer within the deadline is the twin's promise; DynamoDB Local's own speed is
  * not DynamoDB's, and keeping the data should cost little more than not keeping it.
  */

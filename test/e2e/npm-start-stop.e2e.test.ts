@@ -26,7 +26,7 @@ let dataDir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'npm-start-crash-'));
+  dataDir = await mkdtemp(join(tmpdir(), 'npm-start-stop-'));
 });
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

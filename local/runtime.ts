@@ -141,6 +141,8 @@ export interface LocalRuntime {
   replacedCredential: LocalCredential['replaced'];
   /** The data directory, or undefined in memory. */
   dataDir: string | undefined;
+  /** What DynamoDB Local and the AWS stand-ins accept (local/aws-credential.ts): the functions sign with it. */
+  awsCredential: AwsCredential;
   dynamoEndpoint: string;
   sqsEndpoint: string;
   /** The EventBridge twin, which the change publisher puts its events on. */
@@ -282,6 +284,7 @@ const start = async (
   await ensureTables(dynamo);
 
   const sqs: LocalSqs = await startLocalSqs({
+    accessKeyId: awsCredential.accessKeyId,
     host: '127.0.0.1',
     port: sqsPort,
     region: LOCAL_REGION,
@@ -291,6 +294,7 @@ const start = async (
   cleanups.push(() => sqs.close());
   // Its port is nobody's business but the functions': a free one (the same for a second runtime).
   const events: LocalEventBridge = await startLocalEventBridge({
+    accessKeyId: awsCredential.accessKeyId,
     busName: LOCAL_EVENT_BUS_NAME,
     port: firstPorts?.events ?? 0,
     ...(inMemory ? {} : { file: paths.events }),
@@ -301,6 +305,7 @@ const start = async (
   cleanups.push(() => events.close());
   // The link keys, as the functions read them on AWS: from "Secrets Manager".
   const secrets: LocalSecretsManager = await startLocalSecretsManager({
+    accessKeyId: awsCredential.accessKeyId,
     ...(inMemory ? {} : { keyFile: paths.linkKeys }),
     port: firstPorts?.secrets ?? 0,
     log,
@@ -522,6 +527,7 @@ const start = async (
     credential: credential.action,
     replacedCredential: credential.replaced,
     dataDir: inMemory ? undefined : dataDir,
+    awsCredential,
     dynamoEndpoint: embedded.endpoint,
     sqsEndpoint: sqs.endpoint,
     eventsEndpoint: events.endpoint,

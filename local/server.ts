@@ -8,6 +8,7 @@ import { isHostName } from '#shared/links/urls.js';
 import { InFlight } from './in-flight.js';
 import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
 import { closeServer, hostPort, listen } from './listen.js';
+import { isOwnHost, refuseForeignHost } from './request-guard.js';
 
 /**
  * The local twin of API Gateway's HTTP API in front of the Lambda functions: each request
@@ -274,6 +275,8 @@ export const createApiServer = ({
   const connections = new Set<Socket>();
   const serving = new Map<Socket, ServerResponse>();
   let stopping = false;
+  /** The interface listened on: a request must name it, or loopback (local/request-guard.ts). */
+  let boundHost = '127.0.0.1';
   const respond = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
     const started = Date.now();
     const url = request.url ?? '/';
@@ -369,6 +372,10 @@ export const createApiServer = ({
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
     (request, response) => {
       const { socket } = request;
+      if (!isOwnHost(request.headers.host, socket.localPort ?? 0, boundHost)) {
+        log(`${request.method} refused: Host ${JSON.stringify(request.headers.host ?? '')} is not this server's`);
+        return refuseForeignHost(response);
+      }
       serving.set(socket, response);
       response.once('close', () => {
         serving.delete(socket);
@@ -403,8 +410,10 @@ export const createApiServer = ({
 
   return {
     server,
-    listen: async (port, host) =>
-      `http://${hostPort(host === '0.0.0.0' ? '127.0.0.1' : host, await listen(server, port, host))}`,
+    listen: async (port, host) => {
+      boundHost = host;
+      return `http://${hostPort(host === '0.0.0.0' ? '127.0.0.1' : host, await listen(server, port, host))}`;
+    },
     close: async () => {
       // As on AWS, a request whose function runs is answered before the twin stops what that
       // function uses (each stops by its own timeout). Not waited for: a connection with no

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { closeServer, listen } from '../listen.js';
+import { guardAwsListener } from '../request-guard.js';
 import { EventsFile } from './events-file.js';
 import { type AcceptedEvent, eventBridgeProtocol } from './protocol.js';
 
@@ -10,6 +11,8 @@ import { type AcceptedEvent, eventBridgeProtocol } from './protocol.js';
  */
 
 export interface LocalEventBridgeOptions {
+  /** The access key a request must be signed with (local/aws-credential.ts). */
+  accessKeyId: string;
   /** The bus the functions name (EVENT_BUS_NAME). */
   busName: string;
   /** 0 (default) picks a free port. */
@@ -35,6 +38,7 @@ export const eventLine = (event: AcceptedEvent): string =>
   `${JSON.stringify({ 'detail-type': event['detail-type'], source: event.source, detail: event.detail })}\n`;
 
 export const startLocalEventBridge = async ({
+  accessKeyId,
   busName,
   port = 0,
   file,
@@ -44,15 +48,18 @@ export const startLocalEventBridge = async ({
 }: LocalEventBridgeOptions): Promise<LocalEventBridge> => {
   const events = file ? await EventsFile.open(file, maxFileBytes) : undefined;
   const server: Server = createServer(
-    eventBridgeProtocol(
-      busName,
-      async (accepted) => {
-        await events?.append(accepted.map(({ event }) => eventLine(event)));
-        for (const { id, event } of accepted) {
-          print?.(`event  ${event['detail-type']}  ${typeof event.detail.id === 'string' ? event.detail.id : id}`);
-        }
-      },
-      log,
+    guardAwsListener(
+      eventBridgeProtocol(
+        busName,
+        async (accepted) => {
+          await events?.append(accepted.map(({ event }) => eventLine(event)));
+          for (const { id, event } of accepted) {
+            print?.(`event  ${event['detail-type']}  ${typeof event.detail.id === 'string' ? event.detail.id : id}`);
+          }
+        },
+        log,
+      ),
+      { accessKeyId, jsonVersion: '1.1' },
     ),
   );
   const boundPort = await listen(server, port).catch(async (error) => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../lambda-context.js';
 import { hostPort, listen } from '../listen.js';
+import { guardAwsListener } from '../request-guard.js';
 import { sqsProtocol } from './protocol.js';
 import { LocalQueue, type LogLine, type QueueOptions } from './queue.js';
 import { QueueStore } from './store.js';
@@ -12,6 +13,8 @@ import { QueueStore } from './store.js';
  */
 
 export interface LocalSqsOptions {
+  /** The access key a request must be signed with (local/aws-credential.ts). */
+  accessKeyId: string;
   host?: string;
   port?: number;
   region?: string;
@@ -35,16 +38,20 @@ export interface LocalSqs {
 
 /** Starts the SQS endpoint; create the queues on it afterwards (their URLs need its port). */
 export const startLocalSqs = async ({
+  accessKeyId,
   host = '127.0.0.1',
   port = 0,
   region = LOCAL_REGION,
   persistFile,
   log = () => {},
-}: LocalSqsOptions = {}): Promise<LocalSqs> => {
+}: LocalSqsOptions): Promise<LocalSqs> => {
   const queues = new Map<string, LocalQueue>();
   const store = persistFile ? await QueueStore.open(persistFile, log) : undefined;
   const server: Server = createServer(
-    sqsProtocol({ named: (name) => queues.get(name), all: () => [...queues.values()] }, log),
+    guardAwsListener(sqsProtocol({ named: (name) => queues.get(name), all: () => [...queues.values()] }, log), {
+      accessKeyId,
+      jsonVersion: '1.0',
+    }),
   );
 
   const boundPort = await listen(server, port, host).catch(async (error) => {

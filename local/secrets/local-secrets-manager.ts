@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { newKeyringDocument, serializeKeyringDocument } from '#shared/links/keyring.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../lambda-context.js';
 import { closeServer, listen } from '../listen.js';
+import { guardAwsListener } from '../request-guard.js';
 import { ensureKeyFile, readKeyFile, writeKeyFile } from './key-file.js';
 import { type LocalSecret, type SecretValueStore, secretsManagerProtocol } from './protocol.js';
 
@@ -19,6 +20,8 @@ export const LOCAL_LINK_KEYS_SECRET = 'notification-preferences-local/link-keys'
 export const LOCAL_LINK_KEYS_ARN = `arn:aws:secretsmanager:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:secret:${LOCAL_LINK_KEYS_SECRET}-local`;
 
 export interface LocalSecretsManagerOptions {
+  /** The access key a request must be signed with (local/aws-credential.ts). */
+  accessKeyId: string;
   /** The key file; none keeps the keys in memory. */
   keyFile?: string;
   /** 0 (default) picks a free port. */
@@ -54,10 +57,11 @@ const memoryStore = (initial: string): SecretValueStore => {
 };
 
 export const startLocalSecretsManager = async ({
+  accessKeyId,
   keyFile,
   port = 0,
   log = () => {},
-}: LocalSecretsManagerOptions = {}): Promise<LocalSecretsManager> => {
+}: LocalSecretsManagerOptions): Promise<LocalSecretsManager> => {
   let store: SecretValueStore;
   let createdKeys = true;
   if (keyFile) {
@@ -67,7 +71,9 @@ export const startLocalSecretsManager = async ({
     store = memoryStore(serializeKeyringDocument(newKeyringDocument()));
   }
   const secret: LocalSecret = { name: LOCAL_LINK_KEYS_SECRET, arn: LOCAL_LINK_KEYS_ARN, store };
-  const server: Server = createServer(secretsManagerProtocol(secret, log));
+  const server: Server = createServer(
+    guardAwsListener(secretsManagerProtocol(secret, log), { accessKeyId, jsonVersion: '1.1' }),
+  );
   const boundPort = await listen(server, port);
   return {
     endpoint: `http://127.0.0.1:${boundPort}`,

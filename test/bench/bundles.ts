@@ -342,8 +342,8 @@ const startTargets = async () => {
   const store = await startEmbeddedDynamo();
   const sqs = await startStubSqs();
   const eventBridge = await startStubEventBridge();
-  const secrets = await startLocalSecretsManager();
-  const keyring = await keyringAt(secrets.endpoint);
+  const secrets = await startLocalSecretsManager({ accessKeyId: 'ASIABENCH' });
+  const keyring = await keyringAt(secrets.endpoint, { accessKeyId: 'ASIABENCH', secretAccessKey: 'bench' });
   // DynamoDB Local keeps one database per access key and region: the functions' (lambdaEnv).
   const client = new DynamoDBClient({
     endpoint: store.endpoint,

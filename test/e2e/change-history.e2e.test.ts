@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readAwsCredential } from '#local/aws-credential.js';
 import { dataPaths, readRunningServer } from '#local/data-dir.js';
 import { dbPathHolder } from '#local/dynamodb-local.js';
 import { REPO_ROOT } from '#service/repository-root.js';
@@ -260,7 +261,7 @@ describe('npm start killed mid-stream', () => {
       new DynamoDBClient({
         endpoint: running?.dynamoEndpoint,
         region: 'local',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        credentials: await readAwsCredential(dataPaths(dataDir).awsCredential),
       }),
     );
     const items: Record<string, unknown>[] = [];

@@ -30,6 +30,7 @@ afterEach(async () => {
 const setUp = async (options: { maxFileBytes?: number; file?: string | null } = {}) => {
   const file = options.file === null ? undefined : (options.file ?? join(dir, 'events.jsonl'));
   twin = await startLocalEventBridge({
+    accessKeyId: 'local',
     busName: BUS,
     ...(file ? { file } : {}),
     ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),

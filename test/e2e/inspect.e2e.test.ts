@@ -86,7 +86,7 @@ const depth = async () => {
   const sqs = new SQSClient({
     endpoint: service.sqsEndpoint,
     region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: service.awsCredential,
   });
   try {
     const { Attributes } = await sqs.send(

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -6,6 +6,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { SQSEvent } from 'aws-lambda';
+import type { AwsCredential } from '#local/aws-credential.js';
 import { dataPaths, readRunningServer } from '#local/data-dir.js';
 import { startEmbeddedDynamo } from '#local/dynamo.js';
 import { memoryOf, timeoutSecondsOf } from '#service/functions.js';
@@ -154,19 +155,14 @@ test('the change publisher is configured as deployed: its bus by name, EventBrid
   expect(Object.values(ENV).filter((name) => name.startsWith('LOCAL_'))).toEqual([]);
 });
 
-test("the functions reach DynamoDB Local through the commit barrier, not at the banner's endpoint", async () => {
+test("the functions reach DynamoDB Local at the banner's endpoint, signing with the data directory's AWS credential", async () => {
   const running = service as LocalService;
-  const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
-  expect(endpoint).not.toBe(running.dynamoEndpoint);
-  // The same store behind it.
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: running.dynamo.config.credentials });
-  try {
-    expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(
-      (await running.dynamo.send(new ListTablesCommand({}))).TableNames,
-    );
-  } finally {
-    client.destroy();
-  }
+  expect(process.env.AWS_ENDPOINT_URL_DYNAMODB).toBe(running.dynamoEndpoint);
+  const saved = JSON.parse(await readFile(dataPaths(dataDir).awsCredential, 'utf8')) as AwsCredential;
+  expect(saved).toEqual(running.awsCredential);
+  expect(process.env.AWS_ACCESS_KEY_ID).toBe(saved.accessKeyId);
+  expect(process.env.AWS_SECRET_ACCESS_KEY).toBe(saved.secretAccessKey);
+  expect((await stat(dataPaths(dataDir).awsCredential)).mode & 0o777).toBe(0o600);
 });
 
 test('a second server on a data directory another process serves is refused with a clear message', async () => {

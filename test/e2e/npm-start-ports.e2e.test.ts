@@ -7,6 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { readAwsCredential } from '#local/aws-credential.js';
+import { dataPaths } from '#local/data-dir.js';
 import { SHARED_DYNAMODB_LOCAL_ENV } from '#local/dynamo.js';
 import { assertPortFree } from '#local/ports.js';
 import { REPO_ROOT } from '#service/repository-root.js';
@@ -89,8 +91,6 @@ test('the banner points to a section of the development guide that exists', asyn
   expect(headings).toContain(INSPECT_ANCHOR);
 });
 
-const local = { region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
-
 test('the DynamoDB and SQS endpoints follow the API port, answer there, and stay there after a restart', async () => {
   const base = await freeBase();
   for (let run = 0; run < 2; run++) {
@@ -102,6 +102,8 @@ test('the DynamoDB and SQS endpoints follow the API port, answer there, and stay
     // And where to read how to look inside them.
     expect(banner).toContain(`docs/development.md#${INSPECT_ANCHOR}`);
 
+    // Signed with the data directory's AWS credential, as the tools sign.
+    const local = { region: 'local', credentials: await readAwsCredential(dataPaths(dataDir).awsCredential) };
     const dynamo = new DynamoDBClient({ endpoint: `http://127.0.0.1:${base + 1}`, ...local });
     const sqs = new SQSClient({ endpoint: `http://127.0.0.1:${base + 2}`, ...local });
     try {

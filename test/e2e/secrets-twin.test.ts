@@ -21,7 +21,7 @@ let client: SecretsManagerClient;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  twin = await startLocalSecretsManager({ log: (line) => logged.push(line) });
+  twin = await startLocalSecretsManager({ accessKeyId: 'local', log: (line) => logged.push(line) });
   client = new SecretsManagerClient({
     endpoint: twin.endpoint,
     region: 'local',

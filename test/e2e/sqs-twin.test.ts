@@ -62,7 +62,7 @@ const setUp = async ({
   consumer?: QueueConsumer;
   persistFile?: string;
 } = {}) => {
-  sqs = await startLocalSqs({ region: 'local', ...(persistFile ? { persistFile } : {}) });
+  sqs = await startLocalSqs({ accessKeyId: 'local', region: 'local', ...(persistFile ? { persistFile } : {}) });
   const dlq = sqs.createQueue('work-dlq');
   const queue = sqs.createQueue('work', { deadLetter: { queue: dlq, maxReceiveCount }, retryDelayMs });
   if (consumer) queue.attach({ handler: consumer, functionName: 'consumer-fn', batchSize, timeoutMs, concurrency: 1 });
@@ -510,7 +510,7 @@ describe('persistence', () => {
   const onDisk = async (file: string, crashed: string, torn = '') => {
     await copyFile(file, crashed);
     await appendFile(crashed, torn);
-    const after = await startLocalSqs({ region: 'local', persistFile: crashed });
+    const after = await startLocalSqs({ accessKeyId: 'local', region: 'local', persistFile: crashed });
     const dlq = after.createQueue('work-dlq');
     const queue = after.createQueue('work', { deadLetter: { queue: dlq, maxReceiveCount: 3 } });
     return { after, queue, restored: await after.restore() };

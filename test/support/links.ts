@@ -28,15 +28,15 @@ export const createLinks = async (
 export const tokenOf = (url: string): string => url.slice(url.lastIndexOf('/') + 1);
 
 /** The twin's keys, as its Secrets Manager stand-in serves them to the functions. */
-export const twinKeyring = (service: LocalService): Promise<Keyring> => keyringAt(service.secretsEndpoint);
+export const twinKeyring = (service: LocalService): Promise<Keyring> =>
+  keyringAt(service.secretsEndpoint, service.awsCredential);
 
-/** The link keys as a Secrets Manager stand-in at `endpoint` serves them. */
-export const keyringAt = async (endpoint: string): Promise<Keyring> => {
-  const client = new SecretsManagerClient({
-    endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+/** The link keys as a Secrets Manager stand-in at `endpoint` serves them to `credentials`. */
+export const keyringAt = async (
+  endpoint: string,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+): Promise<Keyring> => {
+  const client = new SecretsManagerClient({ endpoint, region: 'local', credentials });
   try {
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: LOCAL_LINK_KEYS_SECRET }));
     return deriveKeyring(parseKeyringDocument(SecretString));

@@ -91,6 +91,17 @@ export const assertPortFree = (
         probe.listen({ port, ...(host ? { host } : {}) }, () => probe.close(() => resolve()));
       });
 
+/** A port that was free on `host` a moment ago. */
+export const freePortOn = (host: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ port: 0, host }, () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
 /** Rethrows an address-in-use error as PortInUseError naming `service`'s port. */
 export const namingPort =
   (service: TwinService, host: string, port: number) =>

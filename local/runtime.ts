@@ -37,8 +37,9 @@ import { type FunctionLoader, IN_PROCESS, type RouteFunction } from './function-
 import { InFlight } from './in-flight.js';
 import { perInvocation, useInvokeStore } from './invoke-store.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
+import { hostPort } from './listen.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
-import { assertPortFree, namingPort } from './ports.js';
+import { assertPortFree, freePortOn, namingPort } from './ports.js';
 import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
 import { routeFunctions } from './route-functions.js';
@@ -187,6 +188,7 @@ export interface LocalRuntime {
 // so that those clients keep reaching it.
 let firstPorts:
   | {
+      api: number;
       dynamo: number;
       sqs: number;
       events: number;
@@ -253,10 +255,12 @@ const start = async (
     }
   }
 
+  // The API's port is known before the functions load: their links are built on its URL.
+  const apiPort = port || firstPorts?.api || (await freePortOn(host));
   const dynamoPort = firstPorts?.dynamo ?? options.dynamoPort ?? 0;
   const sqsPort = firstPorts?.sqs ?? options.sqsPort ?? 0;
   // A taken port fails the start before the JVM is launched (DynamoDB Local checks its own).
-  await assertPortFree('api', host, port);
+  await assertPortFree('api', host, apiPort);
   await assertPortFree('sqs', '127.0.0.1', sqsPort);
   // The data directory's credential, or a new one (the first of this process, if any, wins: the
   // functions keep it). Its access key picks DynamoDB Local's database, so a data directory
@@ -313,6 +317,7 @@ const start = async (
   cleanups.push(() => secrets.close());
   firstCredential ??= awsCredential;
   firstPorts ??= {
+    api: apiPort,
     dynamo: portOf(embedded.endpoint),
     sqs: portOf(sqs.endpoint),
     events: portOf(events.endpoint),
@@ -353,6 +358,9 @@ const start = async (
     AWS_ENDPOINT_URL_EVENTBRIDGE: events.endpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
     [ENV.eventBusName]: LOCAL_EVENT_BUS_NAME,
+    // Links on the API's own URL, as a stage sets its domain: never the Host a request names.
+    [ENV.linksBaseUrl]:
+      process.env[ENV.linksBaseUrl] || `http://${hostPort(host === '0.0.0.0' ? '127.0.0.1' : host, apiPort)}`,
     [ENV.linkKeysSecret]: secrets.secretId,
     [ENV.dependencyTimeoutMs]: process.env[ENV.dependencyTimeoutMs] || String(LOCAL_DEPENDENCY_TIMEOUT_MS),
     // A policy set on a laptop applies to the next request, unless a developer asks for the cache.
@@ -495,7 +503,7 @@ const start = async (
     ...(options.drainMs === undefined ? {} : { drainMs: options.drainMs }),
     log,
   });
-  const baseUrl = await api.listen(port, host).catch(namingPort('api', host, port));
+  const baseUrl = await api.listen(apiPort, host).catch(namingPort('api', host, apiPort));
   cleanups.push(() => api.close());
 
   if (!inMemory) {

@@ -116,12 +116,31 @@ describe('links/create', () => {
   });
 
   test.each([
+    ['another host', 'evil.example'],
+    ['another host on the port', 'evil.example:PORT'],
     ['empty', ''],
     ['not a host name', 'a b<>"'],
     ['a URL', 'http://evil.example/x'],
-  ])('a Host header that is %s: links on the address the request came to, never a 5xx', async (_case, host) => {
+  ])('a Host header that is %s: refused (421), no links made, never a 5xx', async (_case, host) => {
     const response = await rawRequest(`${service.baseUrl}${LINK_PATHS.create}`, {
-      headers: [['host', host], ['content-type', 'application/json'], ...Object.entries(service.authHeaders())],
+      headers: [
+        ['host', host.replace('PORT', new URL(service.baseUrl).port)],
+        ['content-type', 'application/json'],
+        ...Object.entries(service.authHeaders()),
+      ],
+      body: JSON.stringify({ data: { organizationId: ORG, userIds: ['hosted'] } }),
+    });
+    expect(response.status).toBe(421);
+    expect(response.text).not.toContain('/u/');
+  });
+
+  test("links are on the twin's own URL, whatever loopback name the request used", async () => {
+    const response = await rawRequest(`${service.baseUrl}${LINK_PATHS.create}`, {
+      headers: [
+        ['host', `localhost:${new URL(service.baseUrl).port}`],
+        ['content-type', 'application/json'],
+        ...Object.entries(service.authHeaders()),
+      ],
       body: JSON.stringify({ data: { organizationId: ORG, userIds: ['hosted'] } }),
     });
     expect(response.status).toBe(200);

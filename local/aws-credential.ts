@@ -15,6 +15,12 @@ export interface AwsCredential {
   secretAccessKey: string;
 }
 
+/**
+ * The variables that hand the credential of an --in-memory twin, which has no data directory, to
+ * a tool (its `export` line sets them; they are not AWS_*, which would replace a shell's own).
+ */
+export const LOCAL_AWS_ENV = { accessKeyId: 'LOCAL_AWS_ACCESS_KEY_ID', secretAccessKey: 'LOCAL_AWS_SECRET_ACCESS_KEY' };
+
 /** Upper-case letters and digits: DynamoDB Local names its database file after the key. */
 const ACCESS_KEY_ID = /^LOCAL[0-9A-F]{20}$/;
 

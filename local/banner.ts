@@ -2,7 +2,11 @@ import { isLoopbackHost } from './loopback.js';
 import type { LocalRuntime } from './runtime.js';
 import { shellQuote } from './shell-env.js';
 
-/** What `npm start` prints once it serves: the endpoints, every queue, the credential, the line to paste. */
+/**
+ * What `npm start` prints once it serves: the endpoints, every queue, the credential, the line to
+ * paste. The token and the line that holds it go to a terminal only: output sent to a file or
+ * another program (a CI log, `npm start > log`) is read by others, so it names env.sh instead.
+ */
 
 const REQUEST =
   '{"data":{"organizationId":"acme","userIds":["alice"],"documentIds":["doc-1"],"config":{"email":"NONE"}}}';
@@ -35,9 +39,15 @@ const exposureLines = (host: string): string[] => [
   '               where this machine reaches it. The DynamoDB and SQS endpoints stay on 127.0.0.1.',
 ];
 
+/** Where a banner that is not shown on a terminal sends the reader for the token. */
+const tokenElsewhere = (runtime: LocalRuntime): string =>
+  runtime.shellEnvFile
+    ? `in ${shellQuote(runtime.shellEnvFile)} (not printed: the output is not a terminal)`
+    : 'not printed (the output is not a terminal, and in memory there is no env.sh): set LOCAL_AUTH_TOKEN to choose it';
+
 export const banner = (
   runtime: LocalRuntime,
-  { reload = false, host = '127.0.0.1' }: { reload?: boolean; host?: string } = {},
+  { reload = false, host = '127.0.0.1', terminal = true }: { reload?: boolean; host?: string; terminal?: boolean } = {},
 ): string => {
   const store = runtime.dataDir ? `${runtime.dataDir} (kept between restarts)` : 'in memory (discarded on exit)';
   const replaced = runtime.replacedCredential;
@@ -61,17 +71,26 @@ export const banner = (
     `    EventBridge ${runtime.eventsEndpoint} (PutEvents, for the change publisher)`,
     `  credential   ${credentialNote}, granted every organization`,
     `    x-service-api-key:    ${runtime.apiKey}`,
-    `    x-service-auth-token: ${runtime.token}`,
+    `    x-service-auth-token: ${terminal ? runtime.token : tokenElsewhere(runtime)}`,
     `  API docs     ${runtime.baseUrl}/docs (OpenAPI: ${runtime.baseUrl}/openapi.json)`,
     '  sample data  npm run seed (in another terminal): an organization to read and migrate',
     '  inspect      npm run inspect: tables (--org ID for its items), queues and dead letters, events',
     '               (docs/development.md#inspecting-the-tables-and-the-queue)',
     ...(reload ? RELOAD_LINES : []),
     '',
-    runtime.shellEnvFile
-      ? `In another terminal, paste this line (or: source ${shellQuote(runtime.shellEnvFile)}):`
-      : 'In another terminal, paste this line (in memory: no DATA_DIR, and no file to source):',
-    `  ${runtime.exportLine}`,
+    ...(terminal
+      ? [
+          runtime.shellEnvFile
+            ? `In another terminal, paste this line (or: source ${shellQuote(runtime.shellEnvFile)}):`
+            : 'In another terminal, paste this line (in memory: no DATA_DIR, and no file to source):',
+          `  ${runtime.exportLine}`,
+        ]
+      : runtime.shellEnvFile
+        ? ['In another terminal, load the address and credential:', `  source ${shellQuote(runtime.shellEnvFile)}`]
+        : [
+            'In another terminal, set BASE_URL, API_KEY and AUTH_TOKEN (the token as LOCAL_AUTH_TOKEN set it):',
+            `  export BASE_URL=${shellQuote(runtime.baseUrl)} API_KEY=${shellQuote(runtime.apiKey)} AUTH_TOKEN=…`,
+          ]),
     'then try:',
     '  curl -s "$BASE_URL/v2/notifications/config/set" \\',
     `    -H 'content-type: application/json' -H "x-service-api-key: $API_KEY" -H "x-service-auth-token: $AUTH_TOKEN" \\`,

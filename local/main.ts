@@ -182,7 +182,7 @@ const main = async () => {
     if (e.code === 'EACCES') fail(`not allowed to listen on ${host}:${port}.`);
     return fail(e.message);
   }
-  console.log(banner(runtime, { reload: functions !== undefined, host }));
+  console.log(banner(runtime, { reload: functions !== undefined, host, terminal: process.stdout.isTTY === true }));
   if (functions) watcher = reloadOnChange(functions, log);
 };
 

@@ -522,6 +522,7 @@ const start = async (
     apiKey: credential.apiKey,
     token: credential.token,
     dataDir: inMemory ? undefined : dataDir,
+    ...(inMemory ? { awsCredential } : {}),
   };
   // Kept after a stop, like the credential file: the next start rewrites it.
   const writesShellEnv = !inMemory && (options.shellEnvFile ?? true);

@@ -1,4 +1,5 @@
 import { chmod, rename, writeFile } from 'node:fs/promises';
+import { type AwsCredential, LOCAL_AWS_ENV } from './aws-credential.js';
 import { PRIVATE_FILE_MODE } from './private-files.js';
 
 /**
@@ -13,6 +14,8 @@ export interface ShellEnv {
   token: string;
   /** Undefined in memory: there is no data directory to name. */
   dataDir: string | undefined;
+  /** In memory only: the AWS credential, which the tools otherwise read from the data directory. */
+  awsCredential?: AwsCredential | undefined;
 }
 
 /** Characters that mean nothing to bash or zsh in an assignment's value (no `~`, `=`, `^`, `#`, globs). */
@@ -34,13 +37,19 @@ export const shellQuote = (value: string): string => {
 };
 
 /** `export BASE_URL=… API_KEY=… AUTH_TOKEN=… DATA_DIR=…` (no DATA_DIR in memory). */
-export const exportLine = ({ baseUrl, apiKey, token, dataDir }: ShellEnv): string =>
+export const exportLine = ({ baseUrl, apiKey, token, dataDir, awsCredential }: ShellEnv): string =>
   [
     'export',
     `BASE_URL=${shellQuote(baseUrl)}`,
     `API_KEY=${shellQuote(apiKey)}`,
     `AUTH_TOKEN=${shellQuote(token)}`,
     ...(dataDir === undefined ? [] : [`DATA_DIR=${shellQuote(dataDir)}`]),
+    ...(awsCredential
+      ? [
+          `${LOCAL_AWS_ENV.accessKeyId}=${shellQuote(awsCredential.accessKeyId)}`,
+          `${LOCAL_AWS_ENV.secretAccessKey}=${shellQuote(awsCredential.secretAccessKey)}`,
+        ]
+      : []),
   ].join(' ');
 
 /** The file's text: a comment (no path in it: a hostile name must not end the comment) and the line. */

@@ -238,13 +238,18 @@ describe('npm start killed mid-stream', () => {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${output}`);
       await sleep(50);
     }
+    // The credential from the data directory: the banner shows the token to a terminal only.
+    const saved = JSON.parse(await readFile(dataPaths(dataDir).credential, 'utf8')) as {
+      apiKey: string;
+      token: string;
+    };
     return {
       child,
       baseUrl: output.match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1] as string,
       headers: {
         'content-type': 'application/json',
-        'x-service-api-key': output.match(/x-service-api-key: +(ak_\S+)/)?.[1] as string,
-        'x-service-auth-token': output.match(/x-service-auth-token: +(st_\S+)/)?.[1] as string,
+        'x-service-api-key': saved.apiKey,
+        'x-service-auth-token': saved.token,
       },
     };
   };

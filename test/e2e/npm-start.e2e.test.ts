@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,18 +26,21 @@ const FIXED = { LOCAL_API_KEY: `ak_it's!$(x)\`y\`"z"`, LOCAL_AUTH_TOKEN: "st_~!!
 
 test('prints the URL, credential, a line to paste and a curl that work as printed in bash and zsh; SIGINT stops it with exit code 0', async () => {
   const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-  const started = spawn(tsx, ['local/main.ts', '--in-memory', '--port', '0'], {
+  // In a terminal, as a developer runs it (util-linux's script gives it one): the banner shows
+  // the token and the line to paste there only.
+  const started = spawn('script', ['-qfec', `'${tsx}' local/main.ts --in-memory --port 0`, '/dev/null'], {
     cwd: REPO_ROOT,
     env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', ...FIXED },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   child = started;
   let output = '';
+  // A terminal ends its lines with CR LF.
   started.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
+    output += chunk.toString().replaceAll('\r', '');
   });
   started.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
+    output += chunk.toString().replaceAll('\r', '');
   });
   const deadline = Date.now() + 20_000;
   while (!output.includes('Ctrl+C stops it.')) {
@@ -79,7 +82,8 @@ test('prints the URL, credential, a line to paste and a curl that work as printe
   ]);
 
   const exit = exited(started);
-  started.kill('SIGINT');
+  // Ctrl+C in that terminal.
+  started.stdin?.write('\x03');
   expect(await exit).toBe(0);
   expect(output).toContain('Stopped.');
 });
@@ -161,7 +165,12 @@ test('a stop that reaches the twin while it cannot answer still answers the requ
   const twin = (await readRunningServer(dataDir))?.pid as number;
   try {
     const baseUrl = output().match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1] as string;
-    const header = (name: string) => output().match(new RegExp(`${name}: +(\\S+)\\n`))?.[1] as string;
+    // The credential from the data directory: the banner shows the token to a terminal only.
+    const saved = JSON.parse(await readFile(join(dataDir, 'local-credential.json'), 'utf8')) as Record<string, string>;
+    const header = (name: string) => (name === 'x-service-api-key' ? saved.apiKey : saved.token) as string;
+    // Its output is no terminal: no token in it, and where to find it.
+    expect(output()).not.toContain(saved.token as string);
+    expect(output()).toContain(`x-service-auth-token: in ${join(dataDir, 'env.sh')} (not printed`);
     const ids = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
     const body = JSON.stringify({
       data: { organizationId: 'acme', userIds: ids('u', 50), documentIds: ids('d', 30), config: { email: 'NONE' } },

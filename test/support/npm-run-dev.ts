@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '#local/dynamodb-local.js';
 
@@ -14,7 +16,7 @@ export interface NpmRunDev {
   output(): string;
   /** Resolves with the output after `since` once it matches `pattern`; throws past the deadline or on exit. */
   waitFor(pattern: RegExp, since: number, timeoutMs?: number): Promise<string>;
-  /** The credential headers of the last banner printed. */
+  /** The credential headers, from the data directory (the banner shows the token to a terminal only). */
   headers(): Record<string, string>;
   /** Resolves once every process that shares its output has exited. */
   closed: Promise<void>;
@@ -76,11 +78,14 @@ export const startNpmRunDev = async ({
     }
   };
   const headers = () => {
-    const banner = output.slice(output.lastIndexOf('Notification preferences API (local)'));
+    const saved = JSON.parse(readFileSync(join(dataDir, 'local-credential.json'), 'utf8')) as {
+      apiKey: string;
+      token: string;
+    };
     return {
       'content-type': 'application/json',
-      'x-service-api-key': banner.match(/x-service-api-key: +(ak_\S+)/)?.[1] as string,
-      'x-service-auth-token': banner.match(/x-service-auth-token: +(st_\S+)/)?.[1] as string,
+      'x-service-api-key': saved.apiKey,
+      'x-service-auth-token': saved.token,
     };
   };
   return {

@@ -35,3 +35,32 @@ describe('the banner', () => {
     },
   );
 });
+
+describe('the token', () => {
+  const withToken = {
+    ...runtime,
+    token: 'st_secret',
+    exportLine: 'export BASE_URL=x API_KEY=ak_1 AUTH_TOKEN=st_secret',
+  };
+
+  test('is printed to a terminal, with the line to paste', () => {
+    const text = banner(withToken as LocalRuntime, { terminal: true });
+    expect(text).toContain('x-service-auth-token: st_secret');
+    expect(text).toContain('  export BASE_URL=x API_KEY=ak_1 AUTH_TOKEN=st_secret');
+  });
+
+  test('is not printed elsewhere: the banner names env.sh in the data directory instead', () => {
+    const onDisk = { ...withToken, dataDir: '/data', shellEnvFile: '/data/env.sh' } as LocalRuntime;
+    const text = banner(onDisk, { terminal: false });
+    expect(text).not.toContain('st_secret');
+    expect(text).toContain('x-service-auth-token: in /data/env.sh (not printed: the output is not a terminal)');
+    expect(text).toContain('  source /data/env.sh');
+  });
+
+  test('in memory, where there is no env.sh, it says how to choose the token instead', () => {
+    const text = banner(withToken as LocalRuntime, { terminal: false });
+    expect(text).not.toContain('st_secret');
+    expect(text).toContain('set LOCAL_AUTH_TOKEN to choose it');
+    expect(text).toContain('export BASE_URL=http://127.0.0.1:3000 API_KEY=ak_1 AUTH_TOKEN=…');
+  });
+});

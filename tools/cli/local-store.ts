@@ -1,5 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type AwsCredential, newAwsCredential, readAwsCredential, writeAwsCredential } from '#local/aws-credential.js';
+import {
+  type AwsCredential,
+  LOCAL_AWS_ENV,
+  newAwsCredential,
+  readAwsCredential,
+  writeAwsCredential,
+} from '#local/aws-credential.js';
 import {
   assertDynamoFilesFree,
   DataDirLockedError,
@@ -11,9 +17,6 @@ import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
 import { holdsDatabase } from '#local/dynamo-files.js';
 import { LOCAL_REGION } from '#local/lambda-context.js';
 import { CommandError } from './output.js';
-
-/** The variables that name the AWS credential of a twin given by its endpoints (its `export` line sets them). */
-export const LOCAL_AWS_ENV = { accessKeyId: 'LOCAL_AWS_ACCESS_KEY_ID', secretAccessKey: 'LOCAL_AWS_SECRET_ACCESS_KEY' };
 
 /**
  * The AWS credential that the twin's DynamoDB and stand-ins accept (local/aws-credential.ts):

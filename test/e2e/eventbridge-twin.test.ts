@@ -128,7 +128,12 @@ test('other operations and malformed bodies get an error, never a crash of the t
   const post = (target: string, body: string) =>
     fetch(endpoint, {
       method: 'POST',
-      headers: { 'x-amz-target': target, 'content-type': 'application/x-amz-json-1.1' },
+      headers: {
+        'x-amz-target': target,
+        'content-type': 'application/x-amz-json-1.1',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=local/20200101/local/x/aws4_request, SignedHeaders=host, Signature=0',
+      },
       body,
     });
   expect((await post('AWSEvents.ListRules', '{}')).status).toBe(400);

@@ -326,7 +326,13 @@ describe('listing and reading queues, as `npm run inspect` does', () => {
     const post = (target: string, body: string) =>
       fetch(endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `AmazonSQS.${target}` },
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'x-amz-target': `AmazonSQS.${target}`,
+          // The access key the stand-in was started with (the signature itself is not checked).
+          authorization:
+            'AWS4-HMAC-SHA256 Credential=local/20200101/local/sqs/aws4_request, SignedHeaders=host, Signature=0',
+        },
         body,
       });
     for (const [target, body] of [

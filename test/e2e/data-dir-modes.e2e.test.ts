@@ -57,8 +57,9 @@ const writeEverything = async (running: LocalService, dataDir: string) => {
 };
 
 const EXPECTED_FILES = [
+  'aws-credential.json',
   'dynamodb/dynamodb-local.pid',
-  'dynamodb/shared-local-instance.db',
+  expect.stringMatching(/^dynamodb\/LOCAL[0-9A-F]{20}_local\.db$/),
   'endpoint.json',
   'env.sh',
   'events.jsonl',

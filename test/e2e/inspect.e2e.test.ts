@@ -160,14 +160,15 @@ describe('npm run inspect', () => {
   });
 
   test('the endpoints can be given, as for an --in-memory twin, which keeps no events', async () => {
-    const { code, stdout } = await inspect([
-      'queues',
-      'events',
-      '--dynamodb',
-      service.dynamoEndpoint,
-      '--sqs',
-      service.sqsEndpoint,
-    ]);
+    // Its AWS credential as the --in-memory twin's `export` line hands it over.
+    const env = {
+      LOCAL_AWS_ACCESS_KEY_ID: service.awsCredential.accessKeyId,
+      LOCAL_AWS_SECRET_ACCESS_KEY: service.awsCredential.secretAccessKey,
+    };
+    const args = ['queues', 'events', '--dynamodb', service.dynamoEndpoint, '--sqs', service.sqsEndpoint];
+    // Without it, the twin refuses the tool, which says so.
+    expect((await inspect(args)).code).toBe(1);
+    const { code, stdout } = await inspect(args, env);
     expect(code).toBe(0);
     expect(stdout).toContain(`Local twin at DynamoDB ${service.dynamoEndpoint}, SQS ${service.sqsEndpoint}`);
     expect(stdout).toContain('migrations-dlq: 1 of 1 message(s)');

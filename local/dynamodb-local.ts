@@ -61,7 +61,7 @@ export const findJava = (env: NodeJS.ProcessEnv = process.env): string => {
 // A quick start and steady writes: the JDK's class-data archive (Xshare:auto) and a small first
 // heap keep the start short; both JIT tiers and the parallel collector keep DynamoDB Local's one
 // SQLite thread busy through the twin's large writes instead of stalling it in collector pauses
-// (docs/design.md has the figures).
+// (docs/design.md, "The local twin's DynamoDB Local", has the figures).
 const JVM_FLAGS = ['-Xshare:auto', '-Xms64m', '-Xmx512m', '-XX:+UseParallelGC', '-Xss512k'];
 
 /**

@@ -1,9 +1,8 @@
 /**
  * The requests the twin's API is answering, so that its background work can wait for them. On AWS
  * the change publisher has compute and a table of its own; in the twin it shares DynamoDB Local's
- * one SQLite thread with the requests: the largest config/set (1,000 users x 30 documents, in
- * memory) ran out of its 29 s with the publisher's history writes beside it (503 after 27.8 s,
- * 89 % written), and answers 200 in 18 to 18.5 s when it goes first. The stream twin waits for a
+ * one SQLite thread with the requests, and a large config/set with the publisher's writes beside
+ * it can run out of its deadline (docs/design.md has the figures). The stream twin waits for a
  * quiet moment, but never longer than its bound, so that events and history are late by a few
  * seconds at most under steady traffic.
  */

@@ -66,6 +66,7 @@ export const startEmbeddedDynamo = async ({
   port = 0,
   credentials = newAwsCredential(),
   formerKey,
+  beforeStart,
 }: {
   path?: string;
   port?: number;
@@ -73,6 +74,8 @@ export const startEmbeddedDynamo = async ({
   credentials?: AwsCredential;
   /** The key the data directory had before (its tables move to `credentials`' key). */
   formerKey?: string | undefined;
+  /** Runs once the folder and port are free, before the JVM starts (a start that cannot run writes nothing). */
+  beforeStart?: () => Promise<void>;
 } = {}): Promise<EmbeddedDynamo> => {
   const shared = process.env[SHARED_DYNAMODB_LOCAL_ENV];
   if (!path && shared) return joinShared(shared, credentials);
@@ -82,6 +85,7 @@ export const startEmbeddedDynamo = async ({
       ...(path ? { dbPath: path } : {}),
       ...(port ? { port } : {}),
       beforeStart: async () => {
+        await beforeStart?.();
         if (!path) return;
         if (formerKey) await moveDatabase(path, dbFileOf(formerKey, LOCAL_REGION), database);
         await moveDatabase(path, LEGACY_SHARED_DB_FILE, database);

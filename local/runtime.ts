@@ -267,14 +267,16 @@ const start = async (
   // whose key changes has its tables moved to the new key's.
   const saved = inMemory ? undefined : await readAwsCredential(paths.awsCredential);
   const awsCredential = firstCredential ?? saved ?? newAwsCredential();
-  if (!inMemory && saved?.accessKeyId !== awsCredential.accessKeyId) {
-    await writeAwsCredential(paths.awsCredential, awsCredential);
-  }
   const embedded: EmbeddedDynamo = await startEmbeddedDynamo({
     ...(inMemory ? {} : { path: paths.dynamo }),
     port: dynamoPort,
     credentials: awsCredential,
     formerKey: saved?.accessKeyId,
+    beforeStart: async () => {
+      if (!inMemory && saved?.accessKeyId !== awsCredential.accessKeyId) {
+        await writeAwsCredential(paths.awsCredential, awsCredential);
+      }
+    },
   });
   cleanups.push(() => embedded.close());
   const dynamo = new DynamoDBClient({

@@ -196,6 +196,7 @@ let firstPorts:
     }
   | undefined;
 let firstCredential: AwsCredential | undefined;
+let firstInMemory = false;
 let running = false;
 
 const portOf = (endpoint: string) => Number(new URL(endpoint).port);
@@ -231,6 +232,10 @@ const start = async (
   cleanup: () => Promise<void>,
 ): Promise<LocalRuntime> => {
   if (!inMemory && !givenDataDir) throw new Error('A persistent local runtime needs a data directory.');
+  // Its functions would keep the in-memory store's endpoint and credential.
+  if (!inMemory && firstPorts && firstInMemory) {
+    throw new Error('A persistent local runtime cannot follow an in-memory one in the same process.');
+  }
   if (options.recordAwsCalls && functions !== IN_PROCESS) {
     throw new Error('recordAwsCalls sees the AWS calls of functions that run in this process only.');
   }
@@ -317,6 +322,7 @@ const start = async (
     log,
   });
   cleanups.push(() => secrets.close());
+  if (!firstPorts) firstInMemory = inMemory;
   firstCredential ??= awsCredential;
   firstPorts ??= {
     api: apiPort,

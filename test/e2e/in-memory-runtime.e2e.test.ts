@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from '@jest/globals';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
-// `npm start -- --in-memory`: nothing survives a crash, so the functions reach DynamoDB Local
-// itself, without the commit barrier a persistent twin puts in front of it (its test:
-// local-runtime.e2e.test.ts).
+// `npm start -- --in-memory`: the functions reach DynamoDB Local at the banner's endpoint. A
+// persistent twin cannot follow it in the same process: the functions' clients keep the
+// endpoint and credential they first read, the in-memory store's.
 let service: LocalService | undefined;
 const dirs: string[] = [];
 afterAll(async () => {
@@ -34,7 +34,7 @@ test("in memory, the functions reach DynamoDB Local at the banner's endpoint, an
   });
 });
 
-test('a persistent runtime after an in-memory one in the same process is refused, not run without its barrier', async () => {
+test('a persistent runtime after an in-memory one in the same process is refused, not run on the wrong store', async () => {
   await service?.close();
   service = undefined;
   const dataDir = await mkdtemp(join(tmpdir(), 'in-memory-then-disk-'));

@@ -73,13 +73,3 @@ export const publicFunctionSpecOf = (route: PublicRoute): FunctionSpec => ({
   entry: handlerEntryOf({ operationId: route.id }),
   description: `${route.methods.join('|')} ${route.prefix}{token}: ${route.summary}`,
 });
-
-/** The public route serving a path, if any: its prefix followed by one segment. */
-export const publicRouteForPath = (path: string): PublicRoute | undefined =>
-  (PUBLIC_ROUTES as readonly PublicRoute[]).find((route) => path.startsWith(route.prefix));
-
-export const routeById = <Id extends RouteId>(id: Id): RouteById<Id> =>
-  ROUTES.find((route) => route.operationId === id) as RouteById<Id>;
-
-export const routeForPath = (path: string): Route | undefined =>
-  (ROUTES as readonly Route[]).find((route) => route.path === path);

@@ -19,5 +19,3 @@ export const categoryId = (name: string) =>
         error: `${name} must start with a lower-case letter or a digit and hold only a-z, 0-9, '.', '_' and '-'`,
       }),
     );
-
-export const isCategoryId = (value: string): boolean => value.length <= MAX_CATEGORY_LENGTH && CATEGORY_ID.test(value);

@@ -15,7 +15,6 @@ import type { ItemKey } from './kind.js';
  * are being written).
  */
 export const RECORD_SK = 'RECORD';
-export const LOCK_SK = 'LOCK';
 
 export const recordKey = (kind: { keyPrefix: string }, id: string): ItemKey => ({
   pk: `${kind.keyPrefix}${id}`,

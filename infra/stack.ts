@@ -261,7 +261,7 @@ export class ServiceStack extends Stack {
           routeFunctions[route.operationId].function,
         ),
       });
-      if (httpRoute) acknowledgeLambdaLevelAuth(httpRoute);
+      if (httpRoute) acknowledgeNoAuthorizer(httpRoute, LAMBDA_LEVEL_AUTH);
     }
     // The pages of the links in emails: every path under a prefix reaches its function, which
     // answers `<prefix><token>` and its 404 page for anything else (shared/edge/public-route.ts).
@@ -275,12 +275,12 @@ export class ServiceStack extends Stack {
       });
       publicRouteKeys.push(`ANY ${route.prefix}{proxy+}`);
       if (httpRoute) {
-        acknowledgePublicPage(httpRoute);
+        acknowledgeNoAuthorizer(httpRoute, PUBLIC_PAGE);
         publicRoutes.push(httpRoute);
       }
     }
     const defaultRoute = this.api.node.tryFindChild('DefaultRoute');
-    if (defaultRoute) acknowledgeLambdaLevelAuth(defaultRoute);
+    if (defaultRoute) acknowledgeNoAuthorizer(defaultRoute, LAMBDA_LEVEL_AUTH);
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
       // API Gateway delivers access logs as vended logs: a group under this prefix needs no entry
@@ -416,24 +416,11 @@ const PUBLIC_PAGE =
   'itself is the credential, an encrypted and authenticated token in the path that the function checks before ' +
   'anything else; every other request answers the same 404 page. The route has its own throttle on the stage.';
 
-/** A public page's route: no authorizer by design. */
-const acknowledgePublicPage = (route: Construct) =>
+/** A route without an authorizer (`reason`: why), and the permission that lets it invoke its function (a child of the route). */
+const acknowledgeNoAuthorizer = (route: Construct, reason: string) =>
   Validations.of(route).acknowledge(
-    { id: 'AwsSolutions-APIG4', reason: PUBLIC_PAGE },
-    { id: CONTROL_TOWER.routeAuthorization, reason: PUBLIC_PAGE },
-    {
-      id: CONTROL_TOWER.lambdaPermissionSource,
-      reason:
-        "The permission's SourceArn is this API's execute-api ARN, which CloudFormation builds with " +
-        'Fn::Join from the API id; the rule only accepts a literal string there.',
-    },
-  );
-
-/** A route, and the permission that lets it invoke its function (a child of the route). */
-const acknowledgeLambdaLevelAuth = (route: Construct) =>
-  Validations.of(route).acknowledge(
-    { id: 'AwsSolutions-APIG4', reason: LAMBDA_LEVEL_AUTH },
-    { id: CONTROL_TOWER.routeAuthorization, reason: LAMBDA_LEVEL_AUTH },
+    { id: 'AwsSolutions-APIG4', reason },
+    { id: CONTROL_TOWER.routeAuthorization, reason },
     {
       id: CONTROL_TOWER.lambdaPermissionSource,
       reason:

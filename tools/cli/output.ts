@@ -1,3 +1,5 @@
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+
 /** What a command writes to and reads from, so that tests run it without a process. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -11,6 +13,25 @@ export class UsageError extends Error {}
 
 /** A refusal the command explains in one line (an unknown key, a key in use): exit code 1. */
 export class CommandError extends Error {}
+
+/** A command line with its subcommands as positionals; a mistake in it is a UsageError. */
+export const parseCommandLine = <O extends ParseArgsOptionsConfig>(args: string[], options: O) => {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+};
+
+/** Says why command `name` failed and answers its exit code: 2 for the command line, 1 for the rest. */
+export const exitOnError = (name: string, io: CliIo, error: unknown, describe: (error: unknown) => string): number => {
+  if (error instanceof UsageError) {
+    io.stderr(`${name}: ${error.message}\nRun with --help for usage.`);
+    return 2;
+  }
+  io.stderr(`${name}: ${error instanceof CommandError ? error.message : describe(error)}`);
+  return 1;
+};
 
 /** Rows as aligned columns, two spaces apart. */
 export const table = (rows: string[][]): string => {

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
@@ -19,7 +18,17 @@ import {
 } from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
 import { openLocalStore, regionalDynamoClient, twinCredential } from '../cli/local-store.js';
-import { type CliIo, CommandError, describeError, isPrintable, printable, table, UsageError } from '../cli/output.js';
+import {
+  type CliIo,
+  CommandError,
+  describeError,
+  exitOnError,
+  isPrintable,
+  parseCommandLine,
+  printable,
+  table,
+  UsageError,
+} from '../cli/output.js';
 
 /**
  * `npm run credentials -- create|list|revoke`: the operators' tool for API credentials, in
@@ -81,7 +90,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+type Values = ReturnType<typeof parseCommandLine<typeof OPTIONS>>['values'];
 
 const COMMAND_OPTIONS: Record<string, (keyof typeof OPTIONS)[]> = {
   create: ['organizations', 'organization', 'name', 'expires-in-days', 'expires-at', 'scopes', 'rate-limit', 'burst'],
@@ -263,10 +272,9 @@ export const runCredentialsCommand = async (argv: string[], io: CliIo): Promise<
   const now = (io.now ?? (() => new Date()))();
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseCommandLine(argv, OPTIONS);
   } catch (error) {
-    io.stderr(`credentials: ${(error as Error).message}\nRun with --help for usage.`);
-    return 2;
+    return exitOnError('credentials', io, error, String);
   }
   const { values, positionals } = parsed;
   const [command, ...extra] = positionals;
@@ -408,19 +416,11 @@ export const runCredentialsCommand = async (argv: string[], io: CliIo): Promise<
     }
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`credentials: ${error.message}\nRun with --help for usage.`);
-      return 2;
-    }
-    if (error instanceof CommandError) {
-      io.stderr(`credentials: ${error.message}`);
-      return 1;
-    }
-    const where = target?.description ?? 'the credential store';
-    const message =
-      error instanceof DataDirLockedError ? error.message : describeError(error, where, 'the credentials table');
-    io.stderr(`credentials: ${message}`);
-    return 1;
+    return exitOnError('credentials', io, error, (e) =>
+      e instanceof DataDirLockedError
+        ? e.message
+        : describeError(e, target?.description ?? 'the credential store', 'the credentials table'),
+    );
   } finally {
     await target?.close();
   }

@@ -1,11 +1,10 @@
-import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dataPaths, readRunningServer, resolveDataDir } from '#local/data-dir.js';
 import { LOCAL_REGION } from '#local/lambda-context.js';
 import { twinCredential } from '../cli/local-store.js';
-import { type CliIo, describeError, printable, UsageError } from '../cli/output.js';
+import { type CliIo, describeError, parseCommandLine, printable, UsageError } from '../cli/output.js';
 import { inspectEvents } from './events.js';
 import { inspectQueues, MAX_SHOWN_MESSAGES } from './queues.js';
 import { inspectTables } from './tables.js';
@@ -65,13 +64,7 @@ const endpoint = (value: string, option: string): string => {
 };
 
 const parse = (argv: string[]) => {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
   const unknown = positionals.find((part) => !(PARTS as readonly string[]).includes(part));
   if (unknown !== undefined) {
     throw new UsageError(`unknown part ${JSON.stringify(unknown)}; use ${PARTS.join(', ')}`);

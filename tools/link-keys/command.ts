@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { readRunningServer, resolveDataDir } from '#local/data-dir.js';
 import { keyFileOf, readKeyFile, writeKeyFile } from '#local/secrets/key-file.js';
@@ -7,6 +6,7 @@ import { LOCAL_LINK_KEYS_SECRET } from '#local/secrets/local-secrets-manager.js'
 import {
   KEY_ID_PATTERN,
   type KeyringDocument,
+  KeyringError,
   newKeyMaterial,
   parseKeyringDocument,
   serializeKeyringDocument,
@@ -14,7 +14,15 @@ import {
 import { DAY_SECONDS, MAX_LINK_SECONDS } from '#shared/links/model.js';
 import { DEFAULT_LINK_KEYS_CACHE_SECONDS } from '#shared/platform/environment.js';
 import { twinCredential } from '../cli/local-store.js';
-import { type CliIo, CommandError, describeError, table, UsageError } from '../cli/output.js';
+import {
+  type CliIo,
+  CommandError,
+  describeError,
+  exitOnError,
+  parseCommandLine,
+  table,
+  UsageError,
+} from '../cli/output.js';
 
 /**
  * `npm run link-keys -- list|add|use|retire|rotate`: the operators' tool for the keys of the links
@@ -62,7 +70,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+type Values = ReturnType<typeof parseCommandLine<typeof OPTIONS>>['values'];
 
 /** Where the keys are: read and written as a whole document. */
 interface KeyStore {
@@ -195,10 +203,9 @@ export const runLinkKeysCommand = async (argv: string[], io: CliIo): Promise<num
   const now = io.now ?? (() => new Date());
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseCommandLine(argv, OPTIONS);
   } catch (error) {
-    io.stderr(`link-keys: ${(error as Error).message}\nRun with --help for usage.`);
-    return 2;
+    return exitOnError('link-keys', io, error, String);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -280,16 +287,9 @@ export const runLinkKeysCommand = async (argv: string[], io: CliIo): Promise<num
       }
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`link-keys: ${error.message} (see --help)`);
-      return 2;
-    }
-    if (error instanceof CommandError || (error as Error).name === 'KeyringError') {
-      io.stderr(`link-keys: ${(error as Error).message}`);
-      return 1;
-    }
-    io.stderr(`link-keys: ${describeError(error, store?.description ?? 'the keys', 'the secret')}`);
-    return 1;
+    return exitOnError('link-keys', io, error, (e) =>
+      e instanceof KeyringError ? e.message : describeError(e, store?.description ?? 'the keys', 'the secret'),
+    );
   } finally {
     store?.close();
   }

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -21,7 +20,7 @@ import {
   type StuckRow,
 } from '#tools/migrations/operator.js';
 import { openLocalStore, regionalDynamoClient } from '../cli/local-store.js';
-import { type CliIo, CommandError, describeError, table, UsageError } from '../cli/output.js';
+import { type CliIo, describeError, exitOnError, parseCommandLine, table, UsageError } from '../cli/output.js';
 
 /**
  * `npm run migrations -- list-stuck|resume|fail|scrub-ended`: the operators' tool for migrations that stopped
@@ -73,7 +72,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+type Values = ReturnType<typeof parseCommandLine<typeof OPTIONS>>['values'];
 
 const COMMANDS: Record<string, { id: boolean; options: (keyof typeof OPTIONS)[] }> = {
   'list-stuck': { id: false, options: ['stall-minutes'] },
@@ -186,10 +185,9 @@ export const runMigrationsCommand = async (argv: string[], io: CliIo): Promise<n
   const now = io.now ?? (() => new Date());
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseCommandLine(argv, OPTIONS);
   } catch (error) {
-    io.stderr(`migrations: ${(error as Error).message}\nRun with --help for usage.`);
-    return 2;
+    return exitOnError('migrations', io, error, String);
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
@@ -307,21 +305,11 @@ export const runMigrationsCommand = async (argv: string[], io: CliIo): Promise<n
     );
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`migrations: ${error.message}\nRun with --help for usage.`);
-      return 2;
-    }
-    if (error instanceof OperatorRefusal || error instanceof CommandError) {
-      io.stderr(`migrations: ${error.message}`);
-      return 1;
-    }
-    const where = target?.description ?? 'the migrations table';
-    const message =
-      error instanceof DataDirLockedError
-        ? error.message
-        : describeError(error, where, 'the migrations table or its index');
-    io.stderr(`migrations: ${message}`);
-    return 1;
+    return exitOnError('migrations', io, error, (e) =>
+      e instanceof DataDirLockedError
+        ? e.message
+        : describeError(e, target?.description ?? 'the migrations table', 'the migrations table or its index'),
+    );
   } finally {
     await target?.close();
   }

@@ -6,7 +6,7 @@ import { DEFAULT_STALL_LIMIT_MS, judgeJob, type StuckVerdict } from '#shared/job
 import { MAX_PER_SWEEP, resumeStalled } from '#shared/jobs/sweep.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
-import { printable } from '../cli/output.js';
+import { CommandError, printable } from '../cli/output.js';
 
 type MigrationRepository = JobRepository<MigrationRecord>;
 
@@ -30,7 +30,7 @@ export const OPERATOR_FAIL_REASON =
   'The migration was stopped by an operator; documents may be partly migrated. Start it again to finish.';
 
 /** A refusal: the migration is not in a state the request applies to. The message says why and what to do. */
-export class OperatorRefusal extends Error {
+export class OperatorRefusal extends CommandError {
   override readonly name = 'OperatorRefusal';
 }
 

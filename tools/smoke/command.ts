@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { CliIo } from '../cli/output.js';
 import { type CheckResult, DEFAULT_MIGRATION_TIMEOUT_MS, DEFAULT_ORGANIZATION, runSmoke } from './checks.js';
 
 export const USAGE = `Usage: npm run smoke -- [--url URL] [options]   (key and token from API_KEY and AUTH_TOKEN)
@@ -21,12 +22,7 @@ Options:
 
 Exit codes: 0 every check passed, 1 a check deviated (each one says how), 2 invalid command line.`;
 
-export interface SmokeIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env?: NodeJS.ProcessEnv;
-  fetch?: typeof fetch;
-}
+type SmokeIo = CliIo & { fetch?: typeof fetch };
 
 const line = (check: CheckResult) =>
   `${check.ok ? 'ok  ' : 'FAIL'}  ${check.name} (${Math.round(check.ms)} ms)${check.ok ? '' : `\n      ${check.detail}`}`;

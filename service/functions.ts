@@ -48,9 +48,8 @@ export const MIGRATION_CONSUMER_FUNCTION = {
   entry: 'functions/migration-consumer.ts',
   description: 'Performs document migrations',
   timeoutSeconds: 60,
-  // One full vCPU: its work is CPU-bound (the SDK's cost per call), and at 512 MB it moved an
-  // entry every ~5 ms, below the 2 ms that DynamoDB's per-partition write rate allows (npm run
-  // bench -- --only=migration). Duration shrinks as memory grows, so the cost stays about the same.
+  // One full vCPU: its work is CPU-bound (the SDK's cost per call), and duration shrinks as
+  // memory grows, so the cost stays about the same (npm run bench -- --only=migration).
   memoryMb: 1769,
   ...accessOf(
     // List source entries, read targets, copy each with its source's stamp, stamp the other

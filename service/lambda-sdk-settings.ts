@@ -3,9 +3,8 @@
  * ServiceFunction). Each client looks up each of these settings on its first call: first in the
  * environment, then in the shared config and credentials files (~/.aws/config, ~/.aws/credentials),
  * then it takes the default. A Lambda function has no such files, and every miss on the way throws
- * and catches an error, in code that runs once: some 3 to 5 ms of CPU per cold start here
- * (`npm run bench -- --only=bundles`), several times that at 512 MB. Set in the environment, each is
- * found at the first step.
+ * and catches an error at cold start (`npm run bench -- --only=bundles`). Set in the environment,
+ * each is found at the first step.
  *
  * The values are the SDK's own defaults (test/unit/lambda-sdk-settings.test.ts resolves each
  * without them and compares), so behaviour does not change, except the app id, which adds

@@ -27,18 +27,10 @@ export interface ErasureWorkerDeps extends RunDeps<ErasureRecord> {
 const EMPTY: PageResult = { outcome: 'empty' };
 
 /**
- * An erasure's pages (docs/design.md, "User erasure"), under the engine's lease: pages of the
- * user's entries from the user index (never a Scan), read again consistently; each entry is
- * stamped (cause erasure, and a marker of this run and page) only if unchanged, the page's count
- * saved by the engine, then each stamped entry deleted while the stamp is its last write. An
- * entry stamped in a page whose count was saved is never counted again, so a redelivery or a
- * crash at any point ends with the same count. Passes over the index until one finds nothing
- * (an entry written during the erasure is erased too); then the user's history in the
- * organization goes, and the erasure completes.
- *
- * The user's links in emails are revoked when each run starts (a link no longer changes anything
- * while the entries are being erased) and again at the end (a link made meanwhile is revoked
- * too): the revocation holds a keyed hash, no identifier, and expires with the longest link life.
+ * An erasure's pages under the engine's lease (docs/design.md, User erasure): each page of the
+ * user's entries stamped, counted, then deleted; passes over the user index until one finds
+ * nothing, then the user's history goes. The user's links are revoked when each run starts and
+ * again at the end, so that a link made meanwhile is revoked too.
  */
 export const eraseStep: JobStep<ErasureRecord, ErasureWorkerDeps> = (deps, { record, run, savedPages, now }) => {
   const { entries, history, pageSize = ERASURE_PAGE_SIZE } = deps;

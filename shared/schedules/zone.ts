@@ -1,22 +1,9 @@
 /**
- * Time-zone arithmetic from the platform's ICU data only: no offset table of our own, so a tzdata
- * update of the runtime is all it takes to follow a government's change (docs/design.md,
- * Delivery schedules: time zones).
- *
- * ICU answers one question, "what is the wall clock of this zone at this instant?", and lists
- * no transitions. Everything else is built on that one question, asked as rarely as possible:
- * - the offset at the start of each UTC day (one question per day, remembered per zone);
- * - where two consecutive day starts differ, the transition inside that day, found by bisection
- *   over whole seconds (about 17 questions, remembered per zone);
- * - between transitions the offset is constant, so any offset, local date or wall-time conversion
- *   in a range of days costs one question per day of the range and 17 per transition in it,
- *   however the range is used (the search for a free instant or a digest slot touches a bounded
- *   number of days: see next-instant.ts).
- * Assumption: a zone changes its offset at most once within one UTC day (true of every zone in
- * tzdata since 1970); two changes within a day that cancel out would be missed.
- *
- * The question goes to ICU through one Intl formatter per zone name, kept for the life of the
- * process: nothing process-global (such as TZ) changes at run time.
+ * Time-zone arithmetic from the runtime's ICU data only, through one Intl formatter per zone
+ * (docs/design.md, Delivery schedules: time zones). ICU lists no transitions: the offset at the
+ * start of each UTC day is asked and remembered, and where two consecutive days differ the
+ * transition is found by bisection over the day's seconds. This assumes a zone changes its offset
+ * at most once within a UTC day (true of every zone in tzdata since 1970).
  *
  * Instants are epoch milliseconds; offsets are milliseconds east of UTC (local = UTC + offset).
  */
@@ -329,20 +316,11 @@ const FIXED_OFFSET_ZONE = /^Etc\/GMT[+-]\d{1,2}$/;
 let listedZones: Set<string> | undefined;
 
 /**
- * Why `name` is not a time zone the service accepts, or undefined when it is one. Checked
- * against the same ICU data every computation uses:
- * - the shape of an IANA name (so offsets such as `+01:00`, which Intl also takes, are refused);
- * - ICU knows it (Intl.DateTimeFormat accepts it);
- * - ICU resolves it to a zone of `Intl.supportedValuesOf('timeZone')`, to `UTC`, or to a fixed
- *   `Etc/GMT±N` zone. That list holds ICU's (CLDR's) canonical names, some of them old IANA
- *   spellings (`Asia/Calcutta`, `Europe/Kiev`), so the current IANA names (`Asia/Kolkata`,
- *   `Europe/Kyiv`) and the IANA backward links (`US/Eastern`, `Etc/UTC`) are accepted through
- *   ICU's resolution, while ICU-only identifiers that are no IANA zone (`SystemV/AST4`) are not;
- * - spelled in IANA's case: a name that differs from ICU's resolved name only in case
- *   (`europe/berlin`) is refused with the right spelling, and so is any name with a part that
- *   does not start with a capital (`asia/kolkata`). ICU matches names regardless of case, and
- *   names no aliases, so a link in capitals (`US/EASTERN`) cannot be told from `US/Eastern`: it
- *   is accepted, and computes as `US/Eastern` does.
+ * Why `name` is not a time zone the service accepts, or undefined when it is one: the shape of an
+ * IANA name (no offsets such as `+01:00`), known to ICU and resolved by it to a listed zone, `UTC`
+ * or `Etc/GMT±N` (so current IANA names and backward links such as `Asia/Kolkata` and `US/Eastern`
+ * pass, ICU-only ids such as `SystemV/AST4` do not), and spelled in IANA's case (ICU ignores case:
+ * `europe/berlin` is refused with the right spelling).
  */
 export const timeZoneIssue = (name: string): string | undefined => {
   const notAZone = 'timeZone must be an IANA time zone name, such as Europe/Berlin';

@@ -1,13 +1,9 @@
 import { escapeKeyPart } from '#shared/preferences/keys.js';
 
 /**
- * Keys of a migration's items in the migrations table (shared/jobs/keys.ts has the layout):
- *
- *   migration record   pk = MIGRATION#<migrationId>       sk = RECORD
- *   document lock      pk = LOCK#<org>#<documentId>        sk = LOCK
- *
- * Parts are escaped like the config table's keys, so the encoding is injective. A document has
- * one lock item, whatever its role, so it is in at most one active migration.
+ * Keys of a migration's items in the migrations table (layout: shared/jobs/keys.ts and
+ * docs/design.md). A document has one lock item, whatever its role, so it is in at most one
+ * active migration.
  */
 export const MIGRATION_PREFIX = 'MIGRATION#';
 

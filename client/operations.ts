@@ -520,6 +520,16 @@ export type SetPolicyInput = {
           [key: string]: {
             label: string;
             description?: string | undefined;
+            labels?:
+              | {
+                  [key: string]: string;
+                }
+              | undefined;
+            descriptions?:
+              | {
+                  [key: string]: string;
+                }
+              | undefined;
             channels?:
               | {
                   inbox?:
@@ -593,6 +603,16 @@ export type GetPolicyResult = {
           [key: string]: {
             label: string;
             description?: string | undefined;
+            labels?:
+              | {
+                  [key: string]: string;
+                }
+              | undefined;
+            descriptions?:
+              | {
+                  [key: string]: string;
+                }
+              | undefined;
             channels?:
               | {
                   inbox?:
@@ -714,6 +734,7 @@ export type CreateLinksInput = {
   channel?: 'inbox' | 'email' | 'slack' | undefined;
   /** How long the links work, in days (1 to 365, default 90). */
   expiresInDays?: number | undefined;
+  locale?: string | undefined;
 };
 
 /** `result.data` of createLinks. One entry per distinct user id, keyed by that id. */

@@ -1,5 +1,6 @@
 import { assertAnswerFits, jsonBytes } from '#shared/api/answer-size.js';
 import { distinct } from '#shared/api/identifiers.js';
+import { canonicalTag } from '#shared/api/locales.js';
 import { userMap } from '#shared/preferences/user-map.js';
 import type { KeyringSource } from './keyring.js';
 import {
@@ -50,6 +51,7 @@ export const createLinks = async (
   const keyring = await keys.keyring();
   const issuedAt = epochSeconds(now());
   const expiresAt = issuedAt + (request.expiresInDays ?? DEFAULT_LINK_DAYS) * DAY_SECONDS;
+  const locale = request.locale === undefined ? undefined : canonicalTag(request.locale);
   const scopes = distinct(request.userIds).map(
     (userId): LinkScope => ({
       organizationId: request.organizationId,
@@ -57,6 +59,7 @@ export const createLinks = async (
       ...(request.documentId === undefined ? {} : { documentId: request.documentId }),
       ...(request.category === undefined ? {} : { category: request.category }),
       channel: request.channel ?? DEFAULT_LINK_CHANNEL,
+      ...(locale === undefined ? {} : { locale }),
       issuedAt,
       expiresAt,
     }),

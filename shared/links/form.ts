@@ -5,26 +5,29 @@
  * for the 400 page, never an exception.
  */
 
+import { type Said, said } from './i18n/words.js';
+
 /** The largest form a page accepts: a preference page of 100 categories sends about 30 KB. */
 export const MAX_FORM_BYTES = 64 * 1024;
 export const MAX_FORM_FIELDS = 1_000;
 
 export type FormFields = readonly (readonly [string, string])[];
 
-export type ParsedForm = { ok: true; fields: FormFields } | { ok: false; reason: string };
+export type ParsedForm = { ok: true; fields: FormFields } | { ok: false; reason: Said };
 
 const URLENCODED = /^\s*application\/x-www-form-urlencoded\s*(;.*)?$/i;
 const MULTIPART = /^\s*multipart\/form-data\s*;/i;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** Why a form is refused, said in the page's language. */
 export const FORM_REASONS = {
-  contentType: 'The form must be sent as application/x-www-form-urlencoded or multipart/form-data.',
-  size: `The form is larger than ${MAX_FORM_BYTES} bytes.`,
-  encoding: 'The form is not valid UTF-8.',
-  escape: 'The form holds a % that is not followed by two hexadecimal digits.',
-  malformed: 'The form could not be read.',
-  files: 'The form may hold text fields only.',
-  count: `The form has more than ${MAX_FORM_FIELDS} fields.`,
+  contentType: said('reason.contentType'),
+  size: said('reason.size', { bytes: MAX_FORM_BYTES }),
+  encoding: said('reason.encoding'),
+  escape: said('reason.escape'),
+  malformed: said('reason.malformed'),
+  files: said('reason.files'),
+  count: said('reason.count', { count: MAX_FORM_FIELDS }),
 } as const;
 
 const checked = (fields: [string, string][]): ParsedForm =>

@@ -33,6 +33,8 @@ export interface LinkScope {
   documentId?: string;
   category?: string;
   channel: Channel;
+  /** The language of its pages (a canonical BCP 47 tag), if links/create named one. */
+  locale?: string;
   /** The page it opens; absent on tokens made before purposes existed (they open both). */
   purpose?: LinkPurpose;
   /** Epoch seconds. */

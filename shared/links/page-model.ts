@@ -1,12 +1,13 @@
 import { CHANNELS, type Channel, type DeliverySetting, type FullChannelConfig } from '#shared/api/channels.js';
-import { lockOf, type Policy, type Rule } from '#shared/policy/model.js';
+import { type CategoryPolicy, lockOf, type Policy, type Rule } from '#shared/policy/model.js';
 import { layerOf } from '#shared/preferences/layers.js';
 import type { ChannelConfig, StoredEntry } from '#shared/preferences/model.js';
 import { layersOf } from '#shared/preferences/resolution.js';
 import { CONFIG_SOURCES, type ConfigSource } from '#shared/preferences/results.js';
+import type { Words } from './i18n/words.js';
 import type { LinkState } from './link-state.js';
 import type { OpenedLink } from './model.js';
-import { categoryLabel, type Target } from './targets.js';
+import { categoryDescription, categoryLabel, type Target } from './targets.js';
 
 /*
  * What the preference page shows and edits (docs/api.md, The pages: /u/{token} and /p/{token}): rows, each one
@@ -118,7 +119,7 @@ const rowOf = (
 };
 
 /** The policy's categories, in its order (own properties only). */
-export const policyCategories = (policy: Policy): [string, { label: string; description?: string }][] =>
+export const policyCategories = (policy: Policy): [string, CategoryPolicy][] =>
   Object.entries(policy.categories ?? {}).filter(([id]) => Object.hasOwn(policy.categories ?? {}, id));
 
 /**
@@ -133,13 +134,22 @@ const otherCategories = (link: OpenedLink, state: LinkState, policy: Policy): st
   return [...new Set([...named, ...stored])].filter((id) => !listed.has(id)).sort();
 };
 
-export const pageModel = (link: OpenedLink, state: LinkState, defaults: FullChannelConfig): PageModel => {
+/** The page's rows, their titles in the words' language. */
+export const pageModel = (link: OpenedLink, state: LinkState, defaults: FullChannelConfig, words: Words): PageModel => {
   const { policy } = state.policy;
+  const { locale } = words;
   const categories = policyCategories(policy);
   const others = otherCategories(link, state, policy);
   const organization = [
     ...categories.map(([id, category]) =>
-      rowOf(state, defaults, `org/${id}`, { documentId: null, category: id }, category.label, category.description),
+      rowOf(
+        state,
+        defaults,
+        `org/${id}`,
+        { documentId: null, category: id },
+        categoryLabel(policy, id, locale),
+        categoryDescription(category, locale),
+      ),
     ),
     ...others.map((id) => rowOf(state, defaults, `org/${id}`, { documentId: null, category: id }, id)),
     rowOf(
@@ -147,10 +157,8 @@ export const pageModel = (link: OpenedLink, state: LinkState, defaults: FullChan
       defaults,
       'org',
       { documentId: null },
-      categories.length + others.length > 0 ? 'Everything else' : 'All notifications',
-      categories.length + others.length > 0
-        ? 'Notifications of any other kind, and of the kinds above that are left at the default.'
-        : undefined,
+      categories.length + others.length > 0 ? words.t('row.everythingElse') : words.t('row.all'),
+      categories.length + others.length > 0 ? words.t('row.everythingElseNote') : undefined,
     ),
   ];
   const document: Row[] = [];
@@ -162,11 +170,11 @@ export const pageModel = (link: OpenedLink, state: LinkState, defaults: FullChan
           defaults,
           `doc/${link.category}`,
           { documentId: state.documentId, category: link.category },
-          `${categoryLabel(policy, link.category)} on this document`,
+          words.t('row.documentCategory', { category: categoryLabel(policy, link.category, locale) }),
         ),
       );
     }
-    document.push(rowOf(state, defaults, 'doc', { documentId: state.documentId }, 'Everything about this document'));
+    document.push(rowOf(state, defaults, 'doc', { documentId: state.documentId }, words.t('row.document')));
   }
   return { organization, document };
 };

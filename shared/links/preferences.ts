@@ -5,6 +5,7 @@ import {
   type DeliverySetting,
   type FullChannelConfig,
 } from '#shared/api/channels.js';
+import { negotiateLocale } from '#shared/api/locales.js';
 import { countLinkChange } from '#shared/platform/metrics.js';
 import type { PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
 import { linkActor } from '#shared/preferences/change-attribution.js';
@@ -12,12 +13,13 @@ import type { ChannelConfig } from '#shared/preferences/model.js';
 import { setSchedule } from '#shared/preferences/schedules.js';
 import type { PreferenceStore, ScheduleStore } from '#shared/preferences/store.js';
 import { type FormFields, parseForm } from './form.js';
+import { type Said, said, wordsFor } from './i18n/words.js';
 import type { KeyringSource } from './keyring.js';
 import type { LinkStateReader } from './link-state.js';
 import { resetFromLink, setFromLink } from './link-writes.js';
 import { openWithState } from './opened.js';
 import { pageModel, type Row } from './page-model.js';
-import { badRequestPage, NOT_FOUND_PAGE } from './pages/fixed-pages.js';
+import { badRequestPage, fixedPagesIn } from './pages/fixed-pages.js';
 import { DEFAULT_VALUE, preferencePage } from './pages/preference-page.js';
 import { scheduleSection } from './pages/schedule-section.js';
 import { scheduleChange, scheduleFieldKind } from './schedule-form.js';
@@ -45,9 +47,9 @@ type Choice = DeliverySetting | typeof DEFAULT_VALUE;
 const CHOICES: readonly string[] = [...DELIVERY_SETTINGS, DEFAULT_VALUE];
 
 export const PREFERENCE_REASONS = {
-  unknownField: 'The form holds a field that is not on the preference page.',
-  value: 'The form holds a value that is not one of the choices.',
-  repeated: 'The form holds a field twice.',
+  unknownField: said('reason.unknownField'),
+  value: said('reason.value'),
+  repeated: said('reason.repeated'),
 } as const;
 
 // `org`, `doc`, or either with `/<category id>`; then the channel.
@@ -58,7 +60,7 @@ interface Submitted {
   cells: Map<string, { row: string; channel: Channel; value?: Choice; was?: Choice }>;
 }
 
-type FormCheck = { ok: true; form: Submitted } | { ok: false; reason: string };
+type FormCheck = { ok: true; form: Submitted } | { ok: false; reason: Said };
 
 const readForm = (fields: FormFields): FormCheck => {
   const cells: Submitted['cells'] = new Map();
@@ -106,30 +108,33 @@ const changesOf = (rows: readonly Row[], form: Submitted) => {
   return changes;
 };
 
-const notFound: PageAnswer = { status: 404, body: NOT_FOUND_PAGE };
-
 export const preferencesPage =
   ({ keys, reader, store, schedules, defaults, now = () => new Date() }: PreferencePageDeps) =>
   async (request: PublicRequest): Promise<PageAnswer> => {
     const at = now();
     const opened = await openWithState({ keys, reader }, request.token, at, { entries: true }, 'preferences');
-    if (!opened) return notFound;
+    // The 404 page is the same for every failure: its language comes from the request alone.
+    if (!opened) {
+      return { status: 404, body: fixedPagesIn(negotiateLocale({ acceptLanguage: request.acceptLanguage })).notFound };
+    }
     const { link, state } = opened;
-    const model = pageModel(link, state, defaults);
+    const words = wordsFor(negotiateLocale({ link: link.locale, acceptLanguage: request.acceptLanguage }));
+    const model = pageModel(link, state, defaults, words);
 
     const stored = state.organization?.schedule;
     if (request.method === 'GET') {
-      const extra = scheduleSection(stored, at);
-      return { status: 200, body: preferencePage({ model, saved: request.query.saved === '1', extra }) };
+      const extra = scheduleSection(words, stored, at);
+      return { status: 200, body: preferencePage({ words, model, saved: request.query.saved === '1', extra }) };
     }
 
+    const badRequest = (reason: Said): PageAnswer => ({ status: 400, body: badRequestPage(words, reason) });
     const parsed = await parseForm(request.body, request.contentType);
-    if (!parsed.ok) return { status: 400, body: badRequestPage(parsed.reason) };
+    if (!parsed.ok) return badRequest(parsed.reason);
     const checked = readForm(parsed.fields);
-    if (!checked.ok) return { status: 400, body: badRequestPage(checked.reason) };
+    if (!checked.ok) return badRequest(checked.reason);
     const changes = changesOf([...model.organization, ...model.document], checked.form);
     const schedule = scheduleChange(parsed.fields, stored, at);
-    if (schedule.kind === 'invalid') return { status: 400, body: badRequestPage(schedule.reason) };
+    if (schedule.kind === 'invalid') return badRequest(schedule.reason);
     const write = (row: Row) => ({ link, target: row.target, policy: state.policy, signal: request.signal });
     for (const [row, change] of changes) {
       if (CHANNELS.some((channel) => change.set[channel] !== undefined)) {

@@ -11,7 +11,7 @@ import {
 } from '#shared/schedules/schema.js';
 import { timeZoneIssue } from '#shared/schedules/zone.js';
 import { type FormFields, valuesOf } from './form.js';
-import { CHANNEL_NAMES } from './pages/words.js';
+import { type Said, said } from './i18n/words.js';
 
 /*
  * The schedule part of the preference page (docs/api.md, The pages: /u/{token} and /p/{token}): the user's time
@@ -94,33 +94,35 @@ const rulesText = (rules: readonly QuietRule[]): string =>
 export const rulesRecord = (rules: readonly QuietRule[]): string =>
   createHash('sha256').update(rulesText(rules)).digest('base64url').slice(0, 16);
 
+/** Why a form's schedule part is refused, said in the page's language. */
 export const SCHEDULE_REASONS = {
-  value: 'The form holds a value that is not one of the choices.',
-  repeated: 'The form holds a field twice.',
-  noTimeZoneField: 'The form holds quiet hours without the time zone field.',
-  timeZone: 'The time zone is not one we know: write a name such as Europe/Berlin or America/New_York.',
-  timeZoneNeeded: 'Quiet hours need a time zone, such as Europe/Berlin.',
-  timeZoneKept: 'Your snooze or digest needs a time zone: keep one.',
-  days: (label: string) => `${label}: choose at least one day.`,
-  times: (label: string) => `${label}: give a start and an end time, such as 22:00 and 07:00.`,
-  sameTimes: (label: string) => `${label}: the start and the end must differ.`,
-  channels: (label: string) => `${label}: choose at least one channel to hold back.`,
-  noFreeMinute: (channels: readonly Channel[]) =>
-    `Quiet hours leave ${channels.map((channel) => CHANNEL_NAMES[channel]).join(' and ')} no free minute in the week: shorten them.`,
-  invalid: 'The quiet hours are not valid.',
+  value: said('reason.value'),
+  repeated: said('reason.repeated'),
+  noTimeZoneField: said('reason.noTimeZoneField'),
+  timeZone: said('reason.timeZone'),
+  timeZoneSpelled: (zone: string): Said => said('reason.timeZoneSpelled', { zone }),
+  timeZoneNeeded: said('reason.timeZoneNeeded'),
+  timeZoneKept: said('reason.timeZoneKept'),
+  // n: the rule's number as its legend says it (1 to 7).
+  days: (n: number): Said => said('reason.days', { n }),
+  times: (n: number): Said => said('reason.times', { n }),
+  sameTimes: (n: number): Said => said('reason.sameTimes', { n }),
+  channels: (n: number): Said => said('reason.channels', { n }),
+  noFreeMinute:
+    (channels: readonly Channel[]): Said =>
+    (words) =>
+      words.t('reason.noFreeMinute', { channels: words.list(channels.map((channel) => words.channel(channel))) }),
+  invalid: said('reason.invalid'),
 } as const;
-
-/** The page's name of a rule, as its legend says it. */
-export const ruleLabel = (n: number): string => `Quiet hours ${n + 1}`;
 
 export type ScheduleChange =
   /** Nothing the person changed: leave the stored schedule alone. */
   | { kind: 'unchanged' }
   /** The schedule to store (null: remove it). */
   | { kind: 'set'; schedule: Schedule | null }
-  | { kind: 'invalid'; reason: string };
+  | { kind: 'invalid'; reason: Said };
 
-const invalid = (reason: string): ScheduleChange => ({ kind: 'invalid', reason });
+const invalid = (reason: Said): ScheduleChange => ({ kind: 'invalid', reason });
 
 /** `7:05` or `07:05` as `07:05`; anything else undefined. */
 const clockOf = (text: string | undefined): string | undefined => {
@@ -131,9 +133,9 @@ const clockOf = (text: string | undefined): string | undefined => {
 };
 
 /** The zone's message of shared/schedules in words for a person (it names the right spelling). */
-const zoneReason = (issue: string): string => {
+const zoneReason = (issue: string): Said => {
   const spelled = /^timeZone must be spelled (\S+)$/.exec(issue)?.[1];
-  return spelled ? `Write the time zone as ${spelled}.` : SCHEDULE_REASONS.timeZone;
+  return spelled ? SCHEDULE_REASONS.timeZoneSpelled(spelled) : SCHEDULE_REASONS.timeZone;
 };
 
 /** JSON with keys in order: two schedules compare equal whatever order their fields were written in. */
@@ -144,7 +146,7 @@ const canonical = (value: unknown): string =>
       : inner,
   );
 
-type RulesRead = { ok: true; rules: QuietRule[] } | { ok: false; reason: string };
+type RulesRead = { ok: true; rules: QuietRule[] } | { ok: false; reason: Said };
 
 /** The rules the form asks for: a row left without days and times is no rule, and neither is a removed one. */
 const rulesOf = (fields: FormFields): RulesRead => {
@@ -168,7 +170,7 @@ const rulesOf = (fields: FormFields): RulesRead => {
     }
     if (remove.length > 0) continue;
     if (days.length === 0 && !start?.trim() && !end?.trim()) continue;
-    const label = ruleLabel(n);
+    const label = n + 1;
     if (days.length === 0) return { ok: false, reason: SCHEDULE_REASONS.days(label) };
     const [from, until] = [clockOf(start), clockOf(end)];
     if (from === undefined || until === undefined) return { ok: false, reason: SCHEDULE_REASONS.times(label) };

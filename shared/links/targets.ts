@@ -1,4 +1,5 @@
 import type { Channel } from '#shared/api/channels.js';
+import type { Locale } from '#shared/api/locales.js';
 import { lockOf, type Policy, type Rule } from '#shared/policy/model.js';
 import type { LinkState } from './link-state.js';
 import type { OpenedLink } from './model.js';
@@ -26,11 +27,28 @@ export interface Choice {
   lock?: Rule;
 }
 
-/** The label of a category: its policy's, or its id when the policy does not name it. */
-export const categoryLabel = (policy: Policy, category: string): string => {
+/**
+ * The label of a category in a language: the policy's for that locale, else its `label`, or the
+ * category's id when the policy does not name it.
+ */
+export const categoryLabel = (policy: Policy, category: string, locale: Locale): string => {
   const categories = policy.categories;
-  return categories && Object.hasOwn(categories, category) ? (categories[category]?.label ?? category) : category;
+  if (!categories || !Object.hasOwn(categories, category)) return category;
+  const named = categories[category];
+  return (
+    (named?.labels && Object.hasOwn(named.labels, locale) ? named.labels[locale] : undefined) ??
+    named?.label ??
+    category
+  );
 };
+
+/** A category's description in a language: the policy's for that locale, else its `description`. */
+export const categoryDescription = (
+  named: { description?: string; descriptions?: Record<string, string> },
+  locale: Locale,
+): string | undefined =>
+  (named.descriptions && Object.hasOwn(named.descriptions, locale) ? named.descriptions[locale] : undefined) ??
+  named.description;
 
 const choice = (scope: WiderScope, target: Target, policy: Policy, channel: Channel): Choice => {
   const lock = lockOf(policy, channel, target.category);

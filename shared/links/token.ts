@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { categoryId } from '#shared/api/categories.js';
 import { CHANNELS } from '#shared/api/channels.js';
 import { identifier } from '#shared/api/identifiers.js';
+import { MAX_LOCALE_LENGTH } from '#shared/api/locales.js';
 import { KEY_ID_PATTERN, type Keyring } from './keyring.js';
 import { type LinkPurpose, type LinkScope, MAX_LINK_SECONDS, type OpenedLink } from './model.js';
 
@@ -10,7 +11,7 @@ import { type LinkPurpose, type LinkScope, MAX_LINK_SECONDS, type OpenedLink } f
  * A link's token (docs/design.md, Link tokens): a JWT in compact JWE serialization as `jose`
  * writes it, `dir` key management with A256GCM content encryption under the key named by its
  * `kid` header. The header holds exactly alg, enc and kid; the claims (organization, user,
- * document, category, channel, purpose, iat, exp) are encrypted and authenticated, so a token
+ * document, category, channel, purpose, locale, iat, exp) are encrypted and authenticated, so a token
  * reveals no identifier and cannot be altered. Short claim names keep the URLs short.
  *
  * Opening is two steps, so that a page does the same work for every well-formed token whatever
@@ -41,6 +42,7 @@ const claims = z.strictObject({
   c: z.optional(categoryId('category')),
   ch: z.enum(CHANNELS),
   p: z.optional(z.enum([PURPOSE_CLAIMS.unsubscribe, PURPOSE_CLAIMS.preferences])),
+  l: z.optional(z.string().check(z.maxLength(MAX_LOCALE_LENGTH), z.regex(/^[A-Za-z0-9-]+$/))),
   iat: z.int(),
   exp: z.int(),
 });
@@ -52,6 +54,7 @@ const claimsOf = (scope: LinkScope): Record<string, string | number> => {
   if (scope.category !== undefined) payload.c = scope.category;
   payload.ch = scope.channel;
   if (scope.purpose !== undefined) payload.p = PURPOSE_CLAIMS[scope.purpose];
+  if (scope.locale !== undefined) payload.l = scope.locale;
   payload.iat = scope.issuedAt;
   payload.exp = scope.expiresAt;
   return payload;
@@ -109,7 +112,7 @@ export const unsealLink = async (token: string, keyring: Keyring): Promise<Opene
     });
     const parsed = claims.safeParse(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext)));
     if (!parsed.success) return undefined;
-    const { o, u, d, c, ch, p, iat, exp } = parsed.data;
+    const { o, u, d, c, ch, p, l, iat, exp } = parsed.data;
     return {
       keyId: key.id,
       organizationId: o,
@@ -118,6 +121,7 @@ export const unsealLink = async (token: string, keyring: Keyring): Promise<Opene
       ...(c === undefined ? {} : { category: c }),
       channel: ch,
       ...(p === undefined ? {} : { purpose: p === PURPOSE_CLAIMS.unsubscribe ? 'unsubscribe' : 'preferences' }),
+      ...(l === undefined ? {} : { locale: l }),
       issuedAt: iat,
       expiresAt: exp,
     };

@@ -1,13 +1,15 @@
+import { negotiateLocale } from '#shared/api/locales.js';
 import { countLinkChange } from '#shared/platform/metrics.js';
 import type { PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
 import type { PreferenceStore } from '#shared/preferences/store.js';
 import { type FormFields, parseForm, valuesOf } from './form.js';
+import { type Said, said, type Words, wordsFor } from './i18n/words.js';
 import type { KeyringSource } from './keyring.js';
 import type { LinkStateReader } from './link-state.js';
 import { setFromLink } from './link-writes.js';
 import { LIST_UNSUBSCRIBE_POST } from './model.js';
 import { openWithState } from './opened.js';
-import { badRequestPage, NOT_FOUND_PAGE } from './pages/fixed-pages.js';
+import { badRequestPage, fixedPagesIn } from './pages/fixed-pages.js';
 import { lockedPage, offerPage, unsubscribedPage } from './pages/unsubscribe-pages.js';
 import { choicesOf, chosen, WIDER_SCOPES } from './targets.js';
 
@@ -29,13 +31,13 @@ export interface UnsubscribeDeps {
 const [FIELD, VALUE] = LIST_UNSUBSCRIBE_POST.split('=') as [string, string];
 
 export const UNSUBSCRIBE_REASONS = {
-  notOneClick: `The form must hold ${LIST_UNSUBSCRIBE_POST} exactly once.`,
-  unknownField: `The form may hold only ${FIELD} and scope.`,
-  unknownScope: `The form may hold one scope, which must be one of: ${WIDER_SCOPES.join(', ')}.`,
-  notThisLink: 'This link cannot unsubscribe from that: it is not about a single document or category.',
+  notOneClick: said('reason.notOneClick', { field: LIST_UNSUBSCRIBE_POST }),
+  unknownField: said('reason.unsubscribeFields', { field: FIELD }),
+  unknownScope: said('reason.scope', { scopes: WIDER_SCOPES.join(', ') }),
+  notThisLink: said('reason.notThisLink'),
 } as const;
 
-type FormCheck = { ok: true; scope: string | undefined } | { ok: false; reason: string };
+type FormCheck = { ok: true; scope: string | undefined } | { ok: false; reason: Said };
 
 /** The one-click form: `List-Unsubscribe=One-Click` once, `scope` at most once, nothing else. */
 const checkForm = (fields: FormFields): FormCheck => {
@@ -50,31 +52,34 @@ const checkForm = (fields: FormFields): FormCheck => {
   return { ok: true, scope: scopes[0] };
 };
 
-const notFound: PageAnswer = { status: 404, body: NOT_FOUND_PAGE };
-const badRequest = (reason: string): PageAnswer => ({ status: 400, body: badRequestPage(reason) });
+const badRequest = (words: Words, reason: Said): PageAnswer => ({ status: 400, body: badRequestPage(words, reason) });
 
 export const unsubscribePage =
   ({ keys, reader, store, now = () => new Date() }: UnsubscribeDeps) =>
   async (request: PublicRequest): Promise<PageAnswer> => {
     const at = now();
     const opened = await openWithState({ keys, reader }, request.token, at, { entries: false }, 'unsubscribe');
-    if (!opened) return notFound;
+    // The 404 page is the same for every failure: its language comes from the request alone.
+    if (!opened) {
+      return { status: 404, body: fixedPagesIn(negotiateLocale({ acceptLanguage: request.acceptLanguage })).notFound };
+    }
     const { link, state } = opened;
     const { policy } = state.policy;
+    const words = wordsFor(negotiateLocale({ link: link.locale, acceptLanguage: request.acceptLanguage }));
     // Only a token made before purposes existed also opens the preference page, so only its page links there.
     const preferencesToken = link.purpose === undefined ? request.token : undefined;
 
     if (request.method === 'GET') {
-      return { status: 200, body: offerPage(policy, link.channel, choicesOf(link, state), preferencesToken) };
+      return { status: 200, body: offerPage(words, policy, link.channel, choicesOf(link, state), preferencesToken) };
     }
 
     const form = await parseForm(request.body, request.contentType);
-    if (!form.ok) return badRequest(form.reason);
+    if (!form.ok) return badRequest(words, form.reason);
     const checked = checkForm(form.fields);
-    if (!checked.ok) return badRequest(checked.reason);
+    if (!checked.ok) return badRequest(words, checked.reason);
     const choice = chosen(link, state, checked.scope);
-    if (!choice) return badRequest(UNSUBSCRIBE_REASONS.notThisLink);
-    if (choice.lock) return { status: 200, body: lockedPage(policy, link.channel, choice, preferencesToken) };
+    if (!choice) return badRequest(words, UNSUBSCRIBE_REASONS.notThisLink);
+    if (choice.lock) return { status: 200, body: lockedPage(words, policy, link.channel, choice, preferencesToken) };
 
     await setFromLink(
       { store, now: () => at },
@@ -82,5 +87,5 @@ export const unsubscribePage =
       { [link.channel]: 'NONE' },
     );
     countLinkChange();
-    return { status: 200, body: unsubscribedPage(policy, link.channel, choice.target, preferencesToken) };
+    return { status: 200, body: unsubscribedPage(words, policy, link.channel, choice.target, preferencesToken) };
   };

@@ -12,6 +12,8 @@ export interface PublicRequest {
   /** The request's body as bytes (empty for a GET). */
   body: Buffer;
   contentType: string | undefined;
+  /** The request's Accept-Language header: the page's language when the link names none it speaks. */
+  acceptLanguage?: string | undefined;
   /** The query string's parameters (the first of each name). */
   query: Readonly<Record<string, string>>;
   /** Aborted a second before the function's deadline: stop issuing writes then. */

@@ -17,6 +17,10 @@ export type Rules = Partial<Record<Channel, Rule>>;
 export interface CategoryPolicy {
   label: string;
   description?: string;
+  /** The label in other languages, keyed by a shipped locale (the pages' languages). */
+  labels?: Record<string, string>;
+  /** The description in other languages, keyed like `labels`. */
+  descriptions?: Record<string, string>;
   channels?: Rules;
 }
 

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { CATEGORY_ID_RULE, categoryId } from '#shared/api/categories.js';
 import { CHANNELS, deliverySetting } from '#shared/api/channels.js';
 import { BIDI_CONTROL, BIDI_CONTROL_RULE } from '#shared/api/display-text.js';
+import { LOCALES } from '#shared/api/locales.js';
 import { once } from '#shared/platform/once.js';
 
 /** docs/api.md, Categories and policy: the limits of a policy. */
@@ -50,9 +51,26 @@ export const policySchema = once(() => {
     },
   );
 
+  // `labels` and `descriptions`: the same text in the pages' other languages, keyed by locale.
+  const translations = (name: string, min: number, max: number) =>
+    z.optional(
+      z.record(
+        z.string().check(z.refine((key) => (LOCALES as readonly string[]).includes(key))),
+        text(name, min, max),
+        {
+          error: (issue) =>
+            issue.code === 'invalid_key'
+              ? `each key of ${name}s must be one of ${LOCALES.join(', ')}`
+              : `${name}s must be an object keyed by locale`,
+        },
+      ),
+    );
+
   const categoryPolicy = z.strictObject({
     label: text('label', 1, MAX_LABEL_LENGTH),
     description: z.optional(text('description', 0, MAX_DESCRIPTION_LENGTH)),
+    labels: translations('label', 1, MAX_LABEL_LENGTH),
+    descriptions: translations('description', 0, MAX_DESCRIPTION_LENGTH),
     channels: z.optional(rules),
   });
 

@@ -2,6 +2,7 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
 import { CompactEncrypt, EncryptJWT } from 'jose';
 import { FORM_REASONS, parseForm } from '#shared/links/form.js';
+import { wordsFor } from '#shared/links/i18n/words.js';
 import {
   deriveKeyring,
   type KeyringDocument,
@@ -18,6 +19,8 @@ import { isRevoked, revocationHash, revocationKey } from '#shared/links/revocati
 import { MAX_TOKEN_LENGTH, openLink, sealedLength, sealLink } from '#shared/links/token.js';
 import { linkBaseUrl } from '#shared/links/urls.js';
 import type { Policy } from '#shared/policy/model.js';
+
+const EN = wordsFor('en');
 
 const NOW = new Date('2026-11-22T09:00:00Z');
 const now = Math.floor(NOW.getTime() / 1000);
@@ -257,6 +260,7 @@ describe('pages', () => {
   test('policy text never becomes markup on a page', () => {
     const policy = { categories: { comment: { label: '<img src=x onerror=alert(1)>' } } };
     const page = offerPage(
+      EN,
       policy,
       'email',
       [{ scope: 'category', target: { documentId: null, category: 'comment' } }],
@@ -264,7 +268,7 @@ describe('pages', () => {
     );
     expect(page).not.toContain('<img');
     expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
-    expect(describeTarget({}, 'slack', { documentId: null })).toBe('Slack notifications from this organization');
+    expect(describeTarget(EN, {}, 'slack', { documentId: null })).toBe('Slack notifications from this organization');
   });
 
   test('unsubscribed from every category: the page names what the policy still sends, by label', () => {
@@ -275,7 +279,7 @@ describe('pages', () => {
         comment: { label: 'Comments' },
       },
     };
-    const text = (target: Parameters<typeof unsubscribedPage>[2]) => unsubscribedPage(policy, 'email', target, 't');
+    const text = (target: Parameters<typeof unsubscribedPage>[3]) => unsubscribedPage(EN, policy, 'email', target, 't');
     expect(text({ documentId: null })).toContain(
       'You will no longer get email notifications from this organization, except Security alerts: your organization always sends those.',
     );
@@ -285,7 +289,7 @@ describe('pages', () => {
       'You will no longer get email notifications about Comments, on every document.',
     );
     // Slack is locked nowhere.
-    expect(unsubscribedPage(policy, 'slack', { documentId: null }, 't')).toContain(
+    expect(unsubscribedPage(EN, policy, 'slack', { documentId: null }, 't')).toContain(
       'You will no longer get Slack notifications from this organization.',
     );
   });

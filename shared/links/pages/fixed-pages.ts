@@ -1,35 +1,42 @@
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '#shared/api/locales.js';
+import type { FixedPages } from '#shared/platform/public-page.js';
+import { type Said, type Words, wordsFor } from '../i18n/words.js';
 import { html } from './html.js';
 import { page } from './layout.js';
 
 /*
- * The pages that say the same for every request of a route, rendered once per container: the
- * 404 page of every token failure (unknown, altered, expired, revoked: byte for byte the same, so
- * that it tells none of them apart), the 405 page, and the page of a failure on our side.
+ * The pages that say the same for every request of a route in a language, rendered once per
+ * container and language: the 404 page of every token failure (unknown, altered, expired,
+ * revoked: byte for byte the same in a language, so that it tells none of them apart), the 405
+ * page, and the page of a failure on our side.
  */
 
-export const NOT_FOUND_PAGE = page(
-  'This link does not work',
-  html`<p>The link may have expired, or been replaced by a newer one. Use the link in a more recent email, or change
-your notification settings where you use the service.</p>`,
-);
+const render = (words: Words): FixedPages => ({
+  notFound: page(words, words.t('notFound.title'), html`<p>${words.t('notFound.body')}</p>`),
+  methodNotAllowed: page(words, words.t('methodNotAllowed.title'), html`<p>${words.t('methodNotAllowed.body')}</p>`),
+  tryAgain: page(words, words.t('tryAgain.title'), html`<p>${words.t('tryAgain.body')}</p>`),
+});
 
-export const METHOD_NOT_ALLOWED_PAGE = page(
-  'This request is not supported',
-  html`<p>This page can only be opened, or sent with its own form.</p>`,
-);
+const rendered = new Map<Locale, FixedPages>();
 
-export const TRY_AGAIN_PAGE = page(
-  'Something went wrong',
-  html`<p>Nothing was changed. Please try again in a minute.</p>`,
-);
+/** The fixed pages in a language. */
+export const fixedPagesIn = (locale: Locale): FixedPages => {
+  let pages = rendered.get(locale);
+  if (!pages) {
+    pages = render(wordsFor(locale));
+    rendered.set(locale, pages);
+  }
+  return pages;
+};
 
-/** What the public edge answers itself (shared/edge/public-route.ts). */
-export const FIXED_PAGES = {
-  notFound: NOT_FOUND_PAGE,
-  methodNotAllowed: METHOD_NOT_ALLOWED_PAGE,
-  tryAgain: TRY_AGAIN_PAGE,
-} as const;
+/** What the public edge answers itself (shared/edge/public-route.ts): in English, until it knows the request's language. */
+export const FIXED_PAGES: FixedPages = fixedPagesIn(DEFAULT_LOCALE);
+export const NOT_FOUND_PAGE = FIXED_PAGES.notFound;
+
+/** Every language's fixed pages (the tests and the bench read them). */
+export const ALL_FIXED_PAGES = (): Record<Locale, FixedPages> =>
+  Object.fromEntries(LOCALES.map((locale) => [locale, fixedPagesIn(locale)])) as Record<Locale, FixedPages>;
 
 /** A 400 page: what was wrong with the request, in words that name nothing of it. */
-export const badRequestPage = (reason: string): string =>
-  page('This request could not be understood', html`<p>${reason} Nothing was changed.</p>`);
+export const badRequestPage = (words: Words, reason: Said): string =>
+  page(words, words.t('badRequest.title'), html`<p>${words.t('badRequest.body', { reason: reason(words) })}</p>`);

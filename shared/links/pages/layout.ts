@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Words } from '../i18n/words.js';
 import { constant, type Html, html, toText } from './html.js';
 
 /*
@@ -46,10 +47,10 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-/** A whole page: its title is its first heading too. */
-export const page = (title: string, body: Html): string =>
+/** A whole page in the words' language and direction: its title is its first heading too. */
+export const page = (words: Words, title: string, body: Html): string =>
   toText(html`<!doctype html>
-<html lang="en">
+<html lang="${words.locale}" dir="${words.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,45 +1,48 @@
 import type { Channel } from '#shared/api/channels.js';
 import { lockOf, type Policy } from '#shared/policy/model.js';
+import type { Words } from '../i18n/words.js';
 import { LIST_UNSUBSCRIBE_POST } from '../model.js';
 import { policyCategories } from '../page-model.js';
 import { type Choice, categoryLabel, type Target } from '../targets.js';
-import { html } from './html.js';
+import { type Html, html } from './html.js';
 import { page } from './layout.js';
-import { channelNotifications, VALUE_WORDS } from './words.js';
 
-/* The pages of /u/{token}: the offer (GET), and what the one-click POST did. */
+/* The pages of /u/{token}: the offer (GET), and what the one-click POST did, in the words' language. */
 
 const [FIELD, VALUE] = LIST_UNSUBSCRIBE_POST.split('=') as [string, string];
 
 /** "email notifications about Comments on this document", and so on, for a target. */
-export const describeTarget = (policy: Policy, channel: Channel, target: Target): string => {
-  const what = channelNotifications(channel);
-  const about = target.category === undefined ? undefined : categoryLabel(policy, target.category);
-  if (target.documentId !== null)
-    return about ? `${what} about ${about} on this document` : `${what} about this document`;
-  if (about) return `${what} about ${about}, on every document`;
+export const describeTarget = (words: Words, policy: Policy, channel: Channel, target: Target): string => {
+  const what = words.notifications(channel);
+  const category = target.category === undefined ? undefined : categoryLabel(policy, target.category, words.locale);
+  if (target.documentId !== null) {
+    return category === undefined
+      ? words.t('target.document', { what })
+      : words.t('target.documentCategory', { what, category });
+  }
+  if (category !== undefined) return words.t('target.category', { what, category });
   // No "every": "you will no longer get every email notification" reads as "some of them".
-  return `${what} from this organization`;
+  return words.t('target.organization', { what });
 };
 
 /**
  * The policy's categories (by label) whose `channel` is locked to a value that sends: what a
  * target of every category still gets. (A lock of every category refuses the unsubscribe itself.)
  */
-const stillSent = (policy: Policy, channel: Channel): string[] =>
+const stillSent = (words: Words, policy: Policy, channel: Channel): string[] =>
   policyCategories(policy)
     .filter(([id]) => {
       const lock = lockOf(policy, channel, id);
       return lock !== undefined && lock.value !== 'NONE';
     })
-    .map(([id]) => categoryLabel(policy, id));
+    .map(([id]) => categoryLabel(policy, id, words.locale));
 
-const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-
-const lockNote = (policy: Policy, channel: Channel, choice: Choice) =>
+const lockNote = (words: Words, policy: Policy, channel: Channel, choice: Choice) =>
   choice.lock
-    ? html`<span class="note" id="lock-${choice.scope}">Your organization has set ${describeTarget(policy, channel, choice.target)}
-to “${VALUE_WORDS[choice.lock.value].toLowerCase()}”: this cannot be changed here.</span>`
+    ? html`<span class="note" id="lock-${choice.scope}">${words.t('unsubscribe.lock', {
+        target: describeTarget(words, policy, channel, choice.target),
+        value: words.valueInline(choice.lock.value),
+      })}</span>`
     : '';
 
 /**
@@ -47,12 +50,13 @@ to “${VALUE_WORDS[choice.lock.value].toLowerCase()}”: this cannot be changed
  * for a token that opens it too (made before each URL had its own token); otherwise the page
  * points to the email's own preference link.
  */
-const preferencesLink = (token: string | undefined) =>
+const preferencesLink = (words: Words, token: string | undefined): Html | string =>
   token === undefined
-    ? html`Choose which notifications you get with the preferences link of the email`
-    : html`<a href="../p/${token}">Choose which notifications you get</a>`;
+    ? words.t('unsubscribe.chooseInEmail')
+    : words.rich('unsubscribe.choose', { link: (chunks) => html`<a href="../p/${token}">${chunks}</a>` });
 
 export const offerPage = (
+  words: Words,
   policy: Policy,
   channel: Channel,
   choices: readonly Choice[],
@@ -65,11 +69,11 @@ export const offerPage = (
   const preselected = choices[0]?.lock ? undefined : choices[0];
   const only = choices.length === 1 ? choices[0] : undefined;
   const body = only
-    ? html`<p>You will no longer get ${describeTarget(policy, channel, only.target)}.</p>${
-        only.lock ? html`<p>${lockNote(policy, channel, only)}</p>` : ''
+    ? html`<p>${words.t('unsubscribe.noLonger', { target: describeTarget(words, policy, channel, only.target) })}</p>${
+        only.lock ? html`<p>${lockNote(words, policy, channel, only)}</p>` : ''
       }`
     : html`<fieldset>
-<legend>Unsubscribe from</legend>
+<legend>${words.t('unsubscribe.legend')}</legend>
 ${choices.map(
   (
     choice,
@@ -78,45 +82,58 @@ ${choices.map(
   }${preselected === undefined && !choice.lock ? html` required` : ''}${
     choice.lock ? html` disabled aria-describedby="lock-${choice.scope}"` : ''
   }>
-<label for="scope-${choice.scope}">${capitalized(describeTarget(policy, channel, choice.target))}${
-    choice.lock ? html`<br>${lockNote(policy, channel, choice)}` : ''
+<label for="scope-${choice.scope}">${words.capitalized(describeTarget(words, policy, channel, choice.target))}${
+    choice.lock ? html`<br>${lockNote(words, policy, channel, choice)}` : ''
   }</label></div>`,
 )}
 </fieldset>`;
   return page(
-    `Unsubscribe from ${channelNotifications(channel)}`,
+    words,
+    words.t('unsubscribe.title', { channel }),
     html`${
       open.length > 0
         ? html`<form method="post">
 <input type="hidden" name="${FIELD}" value="${VALUE}">
 ${body}
-<p><button type="submit">Unsubscribe</button></p>
+<p><button type="submit">${words.t('unsubscribe.button')}</button></p>
 </form>`
         : body
     }
-<p>${preferencesLink(token)}, or change them where you use the service.</p>`,
+<p>${words.rich('unsubscribe.elsewhere', { choose: preferencesLink(words, token) })}</p>`,
   );
 };
 
 export const unsubscribedPage = (
+  words: Words,
   policy: Policy,
   channel: Channel,
   target: Target,
   token: string | undefined,
 ): string => {
-  const kept = target.category === undefined ? stillSent(policy, channel) : [];
+  const kept = target.category === undefined ? stillSent(words, policy, channel) : [];
+  const described = describeTarget(words, policy, channel, target);
   return page(
-    'You are unsubscribed',
-    html`<p class="status" role="status">You will no longer get ${describeTarget(policy, channel, target)}${
-      kept.length > 0 ? html`, except ${kept.join(', ')}: your organization always sends those` : ''
-    }.</p>
-<p>Changed your mind? ${preferencesLink(token)}.</p>`,
+    words,
+    words.t('unsubscribed.title'),
+    html`<p class="status" role="status">${
+      kept.length > 0
+        ? words.t('unsubscribe.noLongerExcept', { target: described, kept: words.list(kept) })
+        : words.t('unsubscribe.noLonger', { target: described })
+    }</p>
+<p>${words.rich('unsubscribed.changedMind', { choose: preferencesLink(words, token) })}</p>`,
   );
 };
 
-export const lockedPage = (policy: Policy, channel: Channel, choice: Choice, token: string | undefined): string =>
+export const lockedPage = (
+  words: Words,
+  policy: Policy,
+  channel: Channel,
+  choice: Choice,
+  token: string | undefined,
+): string =>
   page(
-    'Nothing was changed',
-    html`<p class="status" role="status">${lockNote(policy, channel, choice)}</p>
-<p>${preferencesLink(token)}.</p>`,
+    words,
+    words.t('locked.title'),
+    html`<p class="status" role="status">${lockNote(words, policy, channel, choice)}</p>
+<p>${words.rich('locked.more', { choose: preferencesLink(words, token) })}</p>`,
   );

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { categoryId } from '#shared/api/categories.js';
 import { CHANNELS } from '#shared/api/channels.js';
 import { identifier } from '#shared/api/identifiers.js';
+import { canonicalTag, LOCALES, MAX_LOCALE_LENGTH } from '#shared/api/locales.js';
 import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
 import { userIds } from '#shared/preferences/schemas.js';
@@ -21,6 +22,15 @@ export const createLinksRequest = z.strictObject({
         z.minimum(1, { error: `expiresInDays must be between 1 and ${MAX_LINK_DAYS}` }),
         z.maximum(MAX_LINK_DAYS, { error: `expiresInDays must be between 1 and ${MAX_LINK_DAYS}` }),
       ),
+  ),
+  // The pages' language (docs/api.md, The pages' languages): any BCP 47 tag; one of a language
+  // the pages do not speak leaves the choice to the browser's Accept-Language.
+  locale: z.optional(
+    z.string({ error: 'locale must be a string' }).check(
+      z.refine((tag) => canonicalTag(tag) !== undefined, {
+        error: `locale must be a BCP 47 language tag of at most ${MAX_LOCALE_LENGTH} characters, such as ${LOCALES.join(', ')}`,
+      }),
+    ),
   ),
 });
 export type CreateLinksRequest = z.infer<typeof createLinksRequest>;

@@ -1,0 +1,105 @@
+import type { Catalog } from './en.js';
+
+/* The pages' words in Brazilian Portuguese, in ICU MessageFormat: the keys of en.ts. */
+export const ptBR: Catalog = {
+  'notFound.title': 'Este link não funciona',
+  'notFound.body':
+    'O link pode ter expirado ou sido substituído por um mais recente. Use o link de um e-mail mais recente ou altere suas configurações de notificação onde você usa o serviço.',
+  'methodNotAllowed.title': 'Esta solicitação não é compatível',
+  'methodNotAllowed.body': 'Esta página só pode ser aberta ou enviada pelo próprio formulário.',
+  'tryAgain.title': 'Algo deu errado',
+  'tryAgain.body': 'Nada foi alterado. Tente de novo em um minuto.',
+  'badRequest.title': 'Não foi possível entender esta solicitação',
+  'badRequest.body': '{reason} Nada foi alterado.',
+
+  'channel.name': '{channel, select, inbox {Caixa de entrada do app} email {E-mail} other {Slack}}',
+  'channel.notifications':
+    '{channel, select, inbox {as notificações da caixa de entrada do app} email {as notificações por e-mail} other {as notificações do Slack}}',
+  'value.name': '{value, select, ALL {Todas as notificações} MINE {Só o que me envolve} other {Nenhuma}}',
+  'value.inline': '{value, select, ALL {todas as notificações} MINE {só o que me envolve} other {nenhuma}}',
+
+  'target.documentCategory': '{what} sobre “{category}” neste documento',
+  'target.document': '{what} sobre este documento',
+  'target.category': '{what} sobre “{category}”, em todos os documentos',
+  'target.organization': '{what} desta organização',
+
+  'unsubscribe.title':
+    '{channel, select, inbox {Cancelar as notificações da caixa de entrada} email {Cancelar as notificações por e-mail} other {Cancelar as notificações do Slack}}',
+  'unsubscribe.legend': 'Cancelar:',
+  'unsubscribe.button': 'Cancelar inscrição',
+  'unsubscribe.noLonger': 'Você não vai mais receber {target}.',
+  'unsubscribe.noLongerExcept':
+    'Você não vai mais receber {target}, exceto {kept}: sua organização sempre envia essas.',
+  'unsubscribe.lock': 'Sua organização definiu {target} como “{value}”: isso não pode ser alterado aqui.',
+  'unsubscribe.elsewhere': '{choose} ou altere isso onde você usa o serviço.',
+  'unsubscribe.choose': '<link>Escolha quais notificações você recebe</link>',
+  'unsubscribe.chooseInEmail': 'Escolha quais notificações você recebe pelo link de preferências do e-mail',
+  'unsubscribed.title': 'Sua inscrição foi cancelada',
+  'unsubscribed.changedMind': 'Mudou de ideia? {choose}.',
+  'locked.title': 'Nada foi alterado',
+  'locked.more': '{choose}.',
+
+  'preferences.title': 'Suas configurações de notificação',
+  'preferences.saved': 'Suas escolhas foram salvas.',
+  'preferences.intro':
+    'Escolha, para cada tipo de notificação, o que chega até você em cada canal. Escolha “Padrão” para usar o padrão: a configuração de todo o resto ou a da sua organização. Cada opção mostra o que vale agora. Mais abaixo: seu fuso horário e seus horários de silêncio.',
+  'preferences.organization': 'Desta organização',
+  'preferences.document': 'Este documento',
+  'preferences.documentNote': 'Estas configurações prevalecem sobre as de cima, só para este documento.',
+  'preferences.default': 'Padrão: {value}',
+  'preferences.locked': '(definido pela sua organização: não pode ser alterado aqui)',
+  'preferences.save': 'Salvar',
+  'row.everythingElse': 'Todo o resto',
+  'row.everythingElseNote': 'Notificações de qualquer outro tipo e dos tipos acima que estão no padrão.',
+  'row.all': 'Todas as notificações',
+  'row.documentCategory': '{category} neste documento',
+  'row.document': 'Tudo sobre este documento',
+
+  'schedule.heading': 'Quando as notificações chegam',
+  'schedule.timeZone': 'Fuso horário',
+  'schedule.timeZoneHint': 'Um nome como America/Sao_Paulo ou Europe/Lisbon: os horários abaixo estão nesse fuso.',
+  'schedule.timeZoneIs': 'Agora: {zone}.',
+  'schedule.keptHeading': 'Pausa e resumo',
+  'schedule.snoozed':
+    'As notificações de {channels} estão pausadas até {until} e chegam nesse momento. A caixa de entrada do app continua recebendo.',
+  'schedule.digest':
+    'As notificações de {channels} chegam juntas em uma só mensagem, {cadence, select, weekly {semanalmente ({day})} other {diariamente}}, às {at}.',
+  'schedule.keptNote': 'Você altera isso onde usa o serviço; salvar aqui mantém como está.',
+  'schedule.quietHeading': 'Horários de silêncio',
+  'schedule.quietNote':
+    'Durante os horários de silêncio, os canais que você escolher seguram as notificações até o fim do horário (as urgentes chegam mesmo assim). Um horário que termina antes de começar passa da meia-noite.',
+  'schedule.rule': 'Horário de silêncio {n}',
+  'schedule.ruleNew': 'Horário de silêncio {n} (novo)',
+  'schedule.days': 'Dias',
+  'schedule.from': 'De',
+  'schedule.until': 'Até',
+  'schedule.heldBack': 'Seguradas',
+  'schedule.remove': 'Remover este horário de silêncio',
+
+  'reason.contentType': 'O formulário deve ser enviado como application/x-www-form-urlencoded ou multipart/form-data.',
+  'reason.size': 'O formulário tem mais de {bytes} bytes.',
+  'reason.encoding': 'O formulário não está em UTF-8 válido.',
+  'reason.escape': 'O formulário contém um % que não é seguido de dois dígitos hexadecimais.',
+  'reason.malformed': 'Não foi possível ler o formulário.',
+  'reason.files': 'O formulário só pode conter campos de texto.',
+  'reason.count': 'O formulário tem mais de {count} campos.',
+  'reason.notOneClick': 'O formulário deve conter {field} exatamente uma vez.',
+  'reason.unsubscribeFields': 'O formulário só pode conter {field} e scope.',
+  'reason.scope': 'O formulário pode conter um único scope, que deve ser um destes: {scopes}.',
+  'reason.notThisLink': 'Este link não permite cancelar isso: ele não se refere a um único documento ou categoria.',
+  'reason.unknownField': 'O formulário contém um campo que não está na página de preferências.',
+  'reason.value': 'O formulário contém um valor que não é uma das opções.',
+  'reason.repeated': 'O formulário contém um campo repetido.',
+  'reason.noTimeZoneField': 'O formulário contém horários de silêncio sem o campo de fuso horário.',
+  'reason.timeZone': 'Não conhecemos esse fuso horário: escreva um nome como America/Sao_Paulo ou Europe/Lisbon.',
+  'reason.timeZoneSpelled': 'Escreva o fuso horário assim: {zone}.',
+  'reason.timeZoneNeeded': 'Horários de silêncio precisam de um fuso horário, como America/Sao_Paulo.',
+  'reason.timeZoneKept': 'Sua pausa ou seu resumo precisa de um fuso horário: mantenha um.',
+  'reason.days': 'Horário de silêncio {n}: escolha pelo menos um dia.',
+  'reason.times': 'Horário de silêncio {n}: informe um horário de início e um de fim, como 22:00 e 07:00.',
+  'reason.sameTimes': 'Horário de silêncio {n}: o início e o fim precisam ser diferentes.',
+  'reason.channels': 'Horário de silêncio {n}: escolha pelo menos um canal para segurar as notificações.',
+  'reason.noFreeMinute':
+    'Os horários de silêncio não deixam nenhum minuto livre na semana para {channels}: encurte-os.',
+  'reason.invalid': 'Os horários de silêncio não são válidos.',
+};

@@ -149,8 +149,30 @@ describe('links/create', () => {
     remember(links.unsubscribeUrl);
   });
 
-  test('limits: expiresInDays 1 to 365, a category id, a channel', async () => {
-    for (const bad of [{ expiresInDays: 0 }, { expiresInDays: 366 }, { category: 'Not Valid' }, { channel: 'sms' }]) {
+  test('a link made with locale de shows its pages in German, even to a browser that asks for French', async () => {
+    const links = await createLinks(service, { organizationId: ORG, userIds: ['lena'], locale: 'de' });
+    const ask = { headers: { 'accept-language': 'fr-FR,fr;q=0.9' } };
+    const preferences = await openPage(remember(links.lena?.preferencesUrl as string), ask);
+    expect(preferences.status).toBe(200);
+    expect(preferences.html).toContain('<html lang="de" dir="ltr">');
+    expect(preferences.html).toContain('<h1>Ihre Benachrichtigungseinstellungen</h1>');
+    const offer = await openPage(remember(links.lena?.unsubscribeUrl as string), ask);
+    expect(offer.html).toContain('<h1>E-Mail-Benachrichtigungen abbestellen</h1>');
+    const arabic = await createLinks(service, { organizationId: ORG, userIds: ['lena'], locale: 'ar-EG' });
+    const rtl = await openPage(remember(arabic.lena?.preferencesUrl as string));
+    expect(rtl.html).toContain('<html lang="ar" dir="rtl">');
+  });
+
+  test('limits: expiresInDays 1 to 365, a category id, a channel, a locale', async () => {
+    for (const bad of [
+      { expiresInDays: 0 },
+      { expiresInDays: 366 },
+      { category: 'Not Valid' },
+      { channel: 'sms' },
+      { locale: 'not a tag' },
+      { locale: 'x'.repeat(36) },
+      { locale: 7 },
+    ]) {
       const response = await service.call(LINK_PATHS.create, { organizationId: ORG, userIds: ['ann'], ...bad });
       expect(response.status).toBe(400);
       expect(response.body.error?.status).toBe('INVALID_ARGUMENT');

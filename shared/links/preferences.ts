@@ -52,8 +52,11 @@ export const PREFERENCE_REASONS = {
   repeated: said('reason.repeated'),
 } as const;
 
-// `org`, `doc`, or either with `/<category id>`; then the channel.
-const CELL_FIELD = /^(?:was:)?((?:org|doc)(?:\/[a-z0-9][a-z0-9._-]{0,63})?):(inbox|email|slack)$/;
+// `org`, `doc`, or either with `/<category id>`; then the channel; then what the page showed
+// (`~<choice>`, in the select's own name: no hidden field per cell). A `was:` field, which pages
+// of earlier releases send beside the select, says the same.
+const CELL_FIELD =
+  /^(was:)?((?:org|doc)(?:\/[a-z0-9][a-z0-9._-]{0,63})?):(inbox|email|slack)(?:~(default|ALL|MINE|NONE))?$/;
 
 interface Submitted {
   /** Per `<row>:<channel>`, the choice sent and the one the page showed (if it said). */
@@ -74,15 +77,29 @@ const readForm = (fields: FormFields): FormCheck => {
       continue;
     }
     const match = CELL_FIELD.exec(name);
-    if (!match) return { ok: false, reason: PREFERENCE_REASONS.unknownField };
-    if (seen.has(name)) return { ok: false, reason: PREFERENCE_REASONS.repeated };
-    seen.add(name);
-    if (!CHOICES.includes(value)) return { ok: false, reason: PREFERENCE_REASONS.value };
-    const [, row, channel] = match as unknown as [string, string, Channel];
+    if (!match || (match[1] !== undefined && match[4] !== undefined)) {
+      return { ok: false, reason: PREFERENCE_REASONS.unknownField };
+    }
+    const [, was, row, channel, shown] = match as unknown as [
+      string,
+      string | undefined,
+      string,
+      Channel,
+      Choice | undefined,
+    ];
     const key = `${row}:${channel}`;
+    // Each cell's value once and what it showed once, however the form says them.
+    const valueSlot = was === undefined ? `value ${key}` : `was ${key}`;
+    if (seen.has(valueSlot) || (shown !== undefined && seen.has(`was ${key}`))) {
+      return { ok: false, reason: PREFERENCE_REASONS.repeated };
+    }
+    seen.add(valueSlot);
+    if (shown !== undefined) seen.add(`was ${key}`);
+    if (!CHOICES.includes(value)) return { ok: false, reason: PREFERENCE_REASONS.value };
     const cell = cells.get(key) ?? { row, channel };
-    if (name.startsWith('was:')) cell.was = value as Choice;
-    else cell.value = value as Choice;
+    if (was === undefined) cell.value = value as Choice;
+    else cell.was = value as Choice;
+    if (shown !== undefined) cell.was = shown;
     cells.set(key, cell);
   }
   return { ok: true, form: { cells } };

@@ -56,7 +56,16 @@ const tokenArb = fc.oneof(
 // Fields a form may hold: the pages' own names with wrong values, unknown names, odd bytes.
 const field = fc.tuple(
   fc.oneof(
-    fc.constantFrom('List-Unsubscribe', 'scope', 'org:email', 'was:org:email', 'doc/comment:slack', 'org/x:fax'),
+    fc.constantFrom(
+      'List-Unsubscribe',
+      'scope',
+      'org:email',
+      'was:org:email',
+      'org:email~ALL',
+      'org:email~default',
+      'doc/comment:slack',
+      'org/x:fax',
+    ),
     // The schedule part's own names (and near misses).
     fc.constantFrom('schedule:timeZone', 'was:schedule:timeZone', 'was:schedule:quietHours', 'q0d', 'q6s'),
     fc.constantFrom('q0e', 'q1c', 'q2r', 'q7d', 'q0:day', 'quiet:0:day'),

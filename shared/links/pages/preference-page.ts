@@ -9,15 +9,16 @@ import { page } from './layout.js';
  * The preference page (GET /p/{token}): one plain form, posted to itself. Each setting is a
  * labelled select (a keyboard, a screen reader and a phone all handle one); its options say the
  * values in words and "use the default", which names what applies then. A locked channel is
- * shown as text with the reason. Each select carries the value it showed (`was:`), so that a save
- * changes only what the person changed, even if the page was open for a while.
+ * shown as text with the reason. Each select's name carries the value it showed (`~<value>`), so
+ * that a save changes only what the person changed, even if the page was open for a while. The
+ * options' end tags are left out (HTML allows it): the page repeats them some hundred times.
  */
 
 export const DEFAULT_VALUE = 'default';
 
-/** The form's name of a cell: `<row>:<channel>`. */
-export const cellField = (row: Pick<Row, 'key'>, channel: Channel): string => `${row.key}:${channel}`;
-export const wasField = (row: Pick<Row, 'key'>, channel: Channel): string => `was:${cellField(row, channel)}`;
+/** The form's name of a cell: `<row>:<channel>`, then `~<what the page showed>`. */
+export const cellField = (row: Pick<Row, 'key'>, channel: Channel, shown: string): string =>
+  `${row.key}:${channel}~${shown}`;
 
 const cellHtml = (words: Words, row: Row, cell: Cell, nextId: () => string): Html => {
   const name = words.channel(cell.channel);
@@ -28,12 +29,12 @@ const cellHtml = (words: Words, row: Row, cell: Cell, nextId: () => string): Htm
   const id = nextId();
   const shown = cell.value ?? DEFAULT_VALUE;
   const option = (value: string, text: string) =>
-    html`<option value="${value}"${value === shown ? html` selected` : ''}>${text}</option>`;
-  return html`<div class="row"><label for="${id}">${name}</label><select id="${id}" name="${cellField(row, cell.channel)}">${[
+    html`<option value="${value}"${value === shown ? html` selected` : ''}>${text}`;
+  return html`<div class="row"><label for="${id}">${name}</label><select id="${id}" name="${cellField(row, cell.channel, shown)}">${[
     // "Use the default", with what it gives now: short enough for a phone's select.
     option(DEFAULT_VALUE, words.defaultChoice(cell.fallback)),
     ...DELIVERY_SETTINGS.map((value) => option(value, words.value(value))),
-  ]}</select><input type="hidden" name="${wasField(row, cell.channel)}" value="${shown}"></div>`;
+  ]}</select></div>`;
 };
 
 const rowHtml = (words: Words, row: Row, nextId: () => string): Html =>

@@ -21,8 +21,8 @@ import { type Said, said } from './i18n/words.js';
  * changed here with quiet hours changed elsewhere meanwhile keeps the newer quiet hours, and the
  * other way round. What is written passes schedule/set's own schema (shared/schedules), the time
  * zone checked against the same ICU data; anything else is a reason for the 400 page, in words.
- * The page is kept small (docs/api.md: under 30 KB for a policy of ten categories, with the
- * largest schedule): short field names, the rules it showed as a digest.
+ * The page is kept small (docs/design.md: under 40 KB for a policy of ten categories, with the
+ * largest schedule, in every language): short field names, the rules it showed as a digest.
  */
 
 export const SCHEDULE_FIELDS = {

@@ -176,7 +176,7 @@ describe.each([1280, 390])('at %i px', (width) => {
       await checkLayout(page);
       await checkFocusOrder(page);
       await page.getByRole('heading', { name: 'When notifications arrive' }).waitFor();
-      expect(await page.getByText('come together in one message, every Monday at 08:00').count()).toBe(1);
+      expect(await page.getByText('come together in one message, every Monday at 8:00 AM').count()).toBe(1);
       const zone = page.getByLabel('Time zone');
       expect(await zone.inputValue()).toBe('America/New_York');
 

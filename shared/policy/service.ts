@@ -26,6 +26,8 @@ export const normalPolicy = (input: PolicyInput): Policy => {
             {
               label: category.label,
               ...(category.description === undefined ? {} : { description: category.description }),
+              ...(category.labels === undefined ? {} : { labels: category.labels }),
+              ...(category.descriptions === undefined ? {} : { descriptions: category.descriptions }),
               ...(own ? { channels: own } : {}),
             },
           ];

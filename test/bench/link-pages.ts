@@ -193,7 +193,7 @@ export const linkPagesSection = async (
     rows: LOCALES.map((locale) => [
       locale,
       fmtNum(localized[locale]),
-      fmtMs(renders[locale].cpuMicros / 1000),
+      `${fmtNum(Math.round(renders[locale].cpuMicros))} µs`,
       fmtRatio(renders[locale].cpuMicros / english),
     ]),
   });

@@ -118,6 +118,10 @@ describe.each(LOCALES)('%s', (locale) => {
     expect((states.find((state) => state.name === 'locked') as { markup: string }).markup).toContain(
       `<html lang="${locale}"`,
     );
+    // The policy's label in the page's language, where it has one.
+    if (locale === 'ar') {
+      expect((await openPage((states[0] as { url: string }).url)).html).toContain('<bdi>التعليقات والردود</bdi>');
+    }
     const found: Record<string, unknown[]> = {};
     for (const width of WIDTHS) {
       const page = tabs.get(width) as Page;

@@ -8,6 +8,8 @@ import { sealLink } from '#shared/links/token.js';
 import { unsubscribePage } from '#shared/links/unsubscribe.js';
 import type { PublicRequest } from '#shared/platform/public-page.js';
 import type { Policy } from '#shared/policy/model.js';
+import { type PolicyInput, policySchema } from '#shared/policy/schema.js';
+import { normalPolicy } from '#shared/policy/service.js';
 
 // Which language the pages of a link speak (contract 16.1): the link's locale, else the request's
 // Accept-Language, else English; the 404 page the same for every failure in a language; the
@@ -64,7 +66,7 @@ describe('the language of a page', () => {
     expect(htmlTag(page.body)).toBe('<html lang="de" dir="ltr">');
     expect(page.body).toContain('<title>Ihre Benachrichtigungseinstellungen</title>');
     // The policy's German label.
-    expect(page.body).toContain('<legend>Kommentare</legend>');
+    expect(page.body).toContain('<legend><bdi>Kommentare</bdi></legend>');
     const offer = await unsubscribe(request(await token('unsubscribe', { locale: 'de' }), 'fr'));
     expect(offer.body).toContain('E-Mail-Benachrichtigungen abbestellen');
   });
@@ -106,5 +108,22 @@ describe('the language of a page', () => {
     expect(page.status).toBe(400);
     expect(page.body).toContain('フォームに含められるのは List-Unsubscribe と scope だけです。');
     expect(page.body).toContain('変更は行われていません。');
+  });
+});
+
+describe('labels and descriptions per locale in the policy', () => {
+  test('kept as set (policy/set’s normal form), for the shipped locales only', () => {
+    const input = {
+      categories: {
+        comment: { label: 'Comments', labels: { de: 'Kommentare', ar: 'التعليقات' }, descriptions: { ja: '返信' } },
+      },
+    };
+    const parsed = policySchema().safeParse(input);
+    expect(parsed.success).toBe(true);
+    expect(normalPolicy(parsed.data as PolicyInput).categories?.comment).toEqual(input.categories.comment);
+    for (const bad of [{ labels: { it: 'Commenti' } }, { labels: { de: '' } }, { descriptions: 'x' }]) {
+      const refused = policySchema().safeParse({ categories: { comment: { label: 'Comments', ...bad } } });
+      expect({ bad, success: refused.success }).toEqual({ bad, success: false });
+    }
   });
 });

@@ -37,10 +37,12 @@ const cellHtml = (words: Words, row: Row, cell: Cell, nextId: () => string): Htm
   ]}</select></div>`;
 };
 
+// A row's title and description may be the policy's text, in any direction: isolated (<bdi>), so
+// that English in an Arabic page, or the other way round, keeps its punctuation where it belongs.
 const rowHtml = (words: Words, row: Row, nextId: () => string): Html =>
   html`<fieldset>
-<legend>${row.title}</legend>
-${row.description ? html`<p class="note">${row.description}</p>` : ''}
+<legend><bdi>${row.title}</bdi></legend>
+${row.description ? html`<p class="note"><bdi>${row.description}</bdi></p>` : ''}
 ${row.cells.map((cell) => cellHtml(words, row, cell, nextId))}
 </fieldset>
 `;

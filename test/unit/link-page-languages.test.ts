@@ -30,7 +30,14 @@ const reader: LinkStateReader = {
 };
 const store = {} as never;
 const unsubscribe = unsubscribePage({ keys, reader, store, now: () => NOW });
-const preferences = preferencesPage({ keys, reader, store, defaults: BUILT_IN_DEFAULTS, now: () => NOW });
+const preferences = preferencesPage({
+  keys,
+  reader,
+  store,
+  schedules: store,
+  defaults: BUILT_IN_DEFAULTS,
+  now: () => NOW,
+});
 
 const token = async (purpose: 'unsubscribe' | 'preferences', extra: Partial<LinkScope> = {}) =>
   sealLink(

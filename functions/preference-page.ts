@@ -1,6 +1,6 @@
 import { publicRoute } from '#shared/edge/public-route.js';
 import { DynamoLinkStateReader } from '#shared/links/link-state.js';
-import { FIXED_PAGES } from '#shared/links/pages/fixed-pages.js';
+import { fixedPagesIn } from '#shared/links/pages/fixed-pages.js';
 import { preferencesPage } from '#shared/links/preferences.js';
 import { preferencePageRoute } from '#shared/links/routes/preference-page.js';
 import { SecretKeyring } from '#shared/links/secret-keyring.js';
@@ -17,6 +17,6 @@ const schedules = new DynamoScheduleStore(documentClient, tableName('config'));
 
 export const handler = publicRoute(
   preferencePageRoute,
-  FIXED_PAGES,
+  fixedPagesIn,
   preferencesPage({ keys, reader, store, schedules, defaults: deliveryDefaults() }),
 );

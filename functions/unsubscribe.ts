@@ -1,6 +1,6 @@
 import { publicRoute } from '#shared/edge/public-route.js';
 import { DynamoLinkStateReader } from '#shared/links/link-state.js';
-import { FIXED_PAGES } from '#shared/links/pages/fixed-pages.js';
+import { fixedPagesIn } from '#shared/links/pages/fixed-pages.js';
 import { unsubscribeRoute } from '#shared/links/routes/unsubscribe.js';
 import { SecretKeyring } from '#shared/links/secret-keyring.js';
 import { unsubscribePage } from '#shared/links/unsubscribe.js';
@@ -13,4 +13,4 @@ const keys = new SecretKeyring(secretsClient, secretId('linkKeys'), linkKeysCach
 const reader = new DynamoLinkStateReader(documentClient, tableName('config'), tableName('migrations'));
 const store = new DynamoPreferenceStore(documentClient, tableName('config'));
 
-export const handler = publicRoute(unsubscribeRoute, FIXED_PAGES, unsubscribePage({ keys, reader, store }));
+export const handler = publicRoute(unsubscribeRoute, fixedPagesIn, unsubscribePage({ keys, reader, store }));

@@ -1,5 +1,6 @@
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { type Locale, negotiateLocale } from '#shared/api/locales.js';
 import { PAGE_HEADERS } from '#shared/links/pages/layout.js';
 import type { FixedPages, PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
 import type { PublicRoute } from '#shared/platform/route.js';
@@ -45,6 +46,10 @@ const tokenOf = (event: APIGatewayProxyEventV2, prefix: string): string | undefi
 const bodyOf = (event: APIGatewayProxyEventV2): Buffer =>
   event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
 
+/** The language of the pages the edge answers itself: the browser's, as far as the service speaks it. */
+const localeOf = (event: APIGatewayProxyEventV2): Locale =>
+  negotiateLocale({ acceptLanguage: event.headers?.['accept-language'] });
+
 const queryOf = (event: APIGatewayProxyEventV2): Record<string, string> => {
   const query: Record<string, string> = Object.create(null);
   for (const [name, value] of new URLSearchParams(event.rawQueryString ?? '')) {
@@ -55,18 +60,20 @@ const queryOf = (event: APIGatewayProxyEventV2): Record<string, string> => {
 
 /**
  * A public route's handler: the edge around the route's page call. `handle` is called only for a
- * path with a token and an allowed method; it answers a page (or a 303), and may throw.
+ * path with a token and an allowed method; it answers a page (or a 303), and may throw. The
+ * edge's own pages (`pagesIn`) are in the language the request's Accept-Language asks for.
  */
 export const publicRoute = (
   route: Pick<PublicRoute, 'prefix' | 'methods'>,
-  pages: FixedPages,
+  pagesIn: (locale: Locale) => FixedPages,
   handle: (request: PublicRequest) => Promise<PageAnswer>,
 ) =>
   observed<APIGatewayProxyEventV2, Answer>({ timeoutEarlyInMillis: DEADLINE_MARGIN_MS })
     .use(responseHeaders(PAGE_HEADERS))
     .use(httpHeaderNormalizer())
-    .use(pageErrors(pages.tryAgain))
+    .use(pageErrors((event) => pagesIn(localeOf(event as APIGatewayProxyEventV2)).tryAgain))
     .handler(async (event, context, { signal }): Promise<Answer> => {
+      const pages = pagesIn(localeOf(event));
       const requested = (event.requestContext?.http?.method ?? 'GET').toUpperCase();
       const method = requested === 'HEAD' ? 'GET' : requested;
       if (method !== 'GET' && method !== 'POST') {
@@ -82,6 +89,7 @@ export const publicRoute = (
             token,
             body: method === 'POST' ? bodyOf(event) : Buffer.alloc(0),
             contentType: event.headers?.['content-type'],
+            acceptLanguage: event.headers?.['accept-language'],
             query: queryOf(event),
             signal: routeSignal(context, signal),
           })

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import type { HttpHandler } from '#shared/edge/http-route.js';
 import { parseCallableBody } from '#shared/edge/http-route.js';
 import { publicRoute } from '#shared/edge/public-route.js';
-import { FIXED_PAGES } from '#shared/links/pages/fixed-pages.js';
+import { FIXED_PAGES, fixedPagesIn } from '#shared/links/pages/fixed-pages.js';
 import { PAGE_HEADERS } from '#shared/links/pages/layout.js';
 import { logger } from '#shared/platform/logger.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
@@ -140,19 +140,36 @@ describe('did-you-mean hints', () => {
 
 describe('the pages share the response headers and the error registry', () => {
   const route = { prefix: '/u/', methods: ['GET', 'POST'] } as const;
-  const pageEvent = (rawPath: string, proxy?: string) => ({
-    ...apiEvent(rawPath, { method: 'GET' }),
+  const pageEvent = (rawPath: string, proxy?: string, headers: Record<string, string> = {}) => ({
+    ...apiEvent(rawPath, { method: 'GET', headers }),
     ...(proxy === undefined ? {} : { pathParameters: { proxy } }),
   });
 
   test('a failure: the try-again page, with the page headers', async () => {
     const error = jest.spyOn(logger, 'error').mockImplementation(() => {});
-    const handle = publicRoute(route, FIXED_PAGES, async () => {
+    const handle = publicRoute(route, fixedPagesIn, async () => {
       throw new Error('boom');
     });
     const response = await handle(pageEvent('/u/t', 't'), lambdaContext());
     error.mockRestore();
     expect(response).toMatchObject({ statusCode: 429, body: FIXED_PAGES.tryAgain });
     expect(response.headers).toEqual({ ...PAGE_HEADERS, 'retry-after': '30' });
+  });
+
+  test("the edge's own pages and the page call follow the browser's Accept-Language", async () => {
+    const error = jest.spyOn(logger, 'error').mockImplementation(() => {});
+    const seen: (string | undefined)[] = [];
+    const handle = publicRoute(route, fixedPagesIn, async (request) => {
+      seen.push(request.acceptLanguage);
+      throw new Error('boom');
+    });
+    const french = { 'Accept-Language': 'fr-FR,fr;q=0.9,en;q=0.5' };
+    const failed = await handle(pageEvent('/u/t', 't', french), lambdaContext());
+    const noToken = await handle(pageEvent('/u/', undefined, french), lambdaContext());
+    error.mockRestore();
+    expect(seen).toEqual(['fr-FR,fr;q=0.9,en;q=0.5']);
+    expect(failed).toMatchObject({ statusCode: 429, body: fixedPagesIn('fr').tryAgain });
+    expect(noToken).toMatchObject({ statusCode: 404, body: fixedPagesIn('fr').notFound });
+    expect(fixedPagesIn('fr').notFound).not.toBe(FIXED_PAGES.notFound);
   });
 });

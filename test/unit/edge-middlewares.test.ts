@@ -184,7 +184,7 @@ test('pageErrors answers any error with the try-again page, 429 and Retry-After,
   const error = jest.spyOn(logger, 'error').mockImplementation(() => {});
   const request = requestOf();
   request.error = Object.assign(new Error('x'), { name: 'ThrottlingException' });
-  pageErrors('<p>try again</p>').onError?.(request as never);
+  pageErrors(() => '<p>try again</p>').onError?.(request as never);
   expect(request.response).toEqual({ statusCode: 429, headers: { 'retry-after': '30' }, body: '<p>try again</p>' });
   expect(error).toHaveBeenCalledWith('Dependency unavailable', expect.objectContaining({ error: request.error }));
   error.mockRestore();

@@ -13,7 +13,7 @@ export const TRY_AGAIN_STATUS = 429;
  * 5xx. Logged at ERROR under the kind's own words, with the error only (its name, message and
  * stack, which name no token: the routes never put one in), and counted.
  */
-export const pageErrors = (tryAgainPage: string): MiddlewareObj => ({
+export const pageErrors = (tryAgainPageFor: (event: unknown) => string): MiddlewareObj => ({
   onError: (request: Request) => {
     const { error } = request;
     const { log } = answerFor(error, request.context.awsRequestId);
@@ -22,7 +22,7 @@ export const pageErrors = (tryAgainPage: string): MiddlewareObj => ({
     request.response = {
       statusCode: TRY_AGAIN_STATUS,
       headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-      body: tryAgainPage,
+      body: tryAgainPageFor(request.event),
     };
   },
 });

@@ -29,7 +29,7 @@ export const fixedPagesIn = (locale: Locale): FixedPages => {
   return pages;
 };
 
-/** What the public edge answers itself (shared/edge/public-route.ts): in English, until it knows the request's language. */
+/** The English fixed pages, the language of a request that asks for none the service speaks. */
 export const FIXED_PAGES: FixedPages = fixedPagesIn(DEFAULT_LOCALE);
 export const NOT_FOUND_PAGE = FIXED_PAGES.notFound;
 

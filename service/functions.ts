@@ -1,8 +1,8 @@
 import { PUBLISHER_STREAM_FILTERS } from '#shared/events/publisher.js';
 import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
-import { MIGRATION_ENTRIES_GRANTS as ENTRIES } from '#shared/migration/entries-grants.js';
 import { accessOf, type FunctionAccess } from '#shared/platform/route.js';
 import { ERASURE_ENTRY_STORE_GRANTS as ERASED } from '#shared/preferences/store-grants.js';
+import { MIGRATION_ENTRIES_GRANTS as ENTRIES } from './migration-entries-grants.js';
 
 /**
  * What a Lambda function of the service is, in terms free of CDK: its handler file, its memory

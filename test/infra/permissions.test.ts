@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { MIGRATION_ENTRIES_GRANTS } from '#service/migration-entries-grants.js';
 import { REPO_ROOT } from '#service/repository-root.js';
-import { MIGRATION_ENTRIES_GRANTS } from '#shared/migration/entries-grants.js';
 import type { StoreAccess } from '#shared/platform/route.js';
 import { USER_INDEX } from '#shared/preferences/keys.js';
 import { ERASURE_ENTRY_STORE_GRANTS, PREFERENCE_STORE_GRANTS } from '#shared/preferences/store-grants.js';

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, test } from '@jest/globals';
+import { MIGRATION_ENTRIES_GRANTS } from '#service/migration-entries-grants.js';
 import { DynamoMigrationEntries } from '#shared/migration/copies.js';
-import { MIGRATION_ENTRIES_GRANTS } from '#shared/migration/entries-grants.js';
 import type { StoreAccess } from '#shared/platform/route.js';
 import { DynamoErasureEntryStore } from '#shared/preferences/dynamo-erasure-entries.js';
 import { DynamoMigrationEntryStore } from '#shared/preferences/dynamo-migration-entries.js';

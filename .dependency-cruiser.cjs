@@ -111,7 +111,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|cdk\\.out|\\.data|client/dist|test/bench/results|test/e2e/client-consumer)/' },
+    exclude: { path: '^(node_modules|cdk\\.out|\\.data|client/dist|test/bench/results|test/twin/client-consumer)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -6,7 +6,7 @@
  * and catches an error at cold start (`npm run bench -- --only=bundles`). Set in the environment,
  * each is found at the first step.
  *
- * The values are the SDK's own defaults (test/unit/lambda-sdk-settings.test.ts resolves each
+ * The values are the SDK's own defaults (test/infra/lambda-sdk-settings.test.ts resolves each
  * without them and compares), so behaviour does not change, except the app id, which adds
  * `app/notification-preferences` to the User-Agent of every AWS call (CloudTrail shows it).
  * An operator who needs FIPS or dual-stack endpoints changes the value here, in one place.

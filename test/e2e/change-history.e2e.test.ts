@@ -219,7 +219,7 @@ describe('npm start killed mid-stream', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  // As test/e2e/npm-start-stop.e2e.test.ts: local/main.ts in one process, so that SIGKILL stops it all.
+  // As test/twin/npm-start-stop.test.ts: local/main.ts in one process, so that SIGKILL stops it all.
   const start = async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts', '--port', '0', '--data-dir', dataDir], {
       cwd: REPO_ROOT,

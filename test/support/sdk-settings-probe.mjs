@@ -1,5 +1,5 @@
 // Prints, as JSON, every setting of service/lambda-sdk-settings.ts as a DynamoDB and an SQS client
-// resolve them in this process's environment (test/unit/lambda-sdk-settings.test.ts runs it once
+// resolve them in this process's environment (test/infra/lambda-sdk-settings.test.ts runs it once
 // per case: the SDK remembers some settings for the whole process). Nothing is sent: each call
 // stops before it leaves.
 import { DescribeLimitsCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';

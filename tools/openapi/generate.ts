@@ -5,7 +5,7 @@ import { absolutePath, GENERATED_FILES } from './generated-files.js';
 
 /**
  * Writes the files derived from the operations table (`npm run generate`), formatted the way
- * the linter wants them. test/unit/generated-files.test.ts fails when a committed one is stale.
+ * the linter wants them. test/twin/generated-files.test.ts fails when a committed one is stale.
  */
 const biome = createRequire(import.meta.url).resolve('@biomejs/biome/bin/biome');
 for (const file of GENERATED_FILES) {

@@ -8,7 +8,7 @@ import { OPERATIONS } from './operations.js';
 /**
  * Files derived from the operations table (tools/openapi/operations.ts) and committed, so that
  * readers and the zod-free client can use them. `npm run generate` writes them;
- * test/unit/generated-files.test.ts fails when one is stale.
+ * test/twin/generated-files.test.ts fails when one is stale.
  */
 export interface GeneratedFile {
   /** Relative to the repository root. */

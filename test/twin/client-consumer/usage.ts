@@ -1,4 +1,4 @@
-// A consumer's program, compiled by test/e2e/client-package.e2e.test.ts with tsc under
+// A consumer's program, compiled by test/twin/client-package.test.ts with tsc under
 // `module: nodenext` and the strictest flags a project may set (exactOptionalPropertyTypes,
 // noUncheckedIndexedAccess), once as an ES module and once as CommonJS, then run against the
 // local service. It is outside the repository's own type check: it imports the packed package.

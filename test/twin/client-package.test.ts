@@ -11,9 +11,9 @@ import { type LocalService, startLocalService } from '../support/local-service.j
 // tarball into fresh projects (an ES module one and a CommonJS one, as `npm init -y` makes it)
 // without the registry, compiled by the strictest consumer tsconfig, which has none of this
 // repository's settings (no path aliases, lib ES2022), and run by plain node against the local
-// service. The consumer's programs are in test/e2e/client-consumer/.
+// service. The consumer's programs are in test/twin/client-consumer/.
 const CLIENT_DIR = join(REPO_ROOT, 'client');
-const CONSUMER = join(REPO_ROOT, 'test/e2e/client-consumer');
+const CONSUMER = join(REPO_ROOT, 'test/twin/client-consumer');
 const PACKAGE = 'node_modules/@notification-preferences/client';
 const NODE_TYPES = join(REPO_ROOT, 'node_modules/@types');
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');

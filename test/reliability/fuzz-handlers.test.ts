@@ -9,14 +9,7 @@ import { hashToken } from '#shared/auth/credential.js';
 import type { HttpHandler } from '#shared/edge/http-route.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import {
-  assertErrorEnvelope,
-  badRequests,
-  FUZZ_RUNS,
-  FUZZ_TIMEOUT_MS,
-  HTTP_FUZZ_GROUPS,
-  ROUTE_FUZZ_SPECS,
-} from '../support/fuzz.js';
+import { assertErrorEnvelope, badRequests, FUZZ_RUNS, FUZZ_TIMEOUT_MS, ROUTE_FUZZ_SPECS } from '../support/fuzz.js';
 import { setDynamoTestEnv } from '../support/test-env.js';
 
 // In-process: generated bad requests go through the real handlers and a real (embedded)
@@ -61,12 +54,6 @@ const allTables = async () => ({
 test('every route has a fuzz spec, and every spec is a route', () => {
   expect(ROUTE_FUZZ_SPECS.map((spec) => [spec.name, spec.path])).toEqual(
     ROUTES.map((route) => [route.operationId, route.path]),
-  );
-});
-
-test('every route is fuzzed over HTTP too, in one of the HTTP fuzz files', () => {
-  expect([...HTTP_FUZZ_GROUPS.config, ...HTTP_FUZZ_GROUPS.jobs].sort()).toEqual(
-    ROUTES.map((route) => route.operationId).sort(),
   );
 });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { decodeCursor, encodeCursor, type HistoryKey, INVALID_CURSOR_MESSAGE } from '#shared/history/cursor.js';
 import type { Keyring } from '#shared/links/keyring.js';
-import { assertConcurrently, FUZZ_RUNS, FUZZ_TIMEOUT_MS, forgedCursor } from '../support/fuzz.js';
+import { assertConcurrently, FUZZ_TIMEOUT_MS, forgedCursor, HTTP_FUZZ_RUNS } from '../support/fuzz.js';
 import { twinKeyring } from '../support/links.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 test(
-  `${FUZZ_RUNS} forged cursors over HTTP: a page of the caller's own user, or INVALID_ARGUMENT; never a 5xx`,
+  `${HTTP_FUZZ_RUNS} forged cursors over HTTP (fuzz-cursors.test.ts forges more against the store): a page of the caller's own user, or INVALID_ARGUMENT; never a 5xx`,
   async () => {
     const filters = [{}, { documentId: 'doc-1' }, { documentId: null }];
     const mine = filters.map((filter) => ({ organizationId: 'acme', userId: 'alice', ...filter }));
@@ -129,6 +129,7 @@ test(
         });
         seen.set('refused', (seen.get('refused') ?? 0) + 1);
       },
+      { numRuns: HTTP_FUZZ_RUNS },
     );
     // Both outcomes happen: the generator reaches valid cursors and refused ones.
     expect([...seen.keys()].sort()).toEqual(['page', 'refused']);

@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { schedule as scheduleSchema } from '#shared/schedules/schema.js';
-import { assertConcurrently, FUZZ_RUNS, FUZZ_TIMEOUT_MS } from '../support/fuzz.js';
+import { assertConcurrently, FUZZ_RUNS, FUZZ_TIMEOUT_MS, HTTP_FUZZ_RUNS } from '../support/fuzz.js';
 import { createLinks, tokenOf } from '../support/links.js';
 import { type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
 
@@ -209,7 +209,7 @@ const scheduleForm = fc
   .map(([zones, rules, others]) => [...zones, ...rules, ...others]);
 
 test(
-  `${FUZZ_RUNS} forms of the preference page's schedule: a save or a 400 page; a 400 writes nothing; what is saved schedule/set accepts`,
+  `${HTTP_FUZZ_RUNS} forms of the preference page's schedule (link-schedule-form.test.ts parses more in process): a save or a 400 page; a 400 writes nothing; what is saved schedule/set accepts`,
   async () => {
     const url = `${service.baseUrl}/p/${tokens[0]}`;
     const scheduleOf = async () => {
@@ -239,7 +239,7 @@ test(
           expect(scheduleSchema().parse(stored)).toEqual(stored);
         }
       }),
-      { numRuns: FUZZ_RUNS },
+      { numRuns: HTTP_FUZZ_RUNS },
     );
     // The generator reaches both: saves that wrote a schedule, and refusals.
     expect([...seen].sort()).toEqual([303, 400]);

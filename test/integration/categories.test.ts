@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { ApiError } from '#shared/api/errors.js';
 import { DynamoPolicyStore } from '#shared/policy/dynamo-store.js';
@@ -13,23 +13,16 @@ import type { EntryKey } from '#shared/preferences/model.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { resolveConfig } from '#shared/preferences/resolve.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let store: DynamoPreferenceStore;
 let policyStore: DynamoPolicyStore;
 let policies: PolicyReader;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
 beforeEach(async () => {
-  const tables = await dynamo.createTables();
-  store = new DynamoPreferenceStore(dynamo.doc, tables.config);
-  policyStore = new DynamoPolicyStore(dynamo.doc, tables.config);
+  store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
+  policyStore = new DynamoPolicyStore(dynamo.doc, dynamo.tables.config);
   policies = new PolicyReader(policyStore, 0);
 });
 

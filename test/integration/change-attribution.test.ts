@@ -1,26 +1,13 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { describe, expect, jest, test } from '@jest/globals';
 import { type ChangeAttribution, linkActor } from '#shared/preferences/change-attribution.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { setConfig } from '#shared/preferences/service.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import { DST, type Harness, harness, ORG, SRC, sourceEntries, user } from './migration-fixtures.js';
+import { DST, h, ORG, SRC, sourceEntries, useMigrationHarness, user } from './migration-fixtures.js';
 
-let dynamo: TestDynamo;
-let h: Harness;
-
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
-beforeEach(async () => {
-  await dynamo.createTables();
-  h = harness(dynamo);
-});
+const dynamo = useMigrationHarness();
 
 const keysOf = ({ organizationId, userId, documentId }: EntryKey): EntryKey => ({ organizationId, userId, documentId });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import { erasureJob } from '#shared/erasure/kind.js';
 import type { ErasureRecord } from '#shared/erasure/model.js';
 import type { EraseRequest } from '#shared/erasure/routes/erase-user.js';
@@ -15,10 +15,10 @@ import { DynamoErasureEntryStore } from '#shared/preferences/dynamo-erasure-entr
 import { DynamoScheduleStore } from '#shared/preferences/dynamo-schedule-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import type { EntryKey } from '#shared/preferences/model.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 import { CrashError, later, Process, TEST_API_KEY } from './migration-fixtures.js';
 
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let store: DynamoPreferenceStore;
 let schedules: DynamoScheduleStore;
 let erasureEntries: DynamoErasureEntryStore;
@@ -34,19 +34,12 @@ class MemoryQueue implements JobQueue {
   }
 }
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
 beforeEach(async () => {
-  const tables = await dynamo.createTables();
-  store = new DynamoPreferenceStore(dynamo.doc, tables.config);
-  schedules = new DynamoScheduleStore(dynamo.doc, tables.config);
-  erasureEntries = new DynamoErasureEntryStore(dynamo.doc, tables.config);
-  repository = new DynamoJobRepository(erasureJob, dynamo.doc, tables.migrations);
-  history = new DynamoHistoryStore(dynamo.doc, tables.history);
+  store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
+  schedules = new DynamoScheduleStore(dynamo.doc, dynamo.tables.config);
+  erasureEntries = new DynamoErasureEntryStore(dynamo.doc, dynamo.tables.config);
+  repository = new DynamoJobRepository(erasureJob, dynamo.doc, dynamo.tables.migrations);
+  history = new DynamoHistoryStore(dynamo.doc, dynamo.tables.history);
   queue = new MemoryQueue();
 });
 

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import type { RecordedChange } from '#shared/history/from-stream.js';
 import type { HistoryChange } from '#shared/history/results.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let store: DynamoHistoryStore;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
 beforeEach(async () => {
-  const tables = await dynamo.createTables();
-  store = new DynamoHistoryStore(dynamo.doc, tables.history);
+  store = new DynamoHistoryStore(dynamo.doc, dynamo.tables.history);
 });
 
 let sequence = 0;

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import { ApiError } from '#shared/api/errors.js';
 import type { Delivery } from '#shared/jobs/delivery-policy.js';
 import type { JobKind } from '#shared/jobs/kind.js';
@@ -11,7 +11,7 @@ import { startJob } from '#shared/jobs/start.js';
 import { isCounted, type JobStep, type PageMarker } from '#shared/jobs/step.js';
 import { sweepJobs } from '#shared/jobs/sweep.js';
 import { getJobView } from '#shared/jobs/view.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 import { CrashError, MemoryQueue, Process } from './migration-fixtures.js';
 
 // The engine's own decisions (shared/jobs/), with a kind of its own that is neither a migration
@@ -101,19 +101,12 @@ const widgetStep: JobStep<WidgetRecord, WidgetDeps> = (deps, { run, savedPages }
 
 const ORG = 'org-1';
 const KEY = 'ak_widgets';
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let repository: DynamoJobRepository<WidgetRecord, WidgetRequest>;
 let queue: MemoryQueue;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
 beforeEach(async () => {
-  const tables = await dynamo.createTables();
-  repository = new DynamoJobRepository(widgetJob, dynamo.doc, tables.migrations);
+  repository = new DynamoJobRepository(widgetJob, dynamo.doc, dynamo.tables.migrations);
   queue = new MemoryQueue();
   ended.length = 0;
 });

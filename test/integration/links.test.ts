@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { DynamoForwardWriter, forwardKey } from '#shared/links/forwarding.js';
 import { deriveKeyring, newKeyringDocument, staticKeyring } from '#shared/links/keyring.js';
 import { DynamoLinkStateReader } from '#shared/links/link-state.js';
@@ -7,27 +7,19 @@ import type { OpenedLink } from '#shared/links/model.js';
 import { DynamoLinkRevoker, REVOCATION_LIFETIME_SECONDS, revocationKey } from '#shared/links/revocation.js';
 import { DynamoPolicyStore } from '#shared/policy/dynamo-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
 // The links' storage against DynamoDB Local: a link's state in ONE read (the revocation, the
 // policy, the entries and the forwarding record of its document, over two tables), one more per
 // hop of a migrated document, a chain followed and a document migrated back not looped; a
 // revocation only ever moves forward, keyed by a hash per key, expiring after the longest link life.
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 const document = newKeyringDocument('k1');
 document.keys.k2 = 'second-key-material-for-the-test-000000';
 const keyring = deriveKeyring(document);
 const key = keyring.current;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo?.close();
-});
-beforeEach(async () => {
-  await dynamo.createTables();
-});
+beforeEach(async () => {});
 
 const reader = () => new DynamoLinkStateReader(dynamo.doc, dynamo.tables.config, dynamo.tables.migrations);
 const now = Math.floor(Date.now() / 1000);

@@ -1,38 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { describe, expect, test } from '@jest/globals';
 import {
   at,
   CrashError,
   configOf,
-  contents as contentsOf,
+  contents,
   DST,
-  type Harness,
-  harness,
+  h,
   later,
   ORG,
   Process,
   SRC,
   sourceEntries,
-  summary as summaryOf,
+  summary,
+  useMigrationHarness,
   user,
 } from './migration-fixtures.js';
 
-let dynamo: TestDynamo;
-let h: Harness;
-
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
-beforeEach(async () => {
-  await dynamo.createTables();
-  h = harness(dynamo);
-});
-
-const summary = (migrationId: string) => summaryOf(h, migrationId);
-const contents = (documentId: string) => contentsOf(h, documentId);
+useMigrationHarness();
 
 describe('a crash at any step, then the retry', () => {
   // 120 entries in pages of 50, two of them conflicting (skipped). Each plan crashes the

@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { erasureJob } from '#shared/erasure/kind.js';
 import type { ErasureRecord } from '#shared/erasure/model.js';
 import type { EraseRequest } from '#shared/erasure/routes/erase-user.js';
@@ -11,7 +11,7 @@ import { migrationJob } from '#shared/migration/kind.js';
 import { runMigration } from '#shared/migration/worker.js';
 import type { ChannelConfig } from '#shared/preferences/model.js';
 import type { ErasureEntryStore } from '#shared/preferences/store.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 import {
   at,
   type Harness,
@@ -28,23 +28,19 @@ import {
 // user's entries back), and every other user is moved. Deterministic: one write at a time, pages
 // of two entries, against DynamoDB Local.
 
-let dynamo: TestDynamo;
+// Tables of its own: the end state is read with scans of whole tables.
+const dynamo = useTestDynamo({ tables: 'own' });
 let h: Harness;
 let history: DynamoHistoryStore;
 let erasures: DynamoJobRepository<ErasureRecord, EraseRequest>;
 let migrations: MigrationRepository;
 const queue = new MemoryQueue();
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-  const tables = await dynamo.createTables();
+beforeAll(() => {
   h = harness(dynamo);
-  history = new DynamoHistoryStore(dynamo.doc, tables.history);
-  erasures = new DynamoJobRepository(erasureJob, dynamo.doc, tables.migrations);
-  migrations = new DynamoJobRepository(migrationJob, dynamo.doc, tables.migrations);
-});
-afterAll(async () => {
-  await dynamo.close();
+  history = new DynamoHistoryStore(dynamo.doc, dynamo.tables.history);
+  erasures = new DynamoJobRepository(erasureJob, dynamo.doc, dynamo.tables.migrations);
+  migrations = new DynamoJobRepository(migrationJob, dynamo.doc, dynamo.tables.migrations);
 });
 
 const SRC = 'doc-src';

@@ -1,4 +1,5 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeEach } from '@jest/globals';
 import type { Delivery } from '#shared/jobs/delivery-policy.js';
 import type { JobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
@@ -15,7 +16,7 @@ import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { itemToEntry } from '#shared/preferences/entry-item.js';
 import { documentPartition, entryTableKey } from '#shared/preferences/keys.js';
 import type { ChannelConfig, StoredEntry } from '#shared/preferences/model.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { type TestDynamo, type TestDynamoOptions, uniqueId, useTestDynamo } from '../support/dynamo.js';
 
 /** The API key the tests' jobs are started with. */
 export const TEST_API_KEY = 'ak_test';
@@ -189,7 +190,24 @@ export const harness = (dynamo: TestDynamo, doc: DynamoDBDocumentClient = dynamo
 // Migration logs would drown the test output.
 logger.setLogLevel('SILENT');
 
-export const ORG = 'org#1';
+/** The organization of the running test: useMigrationHarness gives each test a fresh one. */
+export let ORG = 'org#1';
+/** The harness of the running test, on the file's tables (useMigrationHarness). */
+export let h: Harness;
+
+/**
+ * The set-up of a migration or job test file: DynamoDB Local for the file (the run's tables unless
+ * told), and for each test a fresh organization (ORG) and a harness (h) with an empty queue.
+ */
+export const useMigrationHarness = (options: TestDynamoOptions & { freshTablesPerTest?: boolean } = {}): TestDynamo => {
+  const dynamo = useTestDynamo(options);
+  beforeEach(() => {
+    ORG = uniqueId('org#1');
+    h = harness(dynamo);
+  });
+  return dynamo;
+};
+
 export const SRC = 'doc/a';
 export const DST = 'doc/b';
 export const later = () => new Date(Date.now() + 10 * 60_000); // past any lease a crashed run left
@@ -208,19 +226,14 @@ export const sourceEntries = (count: number, updatedAt = at(10)): SeedEntry[] =>
     updatedAt,
   }));
 
-export const summary = async (h: Harness, migrationId: string) => {
+/** The running test's migration as its counts. */
+export const summary = async (migrationId: string) => {
   const record = await h.repository.get(migrationId);
   return { status: record?.status, moved: record?.moved, skipped: record?.skipped };
 };
 
-/** Target content by user: config and updatedAt. */
-export const contents = async (h: Harness, documentId: string) =>
+/** A document's content in the running test's organization, by user: config and updatedAt. */
+export const contents = async (documentId: string) =>
   Object.fromEntries(
     (await h.documentEntries(ORG, documentId)).map((e) => [e.userId, { config: e.config, updatedAt: e.updatedAt }]),
   );
-
-/**
- * The large-document tests once ran dynalite on a worker thread to give it a core of its own;
- * DynamoDB Local is a process of its own already, so this is startTestDynamo.
- */
-export const startThreadedDynamo = (): Promise<TestDynamo> => startTestDynamo();

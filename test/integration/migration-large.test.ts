@@ -1,33 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import type { TestDynamo } from '../support/dynamo.js';
-import {
-  contents as contentsOf,
-  DST,
-  type Harness,
-  harness,
-  ORG,
-  SRC,
-  sourceEntries,
-  startThreadedDynamo,
-  summary as summaryOf,
-} from './migration-fixtures.js';
+import { describe, expect, test } from '@jest/globals';
+import { contents, DST, h, ORG, SRC, sourceEntries, summary, useMigrationHarness } from './migration-fixtures.js';
 
-let dynamo: TestDynamo;
-let h: Harness;
-
-beforeAll(async () => {
-  dynamo = await startThreadedDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
-beforeEach(async () => {
-  await dynamo.createTables();
-  h = harness(dynamo);
-});
-
-const summary = (migrationId: string) => summaryOf(h, migrationId);
-const contents = (documentId: string) => contentsOf(h, documentId);
+const dynamo = useMigrationHarness();
 
 describe('large documents', () => {
   test('5,000 entries in pages, with a continuation near the time limit', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { LeaseLostError } from '#shared/jobs/delivery-policy.js';
 import { DEFAULT_STALL_LIMIT_MS, MAX_SWEEP_RESUMES } from '#shared/jobs/stuck-policy.js';
 import { sweepJobs } from '#shared/jobs/sweep.js';
@@ -10,22 +10,9 @@ import {
   OperatorRefusal,
   resumeMigration,
 } from '#tools/migrations/operator.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import { DST, type Harness, harness, ORG, Process, SRC, sourceEntries, startMigration } from './migration-fixtures.js';
+import { DST, h, ORG, Process, SRC, sourceEntries, startMigration, useMigrationHarness } from './migration-fixtures.js';
 
-let dynamo: TestDynamo;
-let h: Harness;
-
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
-beforeEach(async () => {
-  await dynamo.createTables();
-  h = harness(dynamo);
-});
+useMigrationHarness({ tables: 'own', freshTablesPerTest: true });
 
 const LIMIT_MINUTES = DEFAULT_STALL_LIMIT_MS / 60_000;
 const T = Date.now();

@@ -1,40 +1,27 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { DEFAULT_STALL_LIMIT_MS, MAX_SWEEP_RESUMES } from '#shared/jobs/stuck-policy.js';
 import { type SweepDeps, sweepJobs } from '#shared/jobs/sweep.js';
 import { abandonedReason } from '#shared/jobs/wording.js';
 import { migrationKey } from '#shared/migration/keys.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import type { MigrationRecord } from '#shared/migration/model.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import {
   CrashError,
   DST,
-  type Harness,
-  harness,
+  h,
   type MigrationRepository,
   ORG,
   Process,
   SRC,
   sourceEntries,
   startMigration,
+  useMigrationHarness,
 } from './migration-fixtures.js';
 
 const ABANDONED_REASON = abandonedReason(migrationJob);
 
-let dynamo: TestDynamo;
-let h: Harness;
-
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
-beforeEach(async () => {
-  await dynamo.createTables();
-  h = harness(dynamo);
-});
+const dynamo = useMigrationHarness({ tables: 'own', freshTablesPerTest: true });
 
 const LIMIT_MINUTES = DEFAULT_STALL_LIMIT_MS / 60_000;
 const T = Date.now();

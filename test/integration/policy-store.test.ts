@@ -1,31 +1,23 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import { ApiError } from '#shared/api/errors.js';
 import { planRecord } from '#shared/events/publisher.js';
 import { DynamoPolicyStore } from '#shared/policy/dynamo-store.js';
 import { policyKey } from '#shared/policy/keys.js';
 import { getPolicy, setPolicy } from '#shared/policy/service.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 import { streamRecord } from '../support/stream-records.js';
 
-let dynamo: TestDynamo;
-let tables: Awaited<ReturnType<TestDynamo['createTables']>>;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let store: DynamoPolicyStore;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
 beforeEach(async () => {
-  tables = await dynamo.createTables();
-  store = new DynamoPolicyStore(dynamo.doc, tables.config);
+  store = new DynamoPolicyStore(dynamo.doc, dynamo.tables.config);
 });
 
 const org = 'acme#policy';
 const stored = async () =>
-  (await dynamo.doc.send(new GetCommand({ TableName: tables.config, Key: policyKey(org) }))).Item;
+  (await dynamo.doc.send(new GetCommand({ TableName: dynamo.tables.config, Key: policyKey(org) }))).Item;
 
 const rejection = async (promise: Promise<unknown>): Promise<ApiError> => {
   const error = await promise.then(
@@ -119,8 +111,8 @@ describe('organization policy', () => {
     const read = await getPolicy({ store }, { organizationId: org });
     expect(Object.keys(read.policy.categories ?? {})).toEqual(ids);
     const [event] = planRecord(
-      { tables: { config: tables.config, migrations: tables.migrations }, retentionDays: 90 },
-      streamRecord(tables.config, 'INSERT', { new: await stored() }),
+      { tables: { config: dynamo.tables.config, migrations: dynamo.tables.migrations }, retentionDays: 90 },
+      streamRecord(dynamo.tables.config, 'INSERT', { new: await stored() }),
     ).events;
     const detail = event?.detail as unknown as { before: unknown; after: { categories: object } } | undefined;
     expect(detail?.before).toEqual({});
@@ -134,7 +126,11 @@ describe('organization policy', () => {
       'ak',
     );
     await dynamo.doc.send(
-      new UpdateCommand({ TableName: tables.config, Key: policyKey(org), UpdateExpression: 'REMOVE categoryOrder' }),
+      new UpdateCommand({
+        TableName: dynamo.tables.config,
+        Key: policyKey(org),
+        UpdateExpression: 'REMOVE categoryOrder',
+      }),
     );
     expect(Object.keys((await getPolicy({ store }, { organizationId: org })).policy.categories ?? {})).toEqual([
       'a',
@@ -147,8 +143,8 @@ describe('organization policy', () => {
     const old = await stored();
     await setPolicy({ store }, { organizationId: org, policy: { channels: { inbox: { value: 'NONE' } } } }, 'ak_b');
     const current = await stored();
-    const deps = { tables: { config: tables.config, migrations: tables.migrations }, retentionDays: 90 };
-    const { steps, events } = planRecord(deps, streamRecord(tables.config, 'MODIFY', { old, new: current }));
+    const deps = { tables: { config: dynamo.tables.config, migrations: dynamo.tables.migrations }, retentionDays: 90 };
+    const { steps, events } = planRecord(deps, streamRecord(dynamo.tables.config, 'MODIFY', { old, new: current }));
     expect(events).toEqual([
       {
         detailType: 'Notification Policy Changed',
@@ -166,9 +162,9 @@ describe('organization policy', () => {
     ]);
     expect(steps).toEqual([]);
     // The first version has no before; a redelivered record announces the same id.
-    const first = planRecord(deps, streamRecord(tables.config, 'INSERT', { new: old })).events;
+    const first = planRecord(deps, streamRecord(dynamo.tables.config, 'INSERT', { new: old })).events;
     expect(first[0]?.detail).toMatchObject({ id: `policy:${org}:1`, before: {}, version: 1 });
-    expect(planRecord(deps, streamRecord(tables.config, 'INSERT', { new: old })).events[0]?.detail.id).toBe(
+    expect(planRecord(deps, streamRecord(dynamo.tables.config, 'INSERT', { new: old })).events[0]?.detail.id).toBe(
       `policy:${org}:1`,
     );
   });

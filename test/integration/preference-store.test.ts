@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { DynamoPolicyStore } from '#shared/policy/dynamo-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
@@ -7,22 +7,15 @@ import { entryTableKey } from '#shared/preferences/keys.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { TOMBSTONE_LIFETIME_SECONDS, TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let store: DynamoPreferenceStore;
 let tableName: string;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
 beforeEach(async () => {
-  const tables = await dynamo.createTables();
-  store = new DynamoPreferenceStore(dynamo.doc, tables.config);
-  tableName = tables.config;
+  store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
+  tableName = dynamo.tables.config;
 });
 
 const org = 'org#1/a b';

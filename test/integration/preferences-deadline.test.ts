@@ -1,28 +1,21 @@
 import { BatchExecuteStatementCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import type { ApiError } from '#shared/api/errors.js';
 import { logger } from '#shared/platform/logger.js';
 import { REQUEST_WRITE_CONCURRENCY } from '#shared/preferences/batching.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { setConfig } from '#shared/preferences/service.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
 // At the deadline the route answers 503; the writes it has not made must not go on (on Lambda
 // a frozen write resumes in a later invocation and could undo a newer setting).
 
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let store: DynamoPreferenceStore;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
 beforeEach(async () => {
-  const tables = await dynamo.createTables();
-  store = new DynamoPreferenceStore(dynamo.doc, tables.config);
+  store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
 });
 
 const org = 'org#deadline';

@@ -1,22 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { getConfig } from '#shared/preferences/service.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
 import {
   at,
   CrashError,
   configOf,
-  contents as contentsOf,
+  contents,
   DST,
-  type Harness,
-  harness,
+  h,
   later,
   ORG,
   Process,
   SRC,
   sourceEntries,
-  summary as summaryOf,
+  summary,
+  useMigrationHarness,
   user,
 } from './migration-fixtures.js';
 
@@ -26,19 +25,7 @@ import {
 // (left as a tombstone, which is no entry) moves nothing, and an older entry already at the
 // target stays as it was, exactly as if the reset had happened before the migration started.
 
-let dynamo: TestDynamo;
-let h: Harness;
-
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
-beforeEach(async () => {
-  await dynamo.createTables();
-  h = harness(dynamo);
-});
+useMigrationHarness();
 
 const reset = (userIds: string[], channels?: ('inbox' | 'email' | 'slack')[]) =>
   resetConfig(
@@ -73,23 +60,23 @@ describe('config reset of the source document during a migration', () => {
     expect(await h.deliver(id, { entries: racing, pageSize: 20 })).toBe('completed');
 
     expect(await h.documentEntries(ORG, SRC)).toEqual([]);
-    const target = await contentsOf(h, DST);
+    const target = await contents(DST);
     expect(target[user(40)]?.config).toEqual({ email: configOf(40).email });
     expect(target[user(41)]?.config).toEqual({ email: configOf(41).email });
     expect(target[user(40)]?.updatedAt).toBe(at(30));
     // Emptied by the reset: nothing moved, the target's own older entry is untouched.
     expect(target[user(45)]).toEqual({ config: { slack: 'ALL' }, updatedAt: at(5) });
     expect(target[user(46)]?.config).toEqual(configOf(46));
-    expect(await summaryOf(h, id)).toEqual({ status: 'completed', moved: 59, skipped: 0 });
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 59, skipped: 0 });
   });
 
   test('a reset of the source after the migration completed changes nothing at the target', async () => {
     await h.seed(sourceEntries(3));
     const id = await h.start(ORG, SRC, DST);
     await h.deliver(id);
-    const before = await contentsOf(h, DST);
+    const before = await contents(DST);
     expect((await reset([user(0)]))[user(0)]?.success).toBe(true);
-    expect(await contentsOf(h, DST)).toEqual(before);
+    expect(await contents(DST)).toEqual(before);
     expect(await h.documentEntries(ORG, SRC)).toEqual([]);
   });
 
@@ -128,12 +115,12 @@ describe('config reset of the source document during a migration', () => {
     expect(await h.deliver(id, { entries: racing })).toBe('completed');
 
     expect(await h.documentEntries(ORG, SRC)).toEqual([]);
-    const target = await contentsOf(h, DST);
+    const target = await contents(DST);
     expect(target[user(0)]).toEqual({ config: { email: configOf(0).email }, updatedAt: at(30) });
     expect(target[user(1)]).toEqual({ config: { email: configOf(1).email }, updatedAt: at(30) });
     expect(target[user(2)]).toEqual({ config: configOf(2), updatedAt: at(10) });
     expect((await viewAtTarget(user(0)))?.source).toEqual({ inbox: 'default', email: 'document', slack: 'default' });
-    expect(await summaryOf(h, id)).toEqual({ status: 'completed', moved: 3, skipped: 0 });
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 3, skipped: 0 });
   });
 
   test('a reset that empties the source after its copy removes the entry at the target', async () => {
@@ -148,11 +135,11 @@ describe('config reset of the source document during a migration', () => {
     expect(view?.config).toEqual({});
     expect(view?.source).toEqual({ inbox: 'default', email: 'default', slack: 'default' });
     expect(await h.preferences.getEntries([{ organizationId: ORG, userId: user(1), documentId: DST }])).toEqual([]);
-    const target = await contentsOf(h, DST);
+    const target = await contents(DST);
     expect(target[user(0)]).toEqual({ config: configOf(0), updatedAt: at(10) });
     expect(target[user(2)]).toEqual({ config: configOf(2), updatedAt: at(10) });
     // Moved (and counted) when it was copied; the reset came after.
-    expect(await summaryOf(h, id)).toEqual({ status: 'completed', moved: 3, skipped: 0 });
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 3, skipped: 0 });
   });
 
   test('a crash after the emptied entry reached the target, before its source was deleted: the retry keeps it', async () => {
@@ -167,6 +154,6 @@ describe('config reset of the source document during a migration', () => {
     expect(await h.deliver(id, { now: later })).toBe('completed');
     expect(await h.documentEntries(ORG, SRC)).toEqual([]);
     expect((await viewAtTarget(user(1)))?.config).toEqual({});
-    expect(await summaryOf(h, id)).toEqual({ status: 'completed', moved: 3, skipped: 0 });
+    expect(await summary(id)).toEqual({ status: 'completed', moved: 3, skipped: 0 });
   });
 });

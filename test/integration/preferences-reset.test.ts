@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { ApiError } from '#shared/api/errors.js';
 import { logger } from '#shared/platform/logger.js';
@@ -10,22 +10,15 @@ import { resetConfig } from '#shared/preferences/reset.js';
 import { RESET_CONFIG_MESSAGE, resetConfigResult } from '#shared/preferences/routes/reset-config.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import type { PreferenceStore } from '#shared/preferences/store.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let store: DynamoPreferenceStore;
 let tableName: string;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
 beforeEach(async () => {
-  const tables = await dynamo.createTables();
-  store = new DynamoPreferenceStore(dynamo.doc, tables.config);
-  tableName = tables.config;
+  store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
+  tableName = dynamo.tables.config;
 });
 
 /** An own property (`x.__proto__` would read the prototype). */

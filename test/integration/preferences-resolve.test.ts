@@ -1,24 +1,17 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { resolveConfig } from '#shared/preferences/resolve.js';
 import { resolveConfigResult } from '#shared/preferences/routes/resolve-config.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let store: DynamoPreferenceStore;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
 beforeEach(async () => {
-  const tables = await dynamo.createTables();
-  store = new DynamoPreferenceStore(dynamo.doc, tables.config);
+  store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
 });
 
 /** An own property (`x.__proto__` would read the prototype). */

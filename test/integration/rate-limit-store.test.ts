@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoRateLimitStore } from '#shared/auth/dynamo-rate-limit-store.js';
 import { RateLimiter } from '#shared/auth/rate-limit.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
 // The shared buckets against DynamoDB Local: a credential's rate holds across every instance of
 // every function (each instance here is a limiter of its own with its own store object), and a
 // warm instance costs well under one storage call per request.
 
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let table: string;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo?.close();
-});
 beforeEach(async () => {
-  table = (await dynamo.createTables()).limits;
+  table = dynamo.tables.limits;
 });
 
 const LIMIT = { perSecond: 10, burst: 20 };

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import * as z from 'zod/mini';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { ApiError } from '#shared/api/errors.js';
@@ -12,22 +12,15 @@ import { setScheduleRequest } from '#shared/preferences/routes/set-schedule.js';
 import { getSchedule, setSchedule } from '#shared/preferences/schedules.js';
 import { setConfig } from '#shared/preferences/service.js';
 import type { ScheduleInput } from '#shared/schedules/schema.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 let store: DynamoPreferenceStore;
 let schedules: DynamoScheduleStore;
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
 beforeEach(async () => {
-  const tables = await dynamo.createTables();
-  store = new DynamoPreferenceStore(dynamo.doc, tables.config);
-  schedules = new DynamoScheduleStore(dynamo.doc, tables.config);
+  store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
+  schedules = new DynamoScheduleStore(dynamo.doc, dynamo.tables.config);
 });
 
 const org = 'acme';

@@ -1,22 +1,14 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { InFlight } from '#local/in-flight.js';
 import { onFailureMessage, type StreamBatchFailure } from '#local/streams/stream-poller.js';
 import { type StreamTwinOptions, startStreamTwin } from '#local/streams/stream-twin.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
-let dynamo: TestDynamo;
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
-beforeEach(async () => {
-  await dynamo.createTables();
-});
+beforeEach(async () => {});
 
 const put = (sk: string) =>
   dynamo.doc.send(new PutCommand({ TableName: dynamo.tables.config, Item: { pk: 'p', sk, value: sk } }));

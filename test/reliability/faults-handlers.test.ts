@@ -28,7 +28,7 @@ const handlers: Record<keyof typeof PATHS, HttpHandler> = {} as never;
 const sqs = mockClient(SQSClient);
 
 beforeAll(async () => {
-  dynamo = await startTestDynamo();
+  dynamo = await startTestDynamo({ tables: 'own' });
   proxy = await startFaultProxy(() => dynamo.endpoint);
   setDynamoTestEnv(dynamo, proxy.endpoint);
   process.env[ENV.credentialCacheSeconds] = '0';

@@ -21,7 +21,7 @@ const apiKey = 'ak_timeouts';
 const token = 'st_timeouts-token';
 
 beforeAll(async () => {
-  dynamo = await startTestDynamo();
+  dynamo = await startTestDynamo({ tables: 'own' });
   proxy = await startFaultProxy(() => dynamo.endpoint);
   setDynamoTestEnv(dynamo, proxy.endpoint);
   process.env[ENV.credentialCacheSeconds] = '0';

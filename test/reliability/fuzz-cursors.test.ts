@@ -53,7 +53,7 @@ const seed = async () => {
 };
 
 beforeAll(async () => {
-  dynamo = await startTestDynamo();
+  dynamo = await startTestDynamo({ tables: 'own' });
   store = new DynamoHistoryStore(dynamo.doc, (await dynamo.createTables()).history);
   await seed();
 });

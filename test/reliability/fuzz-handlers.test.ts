@@ -23,7 +23,7 @@ const handlers: Record<string, HttpHandler> = {};
 const sqs = mockClient(SQSClient);
 
 beforeAll(async () => {
-  dynamo = await startTestDynamo();
+  dynamo = await startTestDynamo({ tables: 'own' });
   setDynamoTestEnv(dynamo);
   await dynamo.doc.send(
     new PutCommand({

@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { MAX_CATEGORY_LENGTH } from '#shared/api/categories.js';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
@@ -16,7 +16,7 @@ import { policyKey } from '#shared/policy/keys.js';
 import { documentPartition, entryTableKey, escapeKeyPart, organizationPartition } from '#shared/preferences/keys.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { harness } from '../integration/migration-fixtures.js';
-import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
+import { useTestDynamo } from '../support/dynamo.js';
 
 // DynamoDB limits a partition key to 2,048 bytes and a sort key to 1,024 bytes, counted in
 // UTF-8. Identifiers are limited to 256 UTF-16 code units (shared/api/identifiers.ts), and the
@@ -49,16 +49,7 @@ const LONGEST_SEQUENCE = '9'.repeat(40); // stream sequence numbers have at most
 /** A second worst-case identifier, different from `id`. */
 const otherThan = (id: string) => (id === worst.percent ? worst.replacement : worst.percent);
 
-let dynamo: TestDynamo;
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo?.close();
-});
-beforeEach(async () => {
-  await dynamo.createTables();
-});
+const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
 
 describe('the worst case in bytes', () => {
   test('an escaped identifier part is at most 3 UTF-8 bytes per UTF-16 code unit', () => {

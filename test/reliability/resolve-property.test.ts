@@ -14,7 +14,7 @@ let dynamo: TestDynamo;
 let store: DynamoPreferenceStore;
 
 beforeAll(async () => {
-  dynamo = await startTestDynamo();
+  dynamo = await startTestDynamo({ tables: 'own' });
   store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
 });
 afterAll(async () => {

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import type { SQSEvent } from 'aws-lambda';
-import type { QueueConsumer } from '#local/queue/queue.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
+import { losingConsumer } from '../support/losing-consumer.js';
 
 // The local twin runs the sweeper of stuck migrations on a timer, with the limits shortened
 // through the environment: a migration whose message is lost is resumed and completes.
@@ -15,23 +14,9 @@ let service: LocalService;
 /** Migration ids whose first message the consumer lost. */
 const lost = new Set<string>();
 
-// The real consumer, except that the first message of each migration vanishes (acknowledged
-// unread, as a purged dead-letter queue or a message deleted by hand would leave it).
-const losingConsumer: QueueConsumer = async (event, context) => {
-  const kept: SQSEvent['Records'] = [];
-  for (const record of event.Records) {
-    const { migrationId } = JSON.parse(record.body) as { migrationId: string };
-    if (lost.has(migrationId)) kept.push(record);
-    else lost.add(migrationId);
-  }
-  if (kept.length === 0) return { batchItemFailures: [] };
-  const { handler } = await import('#functions/migration-consumer.js');
-  return handler({ Records: kept }, context);
-};
-
 beforeAll(async () => {
   service = await startLocalService({
-    consumer: losingConsumer,
+    consumer: losingConsumer(lost),
     env: { MIGRATION_STALL_LIMIT_SECONDS: '2', LOCAL_SWEEP_INTERVAL_SECONDS: '1' },
   });
 });

@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import type { SQSEvent } from 'aws-lambda';
-import type { QueueConsumer } from '#local/queue/queue.js';
 import { migrationKey } from '#shared/migration/keys.js';
 import { runMigrationsCommand } from '#tools/migrations/command.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
+import { losingConsumer } from '../support/losing-consumer.js';
 
 // `npm run migrations` against a running local server (found through its data directory):
 // migrations whose message was lost are listed, one is resumed and completes, one is failed
@@ -22,22 +21,9 @@ let dataDir: string;
 let service: LocalService;
 const lost = new Set<string>();
 
-// The real consumer, except that the first message of each migration vanishes.
-const losingConsumer: QueueConsumer = async (event, context) => {
-  const kept: SQSEvent['Records'] = [];
-  for (const record of event.Records) {
-    const { migrationId } = JSON.parse(record.body) as { migrationId: string };
-    if (lost.has(migrationId)) kept.push(record);
-    else lost.add(migrationId);
-  }
-  if (kept.length === 0) return { batchItemFailures: [] };
-  const { handler } = await import('#functions/migration-consumer.js');
-  return handler({ Records: kept }, context);
-};
-
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'migrations-cli-'));
-  service = await startLocalService({ inMemory: false, dataDir, consumer: losingConsumer });
+  service = await startLocalService({ inMemory: false, dataDir, consumer: losingConsumer(lost) });
 });
 afterAll(async () => {
   await service?.close();

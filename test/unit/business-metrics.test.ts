@@ -12,11 +12,11 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { HttpHandler } from '#shared/edge/http-route.js';
 import { migrationKey } from '#shared/migration/keys.js';
-import type { MigrationRecord } from '#shared/migration/model.js';
 import { metricsRecorded } from '#shared/platform/environment.js';
 import { logger } from '#shared/platform/logger.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { authHeaders, credentialRecord, TEST_TOKEN } from '../support/credentials.js';
+import { migrationRecord, sqsRecord } from '../support/migration-records.js';
 import { setUnitTestEnv } from '../support/test-env.js';
 
 // The business metrics as CloudWatch receives them: EMF lines on stdout, one per invocation,
@@ -163,38 +163,9 @@ describe('authentication failures, by reason', () => {
 });
 
 describe('migrations', () => {
-  const record = (migrationId: string): MigrationRecord => ({
-    migrationId,
-    organizationId: 'org-1',
-    documentId: `${migrationId}-src`,
-    newDocumentId: `${migrationId}-dst`,
-    status: 'in_progress',
-    moved: 0,
-    skipped: 0,
-    createdAt: '2026-03-01T00:00:00.000Z',
-    updatedAt: '2026-03-01T00:00:00.000Z',
-    runs: {},
-    skippedCheckpoint: [],
-  });
+  const record = (migrationId: string) => migrationRecord(migrationId);
   const delivery = (migrationId: string, receiveCount: number): SQSEvent => ({
-    Records: [
-      {
-        messageId: `m-${migrationId}`,
-        receiptHandle: 'rh',
-        body: JSON.stringify({ migrationId }),
-        attributes: {
-          ApproximateReceiveCount: String(receiveCount),
-          SentTimestamp: '1772323200000',
-          SenderId: 'AIDA',
-          ApproximateFirstReceiveTimestamp: '1772323200000',
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:migrations',
-        awsRegion: 'eu-west-1',
-      },
-    ],
+    Records: [sqsRecord(JSON.stringify({ migrationId }), receiveCount, `m-${migrationId}`)],
   });
   const context = { awsRequestId: 'r', functionName: 'consumer', getRemainingTimeInMillis: () => 60_000 } as Context;
 

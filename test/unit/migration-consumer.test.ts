@@ -9,12 +9,12 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { lockKey, migrationKey } from '#shared/migration/keys.js';
-import type { MigrationRecord } from '#shared/migration/model.js';
 import { logger } from '#shared/platform/logger.js';
+import { migrationRecord, sqsRecord } from '../support/migration-records.js';
 import { setUnitTestEnv } from '../support/test-env.js';
 
 setUnitTestEnv(); // MIGRATION_MAX_RECEIVE_COUNT = 5
@@ -27,37 +27,7 @@ beforeAll(async () => {
   ({ handler } = await import('#functions/migration-consumer.js'));
 });
 
-const record = (migrationId: string, overrides: Partial<MigrationRecord> = {}): MigrationRecord => ({
-  migrationId,
-  organizationId: 'org-1',
-  documentId: `${migrationId}-src`,
-  newDocumentId: `${migrationId}-dst`,
-  status: 'in_progress',
-  moved: 0,
-  skipped: 0,
-  createdAt: '2026-03-01T00:00:00.000Z',
-  updatedAt: '2026-03-01T00:00:00.000Z',
-  runs: {},
-  skippedCheckpoint: [],
-  ...overrides,
-});
-
-const sqsRecord = (body: string, receiveCount = 1, messageId = `msg-${body.length}-${receiveCount}`): SQSRecord => ({
-  messageId,
-  receiptHandle: `rh-${messageId}`,
-  body,
-  attributes: {
-    ApproximateReceiveCount: String(receiveCount),
-    SentTimestamp: '1772323200000',
-    SenderId: 'AIDA',
-    ApproximateFirstReceiveTimestamp: '1772323200000',
-  },
-  messageAttributes: {},
-  md5OfBody: '',
-  eventSource: 'aws:sqs',
-  eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:migrations',
-  awsRegion: 'eu-west-1',
-});
+const record = migrationRecord;
 const message = (migrationId: string, receiveCount = 1) =>
   sqsRecord(JSON.stringify({ migrationId }), receiveCount, `msg-${migrationId}-${receiveCount}`);
 

@@ -20,7 +20,7 @@ let dynamo: TestDynamo;
 const handlers: Partial<Record<OperationId, HttpHandler>> = {};
 
 beforeAll(async () => {
-  dynamo = await startTestDynamo();
+  dynamo = await startTestDynamo({ tables: 'own' });
   setDynamoTestEnv(dynamo);
   await dynamo.doc.send(
     new PutCommand({

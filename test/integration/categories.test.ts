@@ -13,20 +13,22 @@ import type { EntryKey } from '#shared/preferences/model.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { resolveConfig } from '#shared/preferences/resolve.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
-import { useTestDynamo } from '../support/dynamo.js';
+import { uniqueId, useTestDynamo } from '../support/dynamo.js';
 
-const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
+const dynamo = useTestDynamo();
 let store: DynamoPreferenceStore;
 let policyStore: DynamoPolicyStore;
 let policies: PolicyReader;
 
 beforeEach(async () => {
+  org = uniqueId('acme');
   store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
   policyStore = new DynamoPolicyStore(dynamo.doc, dynamo.tables.config);
   policies = new PolicyReader(policyStore, 0);
 });
 
-const org = 'acme';
+/** The running test's organization: a fresh one each test. */
+let org = '';
 const deps = () => ({ store, policies, defaults: BUILT_IN_DEFAULTS });
 const get = (userId: string, extra: { documentIds?: string[]; category?: string; explain?: boolean } = {}) =>
   getConfig(deps(), { organizationId: org, userId, ...extra });
@@ -250,15 +252,15 @@ describe('the organization policy as a layer', () => {
   test("one organization's policy never reaches another's users, even with ids that look alike", async () => {
     await setPolicy(
       { store: policyStore },
-      { organizationId: 'org#a', policy: { channels: { inbox: { value: 'NONE', locked: true } } } },
+      { organizationId: `${org}#a`, policy: { channels: { inbox: { value: 'NONE', locked: true } } } },
       'ak',
     );
-    for (const other of ['org', 'org#a#', 'org%23a', 'org#b']) {
+    for (const other of [org, `${org}#a#`, `${org}%23a`, `${org}#b`]) {
       const [view] = await getConfig(deps(), { organizationId: other, userId: 'u' });
       expect([other, view?.source.inbox]).toEqual([other, 'default']);
       await setConfig(deps(), { organizationId: other, userIds: ['u'], config: { inbox: 'ALL' } }, 'ak');
     }
-    const [own] = await getConfig(deps(), { organizationId: 'org#a', userId: 'u' });
+    const [own] = await getConfig(deps(), { organizationId: `${org}#a`, userId: 'u' });
     expect(own?.source.inbox).toBe('locked');
   });
 

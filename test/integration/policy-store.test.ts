@@ -5,17 +5,19 @@ import { planRecord } from '#shared/events/publisher.js';
 import { DynamoPolicyStore } from '#shared/policy/dynamo-store.js';
 import { policyKey } from '#shared/policy/keys.js';
 import { getPolicy, setPolicy } from '#shared/policy/service.js';
-import { useTestDynamo } from '../support/dynamo.js';
+import { uniqueId, useTestDynamo } from '../support/dynamo.js';
 import { streamRecord } from '../support/stream-records.js';
 
-const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
+const dynamo = useTestDynamo();
 let store: DynamoPolicyStore;
 
 beforeEach(async () => {
+  org = uniqueId('acme#policy');
   store = new DynamoPolicyStore(dynamo.doc, dynamo.tables.config);
 });
 
-const org = 'acme#policy';
+/** The running test's organization: a fresh one each test. */
+let org = '';
 const stored = async () =>
   (await dynamo.doc.send(new GetCommand({ TableName: dynamo.tables.config, Key: policyKey(org) }))).Item;
 

@@ -7,18 +7,20 @@ import { entryTableKey } from '#shared/preferences/keys.js';
 import type { EntryKey } from '#shared/preferences/model.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { TOMBSTONE_LIFETIME_SECONDS, TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
-import { useTestDynamo } from '../support/dynamo.js';
+import { uniqueId, useTestDynamo } from '../support/dynamo.js';
 
-const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
+const dynamo = useTestDynamo();
 let store: DynamoPreferenceStore;
 let tableName: string;
 
 beforeEach(async () => {
+  org = uniqueId('org#1/a b');
   store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
   tableName = dynamo.tables.config;
 });
 
-const org = 'org#1/a b';
+/** The running test's organization: a fresh one each test. */
+let org = '';
 
 describe('DynamoPreferenceStore against DynamoDB Local', () => {
   test('a partial write keeps the channels it does not name', async () => {
@@ -57,18 +59,18 @@ describe('DynamoPreferenceStore against DynamoDB Local', () => {
 
   test('identifiers that differ only by separators never share an entry', async () => {
     const meta = { updatedAt: new Date().toISOString(), updatedBy: 'ak' };
-    const a = { organizationId: 'a#b', userId: 'u', documentId: 'c' };
-    const b = { organizationId: 'a', userId: 'u', documentId: 'b#c' };
-    const c = { organizationId: 'a%23b', userId: 'u', documentId: 'c' };
+    const a = { organizationId: `${org}a#b`, userId: 'u', documentId: 'c' };
+    const b = { organizationId: `${org}a`, userId: 'u', documentId: 'b#c' };
+    const c = { organizationId: `${org}a%23b`, userId: 'u', documentId: 'c' };
     await store.setChannels(a, { inbox: 'ALL' }, meta);
     await store.setChannels(b, { inbox: 'MINE' }, meta);
     await store.setChannels(c, { inbox: 'NONE' }, meta);
     const entries = await store.getEntries([a, b, c]);
     expect(entries.map((e) => [e.organizationId, e.documentId, e.config.inbox]).sort()).toEqual(
       [
-        ['a', 'b#c', 'MINE'],
-        ['a#b', 'c', 'ALL'],
-        ['a%23b', 'c', 'NONE'],
+        [`${org}a`, 'b#c', 'MINE'],
+        [`${org}a#b`, 'c', 'ALL'],
+        [`${org}a%23b`, 'c', 'NONE'],
       ].sort(),
     );
   });
@@ -296,9 +298,9 @@ describe("the entries and the organization's policy in one batched read", () => 
 
   test('an organization without a policy reads as none, version 0', async () => {
     const read = await store.getEntriesWithPolicy(
-      [{ organizationId: 'org-without', userId: 'u', documentId: null }],
-      'org-without',
+      [{ organizationId: `${org}-without`, userId: 'u', documentId: null }],
+      `${org}-without`,
     );
-    expect(read).toEqual({ read: [], policy: { organizationId: 'org-without', policy: {}, version: 0 } });
+    expect(read).toEqual({ read: [], policy: { organizationId: `${org}-without`, policy: {}, version: 0 } });
   });
 });

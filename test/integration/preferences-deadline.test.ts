@@ -6,19 +6,21 @@ import { REQUEST_WRITE_CONCURRENCY } from '#shared/preferences/batching.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { resetConfig } from '#shared/preferences/reset.js';
 import { setConfig } from '#shared/preferences/service.js';
-import { useTestDynamo } from '../support/dynamo.js';
+import { uniqueId, useTestDynamo } from '../support/dynamo.js';
 
 // At the deadline the route answers 503; the writes it has not made must not go on (on Lambda
 // a frozen write resumes in a later invocation and could undo a newer setting).
 
-const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
+const dynamo = useTestDynamo();
 let store: DynamoPreferenceStore;
 
 beforeEach(async () => {
+  org = uniqueId('org#deadline');
   store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
 });
 
-const org = 'org#deadline';
+/** The running test's organization: a fresh one each test. */
+let org = '';
 const userIds = Array.from({ length: 10 }, (_, i) => `u${i}`);
 
 /** Counts write calls (UpdateItem, and a batch if one were sent); the deadline fires as the `abortAt`-th one is issued. */

@@ -10,13 +10,14 @@ import { resetConfig } from '#shared/preferences/reset.js';
 import { RESET_CONFIG_MESSAGE, resetConfigResult } from '#shared/preferences/routes/reset-config.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import type { PreferenceStore } from '#shared/preferences/store.js';
-import { useTestDynamo } from '../support/dynamo.js';
+import { uniqueId, useTestDynamo } from '../support/dynamo.js';
 
-const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
+const dynamo = useTestDynamo();
 let store: DynamoPreferenceStore;
 let tableName: string;
 
 beforeEach(async () => {
+  org = uniqueId('org#reset');
   store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
   tableName = dynamo.tables.config;
 });
@@ -24,7 +25,8 @@ beforeEach(async () => {
 /** An own property (`x.__proto__` would read the prototype). */
 const own = (object: object, key: string) => Object.getOwnPropertyDescriptor(object, key)?.value;
 
-const org = 'org#reset';
+/** The running test's organization: a fresh one each test. */
+let org = '';
 const get = (userId: string, documentIds?: string[]) =>
   getConfig(
     { store, defaults: BUILT_IN_DEFAULTS },

@@ -5,19 +5,21 @@ import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { resolveConfig } from '#shared/preferences/resolve.js';
 import { resolveConfigResult } from '#shared/preferences/routes/resolve-config.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
-import { useTestDynamo } from '../support/dynamo.js';
+import { uniqueId, useTestDynamo } from '../support/dynamo.js';
 
-const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
+const dynamo = useTestDynamo();
 let store: DynamoPreferenceStore;
 
 beforeEach(async () => {
+  org = uniqueId('org#r');
   store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
 });
 
 /** An own property (`x.__proto__` would read the prototype). */
 const own = (object: object, key: string) => Object.getOwnPropertyDescriptor(object, key)?.value;
 
-const org = 'org#r';
+/** The running test's organization: a fresh one each test. */
+let org = '';
 const doc = 'doc/1';
 const defaults = BUILT_IN_DEFAULTS;
 
@@ -35,7 +37,7 @@ describe('config resolve against DynamoDB Local', () => {
       { organizationId: org, userIds: ['bob'], documentIds: ['x'], config: { inbox: 'NONE' } },
       'ak',
     );
-    await setConfig({ store }, { organizationId: 'other', userIds: ['cy'], config: { inbox: 'NONE' } }, 'ak');
+    await setConfig({ store }, { organizationId: `${org}-other`, userIds: ['cy'], config: { inbox: 'NONE' } }, 'ak');
 
     const result = await resolveConfig(
       { store, defaults },

@@ -12,18 +12,20 @@ import { setScheduleRequest } from '#shared/preferences/routes/set-schedule.js';
 import { getSchedule, setSchedule } from '#shared/preferences/schedules.js';
 import { setConfig } from '#shared/preferences/service.js';
 import type { ScheduleInput } from '#shared/schedules/schema.js';
-import { useTestDynamo } from '../support/dynamo.js';
+import { uniqueId, useTestDynamo } from '../support/dynamo.js';
 
-const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
+const dynamo = useTestDynamo();
 let store: DynamoPreferenceStore;
 let schedules: DynamoScheduleStore;
 
 beforeEach(async () => {
+  org = uniqueId('acme');
   store = new DynamoPreferenceStore(dynamo.doc, dynamo.tables.config);
   schedules = new DynamoScheduleStore(dynamo.doc, dynamo.tables.config);
 });
 
-const org = 'acme';
+/** The running test's organization: a fresh one each test. */
+let org = '';
 const NOW = new Date('2026-11-23T12:00:00.000Z'); // a Monday
 const now = () => NOW;
 const BERLIN_NIGHTS: ScheduleInput = {

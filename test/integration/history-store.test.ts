@@ -2,12 +2,15 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import type { RecordedChange } from '#shared/history/from-stream.js';
 import type { HistoryChange } from '#shared/history/results.js';
-import { useTestDynamo } from '../support/dynamo.js';
+import { uniqueId, useTestDynamo } from '../support/dynamo.js';
 
-const dynamo = useTestDynamo({ tables: 'own', freshTablesPerTest: true });
+const dynamo = useTestDynamo();
 let store: DynamoHistoryStore;
 
+/** The running test's organization: a fresh one each test. */
+let org = '';
 beforeEach(async () => {
+  org = uniqueId('acme');
   store = new DynamoHistoryStore(dynamo.doc, dynamo.tables.history);
 });
 
@@ -16,7 +19,7 @@ const change = (overrides: Partial<HistoryChange> = {}, sequenceNumber = String(
   sequenceNumber,
   change: {
     changeId: `c-${sequenceNumber}`,
-    organizationId: 'acme',
+    organizationId: org,
     userId: 'alice',
     documentId: 'doc-1',
     scope: 'document',
@@ -40,13 +43,13 @@ describe('the history table', () => {
     const one = change();
     expect(await storeChanges(one)).toBeUndefined();
     expect(await storeChanges(one)).toBeUndefined();
-    expect((await store.list({ organizationId: 'acme', userId: 'alice', limit: 10 })).changes).toEqual([one.change]);
+    expect((await store.list({ organizationId: org, userId: 'alice', limit: 10 })).changes).toEqual([one.change]);
   });
 
   test('60 changes in one call are all stored (three calls of at most 25)', async () => {
     const many = Array.from({ length: 60 }, (_, i) => change({ documentId: `doc-${i}` }));
     expect(await storeChanges(...many)).toBeUndefined();
-    const listed = await store.list({ organizationId: 'acme', userId: 'alice', limit: 100 });
+    const listed = await store.list({ organizationId: org, userId: 'alice', limit: 100 });
     expect(ids(listed.changes).sort()).toEqual(ids(many.map((x) => x.change)).sort());
   });
 
@@ -56,10 +59,10 @@ describe('the history table', () => {
     const c = change({ changedAt: '2026-01-01T00:00:03.000Z', documentId: 'doc-2' });
     const d = change({ changedAt: '2026-01-01T00:00:04.000Z' });
     const otherUser = change({ changedAt: '2026-01-01T00:00:05.000Z', userId: 'alice#2' });
-    const otherOrg = change({ changedAt: '2026-01-01T00:00:06.000Z', organizationId: 'acme#x' });
+    const otherOrg = change({ changedAt: '2026-01-01T00:00:06.000Z', organizationId: `${org}#x` });
     await storeChanges(a, b, c, d, otherUser, otherOrg);
 
-    const query = { organizationId: 'acme', userId: 'alice' };
+    const query = { organizationId: org, userId: 'alice' };
     expect(ids((await store.list({ ...query, limit: 10 })).changes)).toEqual(ids([d, c, b, a].map((x) => x.change)));
     expect(ids((await store.list({ ...query, documentId: 'doc-1', limit: 10 })).changes)).toEqual(
       ids([d, a].map((x) => x.change)),
@@ -89,7 +92,7 @@ describe('the history table', () => {
       record(i % 3 === 0 ? 'comment' : null, `2026-01-01T00:00:0${i + 2}.000Z`, String(600 + i)),
     );
     expect(await storeChanges(...together, ...later)).toBeUndefined();
-    const query = { organizationId: 'acme', userId: 'alice', limit: 10 };
+    const query = { organizationId: org, userId: 'alice', limit: 10 };
     expect((await store.list(query)).changes).toHaveLength(9);
 
     const comment = await store.list({ ...query, documentId: 'doc-1', category: 'comment', limit: 2 });
@@ -118,13 +121,13 @@ describe('the history table', () => {
       change({ documentId: 'doc-1', userId: 'bob' }),
     ];
     await storeChanges(...items);
-    expect(await store.deleteEntryHistory('acme', 'alice', ['doc-1'])).toBe(1);
-    expect(ids((await store.list({ organizationId: 'acme', userId: 'alice', limit: 10 })).changes).sort()).toEqual(
+    expect(await store.deleteEntryHistory(org, 'alice', ['doc-1'])).toBe(1);
+    expect(ids((await store.list({ organizationId: org, userId: 'alice', limit: 10 })).changes).sort()).toEqual(
       ids([items[1]!, items[2]!].map((x) => x.change)).sort(),
     );
-    expect(await store.deleteUserHistory('acme', 'alice')).toBe(2);
-    expect((await store.list({ organizationId: 'acme', userId: 'alice', limit: 10 })).changes).toEqual([]);
-    expect((await store.list({ organizationId: 'acme', userId: 'bob', limit: 10 })).changes).toHaveLength(1);
+    expect(await store.deleteUserHistory(org, 'alice')).toBe(2);
+    expect((await store.list({ organizationId: org, userId: 'alice', limit: 10 })).changes).toEqual([]);
+    expect((await store.list({ organizationId: org, userId: 'bob', limit: 10 })).changes).toHaveLength(1);
   });
 
   test('worst-case identifiers fit the keys of the table and of its index', async () => {

@@ -31,9 +31,12 @@ export const startMigration = (deps: StartDeps<MigrationRecord>, request: Migrat
 export class MemoryQueue implements JobQueue {
   readonly sent: string[] = [];
   readonly delays: (number | undefined)[] = [];
+  /** When each was sent (Date.now()). */
+  readonly sentAt: number[] = [];
   async send(migrationId: string, delaySeconds?: number): Promise<void> {
     this.sent.push(migrationId);
     this.delays.push(delaySeconds);
+    this.sentAt.push(Date.now());
   }
 }
 

@@ -50,7 +50,9 @@ test('every direct dependency accepts the lowest Node that package.json allows',
 });
 
 test.each(['README.md', 'docs/development.md'])('%s names the same Node floor', (file) => {
-  const named = [...readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/\bNode (\d+(?:\.\d+)?) or newer\b/g)].map((m) => m[1]);
+  const named = [...readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/\bNode (\d+(?:\.\d+)?) or newer\b/g)].map(
+    (m) => m[1],
+  );
   expect(named.length).toBeGreaterThan(0);
   expect(new Set(named)).toEqual(new Set([floorText]));
 });

@@ -3,8 +3,6 @@ import fc from 'fast-check';
 import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { LOCALES } from '#shared/api/locales.js';
 import { wordsFor } from '#shared/links/i18n/words.js';
-import type { LinkState } from '#shared/links/link-state.js';
-import type { OpenedLink } from '#shared/links/model.js';
 import { pageModel } from '#shared/links/page-model.js';
 import { toText } from '#shared/links/pages/html.js';
 import { preferencePage } from '#shared/links/pages/preference-page.js';
@@ -20,6 +18,7 @@ import {
 import { type Schedule, schedule as scheduleSchema } from '#shared/schedules/schema.js';
 import { timeZoneIssue } from '#shared/schedules/zone.js';
 import { FUZZ_RUNS } from '../support/fuzz.js';
+import { HEAVIEST_AT, heaviestLinkState, largestSchedule } from '../support/heaviest-page.js';
 
 // The schedule part of the preference page (shared/links/schedule-form.ts): what a form asks
 // for, checked whole (words for a person, nothing written), written only where the person
@@ -105,67 +104,14 @@ describe('the form as the page renders it', () => {
 });
 
 test('the page stays under 40 KB in every language for a policy of ten categories and the largest schedule, zone suggestions included (the bench measures it too)', () => {
-  const policy = {
-    channels: { slack: { value: 'MINE' as const } },
-    categories: Object.fromEntries(
-      Array.from({ length: 10 }, (_, i) => [
-        `category-${i}`,
-        {
-          label: `Category ${i}: what happens in your documents`,
-          description:
-            'A sentence or two that tells the people who get these notifications what they are about, and why they might want them.',
-          channels: {
-            email: { value: 'ALL' as const, ...(i === 0 ? { locked: true as const } : {}) },
-            inbox: { value: 'MINE' as const },
-          },
-        },
-      ]),
-    ),
-  };
-  const largest: Schedule = {
-    timeZone: 'America/Argentina/ComodRivadavia',
-    quietHours: Array.from({ length: 7 }, (_, i) => ({
-      days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
-      start: `${12 + i}:00`,
-      end: `${12 + i}:30`,
-      channels: ['inbox', 'email', 'slack'],
-    })),
-    snoozeUntil: '2026-03-20T10:00:00.000Z',
-    digest: { channels: ['inbox', 'email', 'slack'], cadence: 'weekly', at: '08:00', day: 'wed' },
-  };
-  const entry = (documentId: string | null) => ({
-    organizationId: 'org',
-    userId: 'u',
-    documentId,
-    scope: documentId === null ? ('organization' as const) : ('document' as const),
-    config: { email: 'MINE' as const },
-    updatedAt: AT.toISOString(),
-    updatedBy: 'k',
-    version: 1,
-  });
-  const link: OpenedLink = {
-    organizationId: 'org',
-    userId: 'u',
-    documentId: 'doc-l',
-    category: 'category-3',
-    channel: 'email',
-    issuedAt: 0,
-    expiresAt: 2e9,
-    keyId: 'k1',
-  };
-  const state: LinkState = {
-    documentId: 'doc-l',
-    policy: { organizationId: 'org', policy, version: 1 },
-    organization: { ...entry(null), schedule: largest },
-    document: entry('doc-l'),
-  };
+  const { link, state } = heaviestLinkState(10);
   for (const locale of LOCALES) {
     const words = wordsFor(locale);
     const page = preferencePage({
       words,
       model: pageModel(link, state, BUILT_IN_DEFAULTS, words),
       saved: true,
-      extra: scheduleSection(words, largest, AT),
+      extra: scheduleSection(words, largestSchedule, HEAVIEST_AT),
     });
     expect(page).toContain(words.t('schedule.rule', { n: 7 }));
     expect(page).toContain('<option>Europe/Berlin');

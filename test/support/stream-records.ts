@@ -46,3 +46,19 @@ export const entryItem = (overrides: Record<string, unknown> = {}): Record<strin
   changedAt: '2026-01-01T00:00:00.000Z',
   ...overrides,
 });
+
+/** A migration record of the jobs table as the repository writes it (no status: each test says it). */
+export const migrationItem = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  pk: 'MIGRATION#m1',
+  sk: 'RECORD',
+  migrationId: 'm1',
+  organizationId: 'acme',
+  documentId: 'doc-1',
+  newDocumentId: 'doc-2',
+  moved: 3,
+  skipped: 1,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:05.000Z',
+  runs: {},
+  ...overrides,
+});

@@ -4,7 +4,7 @@ import { createPublisherHandler, type PublisherDeps } from '#shared/events/publi
 import type { RecordedChange } from '#shared/history/from-stream.js';
 import type { HistoryPage, HistoryStore, HistoryWrite, HistoryWriteFailure } from '#shared/history/store.js';
 import { logger } from '#shared/platform/logger.js';
-import { entryItem, streamRecord } from '../support/stream-records.js';
+import { entryItem, migrationItem, streamRecord } from '../support/stream-records.js';
 
 logger.setLogLevel('SILENT');
 
@@ -217,20 +217,7 @@ describe('the change publisher', () => {
 
   test('a migration record that completes or fails is announced with its status; progress is not', async () => {
     const { bus, handler } = setup();
-    const migration = {
-      pk: 'MIGRATION#m1',
-      sk: 'RECORD',
-      migrationId: 'm1',
-      organizationId: 'acme',
-      documentId: 'doc-1',
-      newDocumentId: 'doc-2',
-      moved: 3,
-      skipped: 1,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      updatedAt: '2026-01-01T00:00:05.000Z',
-      leaseOwner: 'run-1',
-      runs: { 'run-1': 1 },
-    };
+    const migration = migrationItem({ leaseOwner: 'run-1', runs: { 'run-1': 1 } });
     await handler({
       Records: [
         streamRecord('migrations', 'MODIFY', {

@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { passesFilters } from '#local/streams/event-filter.js';
 import { PUBLISHER_STREAM_FILTERS, planRecord } from '#shared/events/publisher.js';
-import { entryItem, streamRecord } from '../support/stream-records.js';
+import { entryItem, migrationItem, streamRecord } from '../support/stream-records.js';
 
 /**
  * The change publisher's event source filters (service/functions.ts, the stack's event source
@@ -18,19 +18,7 @@ const plansSomething = (record: DynamoDBRecord) => {
 const passes = (table: 'config' | 'migrations', record: DynamoDBRecord) =>
   passesFilters(record, PUBLISHER_STREAM_FILTERS[table]);
 
-const migration = {
-  pk: 'MIGRATION#m1',
-  sk: 'RECORD',
-  migrationId: 'm1',
-  organizationId: 'acme',
-  documentId: 'doc-1',
-  newDocumentId: 'doc-2',
-  moved: 3,
-  skipped: 1,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:05.000Z',
-  runs: {},
-};
+const migration = migrationItem();
 const policy = { pk: 'POLICY#acme', sk: 'POLICY', organizationId: 'acme', version: 2, policy: '{}' };
 
 describe('records the publisher acts on invoke it', () => {

@@ -8,6 +8,7 @@ import type { EntryKey } from '#shared/preferences/model.js';
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import { TOMBSTONE_LIFETIME_SECONDS, TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
 import { uniqueId, useTestDynamo } from '../support/dynamo.js';
+import { documentView } from '../support/results.js';
 
 const dynamo = useTestDynamo();
 let store: DynamoPreferenceStore;
@@ -189,24 +190,16 @@ describe('DynamoPreferenceStore against DynamoDB Local', () => {
       { organizationId: org, userId: 'ü 1', documentIds: ['d1', 'd3'] },
     );
     expect(views).toEqual([
-      {
-        userId: 'ü 1',
-        documentId: 'd1',
-        scope: 'document',
+      documentView('ü 1', 'd1', {
         config: { inbox: 'MINE' },
-        categories: {},
         effective: { inbox: 'MINE', email: 'NONE', slack: 'NONE' },
         source: { inbox: 'document', email: 'organization', slack: 'default' },
-      },
-      {
-        userId: 'ü 1',
-        documentId: 'd3',
-        scope: 'document',
+      }),
+      documentView('ü 1', 'd3', {
         config: {},
-        categories: {},
         effective: { inbox: 'ALL', email: 'NONE', slack: 'NONE' },
         source: { inbox: 'default', email: 'organization', slack: 'default' },
-      },
+      }),
     ]);
   });
 });

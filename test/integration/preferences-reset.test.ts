@@ -11,6 +11,7 @@ import { RESET_CONFIG_MESSAGE, resetConfigResult } from '#shared/preferences/rou
 import { getConfig, setConfig } from '#shared/preferences/service.js';
 import type { PreferenceStore } from '#shared/preferences/store.js';
 import { uniqueId, useTestDynamo } from '../support/dynamo.js';
+import { documentResult } from '../support/results.js';
 
 const dynamo = useTestDynamo();
 let store: DynamoPreferenceStore;
@@ -54,22 +55,8 @@ describe('config reset', () => {
     );
     expect(resetConfigResult().parse(result)).toEqual(result);
     expect(result).toEqual({
-      u1: {
-        success: true,
-        userId: 'u1',
-        documentId: 'd1',
-        documentIds: ['d1', 'd2'],
-        scope: 'document',
-        message: 'Config reset.',
-      },
-      u2: {
-        success: true,
-        userId: 'u2',
-        documentId: 'd1',
-        documentIds: ['d1', 'd2'],
-        scope: 'document',
-        message: 'Config reset.',
-      },
+      u1: documentResult('u1', ['d1', 'd2'], 'Config reset.'),
+      u2: documentResult('u2', ['d1', 'd2'], 'Config reset.'),
     });
     const [d1] = await get('u1', ['d1']);
     expect(d1).toMatchObject({

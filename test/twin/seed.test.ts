@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createClient } from '#client/index.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
+import { documentView } from '../support/results.js';
 
 // `npm run seed` as a developer runs it: first on a data directory no server uses (it starts the
 // twin itself), then against the `npm start` serving that directory, found through it. Asynchronous
@@ -20,24 +21,16 @@ const seed = async (dataDir: string) =>
 
 // ada has a document entry on roadmap-2027, none on design-system, and engineering's organization defaults.
 const ADA = [
-  {
-    userId: 'ada',
-    documentId: 'roadmap-2027',
-    scope: 'document',
+  documentView('ada', 'roadmap-2027', {
     config: { inbox: 'NONE', slack: 'ALL' },
-    categories: {},
     effective: { inbox: 'NONE', email: 'NONE', slack: 'ALL' },
     source: { inbox: 'document', email: 'organization', slack: 'document' },
-  },
-  {
-    userId: 'ada',
-    documentId: 'design-system',
-    scope: 'document',
+  }),
+  documentView('ada', 'design-system', {
     config: {},
-    categories: {},
     effective: { inbox: 'ALL', email: 'NONE', slack: 'MINE' },
     source: { inbox: 'default', email: 'organization', slack: 'organization' },
-  },
+  }),
 ];
 const ADA_REQUEST = { organizationId: 'northwind', userId: 'ada', documentIds: ['roadmap-2027', 'design-system'] };
 

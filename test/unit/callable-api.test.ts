@@ -13,6 +13,7 @@ import { DEADLINE_MARGIN_MS } from '#shared/edge/http-route.js';
 import { logger } from '#shared/platform/logger.js';
 import { apiEvent, lambdaContext, parseResponse } from '../support/api-events.js';
 import { authHeaders, credentialRecord } from '../support/credentials.js';
+import { documentResult } from '../support/results.js';
 import { setUnitTestEnv } from '../support/test-env.js';
 
 // The shared middleware, exercised through the config-get handler with DynamoDB mocked.
@@ -345,22 +346,8 @@ describe('config set handler', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body.result?.message).toBe('User config set successfully.');
     expect(response.body.result?.data).toEqual({
-      u1: {
-        success: true,
-        userId: 'u1',
-        documentId: 'd1',
-        documentIds: ['d1', 'd2'],
-        scope: 'document',
-        message: 'Config set.',
-      },
-      u2: {
-        success: true,
-        userId: 'u2',
-        documentId: 'd1',
-        documentIds: ['d1', 'd2'],
-        scope: 'document',
-        message: 'Config set.',
-      },
+      u1: documentResult('u1', ['d1', 'd2'], 'Config set.'),
+      u2: documentResult('u2', ['d1', 'd2'], 'Config set.'),
     });
     // Each of the four entries is one conditional UpdateItem that names `inbox` only; nothing is batched.
     expect(ddb).toHaveReceivedCommandTimes(BatchExecuteStatementCommand, 0);

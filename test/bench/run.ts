@@ -107,7 +107,13 @@ const main = async () => {
       sections.push(s);
     }
   };
-  await run('storage', storageBench);
+  await run('storage', () =>
+    storageBench(
+      quick
+        ? { users: 200, dispatchRounds: 1, resolveRounds: 1, linkRounds: 2 }
+        : { users: 1000, dispatchRounds: 3, resolveRounds: 5, linkRounds: 20 },
+    ),
+  );
   await run('rejected', () => rejectedBench({ invocations: Number(option('invocations') ?? (quick ? 100 : 2000)) }));
   await run('largest', () =>
     largestBench({
@@ -121,10 +127,10 @@ const main = async () => {
   });
   await run('throughput', () =>
     throughputBench({
-      connections: (option('connections') ?? (quick ? '1,8' : '1,8,32')).split(',').map(Number),
-      seconds: Number(option('seconds') ?? (full ? 5 : quick ? 1 : 2)),
+      connections: (option('connections') ?? (quick ? '8' : '1,8,32')).split(',').map(Number),
+      seconds: Number(option('seconds') ?? (full ? 5 : quick ? 0.5 : 2)),
       rounds: Number(option('rounds') ?? (full ? 7 : quick ? 1 : 5)),
-      warmupSeconds: full ? 2 : quick ? 0.5 : 1,
+      warmupSeconds: full ? 2 : quick ? 0.25 : 1,
     }),
   );
   await run('migration', () =>
@@ -134,7 +140,7 @@ const main = async () => {
   );
   await run('dev-reload', () =>
     devReloadBench({
-      saves: Number(option('saves') ?? (full ? 10 : quick ? 2 : 5)),
+      saves: Number(option('saves') ?? (full ? 10 : quick ? 1 : 5)),
       baselineSaves: full ? 3 : quick ? 1 : 2,
     }),
   );
@@ -142,7 +148,7 @@ const main = async () => {
   // memory figures of the sections above.
   await run('bundles', () =>
     bundleBench({
-      runs: Number(option('runs') ?? (full ? 40 : quick ? 2 : 20)),
+      runs: Number(option('runs') ?? (full ? 40 : quick ? 1 : 20)),
       ...(option('functions') ? { functions: String(option('functions')).split(',') } : {}),
       metafileDir: join(RESULTS_DIR, 'metafiles'),
     }),

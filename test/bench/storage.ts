@@ -23,10 +23,19 @@ const SET = operationById('setConfig').path;
 const GET = operationById('getConfig').path;
 const RESOLVE = operationById('resolveConfig').path;
 const MIGRATE = operationById('migrateDocument').path;
-/** The dispatcher case: users of one document, config/get calls in flight at once, rounds. */
-const DISPATCH_USERS = 1000;
+/** The dispatcher case: config/get calls in flight at once. */
 const GETS_IN_FLIGHT = 8;
-const DISPATCH_ROUNDS = 3;
+
+export interface StorageOptions {
+  /** Users of the dispatcher's document (also the resolve sections' and the migration's size). */
+  users: number;
+  /** Rounds of the dispatcher case (resolve against the gets, taking turns). */
+  dispatchRounds: number;
+  /** Rounds of the policy and schedule resolve sections. */
+  resolveRounds: number;
+  /** Rounds of the link pages section. */
+  linkRounds: number;
+}
 
 interface Case {
   name: string;
@@ -52,7 +61,12 @@ interface Dispatch {
  * per user. The credential cache has the deployed default (60 s), so the first request
  * reads the credential and the next ones must not.
  */
-export const storageBench = async (): Promise<Section[]> => {
+export const storageBench = async ({
+  users: dispatchUserCount,
+  dispatchRounds,
+  resolveRounds,
+  linkRounds,
+}: StorageOptions): Promise<Section[]> => {
   // The queue consumer waits until the migrate request has answered, so that the request's
   // calls and the consumer's are counted apart (the local queue delivers at once).
   let openGate = () => {};
@@ -122,13 +136,14 @@ export const storageBench = async (): Promise<Section[]> => {
     await measure('set 100 users x 1 doc', 100, SET, setData(users(100), ['doc-0']));
     // The dispatcher's document (and the migration's source below): every user has a document
     // entry, half of them an organization entry too, so answers come from all three layers.
-    const dispatchUsers = users(DISPATCH_USERS);
-    await measure(`set ${DISPATCH_USERS} users x 1 doc`, DISPATCH_USERS, SET, setData(dispatchUsers, ['doc-1']));
+    const dispatchUsers = users(dispatchUserCount);
+    const half = Math.floor(dispatchUserCount / 2);
+    await measure(`set ${dispatchUserCount} users x 1 doc`, dispatchUserCount, SET, setData(dispatchUsers, ['doc-1']));
     await measure(
-      `set ${DISPATCH_USERS / 2} users, organization level`,
-      DISPATCH_USERS / 2,
+      `set ${half} users, organization level`,
+      half,
       SET,
-      setData(dispatchUsers.slice(0, DISPATCH_USERS / 2), undefined, { inbox: 'MINE', slack: 'ALL' }),
+      setData(dispatchUsers.slice(0, half), undefined, { inbox: 'MINE', slack: 'ALL' }),
     );
 
     // Each function has its own credential cache: one request warms it before the measured ones.
@@ -152,12 +167,18 @@ export const storageBench = async (): Promise<Section[]> => {
       activity: { involvedUserIds: dispatchUsers.slice(0, 10) },
     };
     await call(RESOLVE, { ...resolveData, userIds: ['solo'] });
-    await measure(`resolve ${DISPATCH_USERS} users of one document`, 2 * DISPATCH_USERS, RESOLVE, resolveData);
-    const dispatch = await dispatcher(call, counter, resolveData);
-    const policyResolve = await policyResolveSection(call, counter, { userCount: DISPATCH_USERS, rounds: 5 });
-    const scheduleResolve = await scheduleResolveSection(call, counter, { userCount: DISPATCH_USERS, rounds: 5 });
+    await measure(`resolve ${dispatchUserCount} users of one document`, 2 * dispatchUserCount, RESOLVE, resolveData);
+    const dispatch = await dispatcher(call, counter, resolveData, dispatchRounds);
+    const policyResolve = await policyResolveSection(call, counter, {
+      userCount: dispatchUserCount,
+      rounds: resolveRounds,
+    });
+    const scheduleResolve = await scheduleResolveSection(call, counter, {
+      userCount: dispatchUserCount,
+      rounds: resolveRounds,
+    });
 
-    // Migrate doc-1 (its 1000 entries) to a new document: the request, then the queue
+    // Migrate doc-1 (its entries) to a new document: the request, then the queue
     // consumer's work until the record says completed. A first request that fails validation
     // (same document twice) only warms the function's credential cache.
     await call(MIGRATE, { organizationId: ORG, documentId: 'doc-1', newDocumentId: 'doc-1' });
@@ -187,8 +208,14 @@ export const storageBench = async (): Promise<Section[]> => {
     });
 
     // After the migration above: the queue's consumer no longer waits for the gate.
-    const linkPages = await linkPagesSection(call, counter, { rounds: 20 });
-    return [callsSection(cases, warm.entry), dispatchSection(dispatch), policyResolve, scheduleResolve, linkPages];
+    const linkPages = await linkPagesSection(call, counter, { rounds: linkRounds });
+    return [
+      callsSection(cases, warm.entry),
+      dispatchSection(dispatch, dispatchUserCount, dispatchRounds),
+      policyResolve,
+      scheduleResolve,
+      linkPages,
+    ];
   } finally {
     await service.close();
   }
@@ -200,14 +227,15 @@ type Call = (
 ) => Promise<{ status: number; text: string; body: { result?: { data: unknown } } }>;
 
 /**
- * What a notification dispatcher does for one activity on a document with 1,000 users: one
+ * What a notification dispatcher does for one activity on a document with many users: one
  * config/resolve, or one config/get per user (GETS_IN_FLIGHT at once). The two take turns
- * for DISPATCH_ROUNDS rounds (order alternating), and the answers are compared user by user.
+ * for `rounds` rounds (order alternating), and the answers are compared user by user.
  */
 const dispatcher = async (
   call: Call,
   counter: CallCounter,
   data: { organizationId: string; documentId: string; userIds: string[] },
+  rounds: number,
 ): Promise<Dispatch> => {
   const result: Dispatch = { resolve: [], gets: [], differing: [] };
   let resolved: OperationResult<'resolveConfig'> | undefined;
@@ -247,7 +275,7 @@ const dispatcher = async (
       );
       shown.stop();
     });
-  for (let round = 0; round < DISPATCH_ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     if (round % 2 === 0) {
       result.resolve.push(await resolveOnce());
       result.gets.push(await getEach());
@@ -355,8 +383,8 @@ const callsSection = (cases: Case[], warm: Case): Section => {
   return s;
 };
 
-const dispatchSection = (d: Dispatch): Section => {
-  const s = section('dispatcher', `2. Dispatcher: one config/resolve vs ${fmtNum(DISPATCH_USERS)} config/get calls`);
+const dispatchSection = (d: Dispatch, userCount: number, rounds: number): Section => {
+  const s = section('dispatcher', `2. Dispatcher: one config/resolve vs ${fmtNum(userCount)} config/get calls`);
   const readsOf = (summary: CallSummary) => summary.reads - summary.credentialReads;
   const row = (name: string, runs: Dispatch['resolve']) => {
     const last = runs.at(-1)?.summary as CallSummary;
@@ -371,7 +399,7 @@ const dispatchSection = (d: Dispatch): Section => {
     ];
   };
   s.tables.push({
-    title: `${fmtNum(DISPATCH_USERS)} users of one document, each with a document entry (half with an organization entry too); medians of ${DISPATCH_ROUNDS} rounds taking turns`,
+    title: `${fmtNum(userCount)} users of one document, each with a document entry (half with an organization entry too); medians of ${rounds} rounds taking turns`,
     columns: ['way', 'time', 'CPU (this process)', 'read calls', 'keys read', 'credential reads', 'DynamoDB calls'],
     rows: [
       row('config/resolve, all users in one request', d.resolve),
@@ -384,7 +412,7 @@ const dispatchSection = (d: Dispatch): Section => {
   const reads = Math.max(...d.resolve.map((r) => readsOf(r.summary)));
   s.goals.push(
     goal(
-      `resolve faster than ${fmtNum(DISPATCH_USERS)} gets`,
+      `resolve faster than ${fmtNum(userCount)} gets`,
       `${fmtRatio(speedup)} (CPU ${fmtRatio(cpuSpeedup)})`,
       '>= 10x',
       speedup >= 10,
@@ -392,7 +420,7 @@ const dispatchSection = (d: Dispatch): Section => {
     goal('resolve: DynamoDB read calls', fmtNum(reads), '<= 21 (and the policy)', reads <= 21),
     goal(
       'resolve answers each user as config/get does (effective and source)',
-      `${fmtNum(DISPATCH_USERS - d.differing.length)} of ${fmtNum(DISPATCH_USERS)} the same`,
+      `${fmtNum(userCount - d.differing.length)} of ${fmtNum(userCount)} the same`,
       'all',
       d.differing.length === 0,
     ),

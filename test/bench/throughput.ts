@@ -163,7 +163,8 @@ export interface ThroughputOptions {
  */
 export const throughputBench = async (options: ThroughputOptions): Promise<Section[]> => {
   const { connections, seconds, rounds, warmupSeconds } = options;
-  const servers = [await startServer('baseline'), await startServer('service')];
+  // Started together: each waits mostly for its own DynamoDB Local; nothing is measured yet.
+  const servers = await Promise.all([startServer('baseline'), startServer('service')]);
   const results: Measurement[] = [];
   try {
     for (const server of servers) await seedReaders(server);

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readAwsCredential } from '#local/aws-credential.js';
 import { dataPaths, readRunningServer } from '#local/data-dir.js';
 import { dbPathHolder } from '#local/dynamodb-local.js';
-import { REPO_ROOT } from '#service/repository-root.js';
 import { TABLES } from '#service/tables.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import type { HistoryChange } from '#shared/history/results.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
+import { startNpmStartProcess } from '../support/npm-start-process.js';
 
 // Every change of a config entry reaches the history once, from the config table's stream,
 // through the local twin of the stream and its event source mapping; the events go to the
@@ -219,41 +219,8 @@ describe('npm start killed mid-stream', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  // As test/twin/npm-start-stop.test.ts: local/main.ts in one process, so that SIGKILL stops it all.
-  const start = async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts', '--port', '0', '--data-dir', dataDir], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', LOCAL_API_KEY: '', LOCAL_AUTH_TOKEN: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const deadline = Date.now() + 60_000;
-    while (!output.includes('Ctrl+C stops it.')) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${output}`);
-      await sleep(50);
-    }
-    // The credential from the data directory: the banner shows the token to a terminal only.
-    const saved = JSON.parse(await readFile(dataPaths(dataDir).credential, 'utf8')) as {
-      apiKey: string;
-      token: string;
-    };
-    return {
-      child,
-      baseUrl: output.match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1] as string,
-      headers: {
-        'content-type': 'application/json',
-        'x-service-api-key': saved.apiKey,
-        'x-service-auth-token': saved.token,
-      },
-    };
-  };
+  // local/main.ts in one process, so that SIGKILL stops it all.
+  const start = () => startNpmStartProcess(dataDir, children);
   const exited = (child: ChildProcess) =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve();
@@ -294,8 +261,8 @@ describe('npm start killed mid-stream', () => {
       () => eventLines(events),
       (lines) => lines.length > 0,
     );
-    first.child.kill('SIGKILL');
-    await exited(first.child);
+    first.process.kill('SIGKILL');
+    await exited(first.process);
     while ((await dbPathHolder(dataPaths(dataDir).dynamo)) !== undefined) await sleep(50);
 
     const second = await start();
@@ -311,7 +278,7 @@ describe('npm start killed mid-stream', () => {
     const announced = new Set((await eventLines(events)).map((line) => line.detail.id));
     expect(announced).toEqual(new Set(settled.map((item) => item.changeId)));
 
-    second.child.kill('SIGTERM');
-    await exited(second.child);
+    second.process.kill('SIGTERM');
+    await exited(second.process);
   }, 180_000);
 });

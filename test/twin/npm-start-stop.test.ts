@@ -1,12 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { dataPaths } from '#local/data-dir.js';
 import { dbPathHolder } from '#local/dynamodb-local.js';
-import { REPO_ROOT } from '#service/repository-root.js';
+import { type NpmStartProcess, startNpmStartProcess } from '../support/npm-start-process.js';
 
 // The twin's promise on stopping (docs/development.md): a SIGTERM (or Ctrl+C) the moment it has
 // answered loses nothing it answered, the migration's queued message included, so the restarted
@@ -15,12 +15,7 @@ import { REPO_ROOT } from '#service/repository-root.js';
 const ORG = 'acme';
 const USERS = Array.from({ length: 150 }, (_, i) => `user-${String(i).padStart(3, '0')}`);
 
-interface Server {
-  process: ChildProcess;
-  baseUrl: string;
-  headers: Record<string, string>;
-  output: () => string;
-}
+type Server = NpmStartProcess;
 
 let dataDir: string;
 const children: ChildProcess[] = [];
@@ -33,41 +28,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** local/main.ts as `npm start` runs it (node --import tsx), without npm in between. */
-const start = async (): Promise<Server> => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts', '--port', '0', '--data-dir', dataDir], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', LOCAL_API_KEY: '', LOCAL_AUTH_TOKEN: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('Ctrl+C stops it.')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${output}`);
-    await sleep(50);
-  }
-  // The credential from the data directory: the banner shows the token to a terminal only.
-  const credential = JSON.parse(await readFile(dataPaths(dataDir).credential, 'utf8')) as {
-    apiKey: string;
-    token: string;
-  };
-  return {
-    process: child,
-    baseUrl: output.match(/on (http:\/\/127\.0\.0\.1:\d+)/)?.[1] as string,
-    headers: {
-      'content-type': 'application/json',
-      'x-service-api-key': credential.apiKey,
-      'x-service-auth-token': credential.token,
-    },
-    output: () => output,
-  };
-};
+const start = (): Promise<Server> => startNpmStartProcess(dataDir, children, 30_000);
 
 const post = (server: Server, path: string, data: unknown) =>
   fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: server.headers, body: JSON.stringify({ data }) });

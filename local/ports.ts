@@ -91,14 +91,27 @@ export const assertPortFree = (
         probe.listen({ port, ...(host ? { host } : {}) }, () => probe.close(() => resolve()));
       });
 
-/** A port that was free on `host` a moment ago. */
-export const freePortOn = (host: string): Promise<number> =>
+/** A free port on `host`, held (listened on) until `release`, so that nobody takes it meanwhile. */
+export interface HeldPort {
+  port: number;
+  /** Stops holding the port; calling it again does nothing. */
+  release: () => Promise<void>;
+}
+
+export const holdFreePort = (host: string): Promise<HeldPort> =>
   new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen({ port: 0, host }, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
+    const holder = createServer();
+    holder.once('error', reject);
+    holder.listen({ port: 0, host }, () => {
+      const { port } = holder.address() as { port: number };
+      let released: Promise<void> | undefined;
+      resolve({
+        port,
+        release: () => {
+          released ??= new Promise((done) => holder.close(() => done()));
+          return released;
+        },
+      });
     });
   });
 

@@ -39,7 +39,7 @@ import { perInvocation, useInvokeStore } from './invoke-store.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
 import { hostPort } from './listen.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
-import { assertPortFree, freePortOn, namingPort } from './ports.js';
+import { assertPortFree, holdFreePort, namingPort } from './ports.js';
 import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
 import { routeFunctions } from './route-functions.js';
@@ -260,12 +260,17 @@ const start = async (
     }
   }
 
-  // The API's port is known before the functions load: their links are built on its URL.
-  const apiPort = port || firstPorts?.api || (await freePortOn(host));
+  // The API's port is known before the functions load: their links are built on its URL. A free
+  // one is held until the API listens on it: the JVM starts meanwhile, and another process's
+  // outgoing connection could take a port that was merely found free.
+  const given = port || firstPorts?.api;
+  const held = given ? undefined : await holdFreePort(host);
+  if (held) cleanups.push(() => held.release());
+  const apiPort = given || (held?.port as number);
   const dynamoPort = firstPorts?.dynamo ?? options.dynamoPort ?? 0;
   const sqsPort = firstPorts?.sqs ?? options.sqsPort ?? 0;
   // A taken port fails the start before the JVM is launched (DynamoDB Local checks its own).
-  await assertPortFree('api', host, apiPort);
+  if (!held) await assertPortFree('api', host, apiPort);
   await assertPortFree('sqs', '127.0.0.1', sqsPort);
   // The data directory's credential, or a new one (the first of this process, if any, wins: the
   // functions keep it). Its access key picks DynamoDB Local's database, so a data directory
@@ -511,6 +516,7 @@ const start = async (
     ...(options.drainMs === undefined ? {} : { drainMs: options.drainMs }),
     log,
   });
+  await held?.release();
   const baseUrl = await api.listen(apiPort, host).catch(namingPort('api', host, apiPort));
   cleanups.push(() => api.close());
 

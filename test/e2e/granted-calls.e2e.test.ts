@@ -23,7 +23,7 @@ beforeAll(async () => {
     recordAwsCalls: (call) => calls.set(JSON.stringify(call), call),
     queue: { retryDelayMs: 200 },
   });
-  s = synthService({}, { bundle: false });
+  s = synthService({}, { bundle: false, guard: false });
   resources = s.template.toJSON().Resources as Resources;
 }, SYNTH_TIMEOUT_MS);
 afterAll(async () => {

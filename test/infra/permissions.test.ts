@@ -116,7 +116,7 @@ const actionsOf = (adapter: Map<string, Set<string>>, methods: string[]): string
 let s: Synthesized;
 let resources: Resources;
 beforeAll(() => {
-  s = synthService({}, { bundle: false });
+  s = synthService({}, { bundle: false, guard: false });
   resources = s.template.toJSON().Resources as Resources;
 }, SYNTH_TIMEOUT_MS);
 afterAll(() => s?.cleanup());

@@ -35,11 +35,17 @@ export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
 /**
  * Builds the app exactly as `cdk synth` runs infra/app.ts: cdk.json's context, then the given
  * context on top, as `-c` flags would be. `bundle: false` skips esbuild (the CDK's own
- * `aws:cdk:bundling-stacks` switch) for tests that do not look at code.
+ * `aws:cdk:bundling-stacks` switch) for tests that do not look at code. `guard: false` skips
+ * cfn-guard, which evaluates every Control Tower rule in a child process, for a test whose
+ * template another test already guards (the same stage's): see docs/development.md.
  */
 export const synthService = (
   context: Record<string, unknown>,
-  { bundle, outdir = mkdtempSync(join(tmpdir(), 'cdk-test-')) }: { bundle: boolean; outdir?: string },
+  {
+    bundle,
+    guard = true,
+    outdir = mkdtempSync(join(tmpdir(), 'cdk-test-')),
+  }: { bundle: boolean; guard?: boolean; outdir?: string },
 ): Synthesized => {
   const { app, stack } = createServiceApp({
     outdir,
@@ -47,12 +53,14 @@ export const synthService = (
   });
   // cfn-guard with the AWS Control Tower proactive rules and infra/policy/: like cdk-nag, a
   // finding fails the synthesis below unless acknowledged next to the resource with its reason.
-  Validations.of(app).addPlugins(new CfnGuardValidator({ rules: [POLICY_RULES_DIR] }));
+  if (guard) Validations.of(app).addPlugins(new CfnGuardValidator({ rules: [POLICY_RULES_DIR] }));
   const nagViolations = new AwsSolutionsChecks().validateScope(stack).violations;
   // Synthesizing runs the app's validation plugins too. They report to validation-report.json
   // (in a test run the CDK does not fail on it): any finding no acknowledgement covers fails here.
   const template = Template.fromStack(stack);
-  const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8'));
+  const report = guard
+    ? JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8'))
+    : { pluginReports: [] };
   const findings = (report.pluginReports as Json[]).flatMap((plugin) =>
     (plugin.violations as Json[]).map(
       (v) =>

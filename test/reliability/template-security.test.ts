@@ -6,7 +6,7 @@ import { type Json, type Resources, type Synthesized, synthService } from '../in
 let s: Synthesized;
 let resources: Resources;
 beforeAll(() => {
-  s = synthService({ stage: 'sec' }, { bundle: false });
+  s = synthService({ stage: 'sec' }, { bundle: false, guard: false });
   resources = s.template.toJSON().Resources as Resources;
 }, 120_000);
 afterAll(() => s?.cleanup());

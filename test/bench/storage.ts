@@ -110,14 +110,20 @@ export const storageBench = async ({
     const counter = new CallCounter(service.tables.credentials).attachDynamo(documentClient).attachSqs(sqsClient);
     const cases: Case[] = [];
     const measure = async (name: string, entries: number, path: string, data: unknown) => {
-      const from = counter.mark();
-      const started = performance.now();
-      const response = await call(path, data);
-      const ms = performance.now() - started;
-      if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status} ${response.text.slice(0, 300)}`);
-      const entry: Case = { name, entries, summary: counter.summary(from), ms, status: response.status };
-      cases.push(entry);
-      return { entry, response };
+      // A 503 says the request is safe to retry (a write past its deadline on a busy machine):
+      // the bench retries it as a client would, measures the attempt that answered, and says so.
+      for (let retries = 0; ; retries++) {
+        const from = counter.mark();
+        const started = performance.now();
+        const response = await call(path, data);
+        const ms = performance.now() - started;
+        if (response.status === 503 && retries < 3) continue;
+        if (response.status !== 200) throw new Error(`${name}: HTTP ${response.status} ${response.text.slice(0, 300)}`);
+        const label = retries === 0 ? name : `${name} (answered 503 ${retries} time(s) first: machine busy)`;
+        const entry: Case = { name: label, entries, summary: counter.summary(from), ms, status: response.status };
+        cases.push(entry);
+        return { entry, response };
+      }
     };
     const setData = (
       userIds: string[],

@@ -36,7 +36,7 @@ import {
 } from '#service/routes.js';
 import { TABLES, type TableName } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
-import type { FunctionSetting, QueueName, SecretName } from '#shared/platform/route.js';
+import { type FunctionSetting, publicRoutePaths, type QueueName, type SecretName } from '#shared/platform/route.js';
 import { type DeadLetters, ServiceAlarms } from './constructs/service-alarms.js';
 import {
   acknowledgeLogGroupRules,
@@ -265,18 +265,22 @@ export class ServiceStack extends Stack {
     }
     // The pages of the links in emails: every path under a prefix reaches its function, which
     // answers `<prefix><token>` and its 404 page for anything else (shared/edge/public-route.ts).
+    // The prefix itself (`/u`, which API Gateway also matches for `/u/`; a route may not end in
+    // a slash) goes there too, so that no path of a page is answered outside the page's headers.
     const publicRouteKeys: string[] = [];
     const publicRoutes: Construct[] = [];
     for (const route of PUBLIC_ROUTES) {
-      const [httpRoute] = this.api.addRoutes({
-        path: `${route.prefix}{proxy+}`,
-        methods: [HttpMethod.ANY],
-        integration: new HttpLambdaIntegration(`${pascal(route.id)}Integration`, publicFunctions[route.id].function),
-      });
-      publicRouteKeys.push(`ANY ${route.prefix}{proxy+}`);
-      if (httpRoute) {
-        acknowledgeNoAuthorizer(httpRoute, PUBLIC_PAGE);
-        publicRoutes.push(httpRoute);
+      const integration = new HttpLambdaIntegration(
+        `${pascal(route.id)}Integration`,
+        publicFunctions[route.id].function,
+      );
+      for (const path of publicRoutePaths(route.prefix)) {
+        const [httpRoute] = this.api.addRoutes({ path, methods: [HttpMethod.ANY], integration });
+        publicRouteKeys.push(`ANY ${path}`);
+        if (httpRoute) {
+          acknowledgeNoAuthorizer(httpRoute, PUBLIC_PAGE);
+          publicRoutes.push(httpRoute);
+        }
       }
     }
     const defaultRoute = this.api.node.tryFindChild('DefaultRoute');

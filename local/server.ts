@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { errorAnswer, INTERNAL_MESSAGE, internalErrorBody } from '#shared/api/envelope.js';
 import { isHostName } from '#shared/links/urls.js';
+import { publicRoutePaths } from '#shared/platform/route.js';
 import { InFlight } from './in-flight.js';
 import { LOCAL_ACCOUNT_ID, lambdaContext } from './lambda-context.js';
 import { closeServer, hostPort, listen } from './listen.js';
@@ -41,7 +42,7 @@ export interface LocalFunction {
   memoryMb: number;
 }
 
-/** A public route of the links in emails: every path under `prefix` (`ANY /u/{proxy+}` on API Gateway). */
+/** A public route of the links in emails: every path under `prefix` and the prefix itself (`ANY /u/{proxy+}` and `ANY /u` on API Gateway). */
 export interface PrefixRoute {
   prefix: string;
   fn: LocalFunction;
@@ -291,8 +292,19 @@ export const createApiServer = ({
     const underPrefix = route
       ? undefined
       : prefixRoutes.find(({ prefix }) => rawPath.startsWith(prefix) && rawPath.length > prefix.length);
-    const fn = route ?? underPrefix?.fn ?? fallback;
-    const routePath = route ? rawPath : underPrefix ? `${underPrefix.prefix}{proxy+}` : undefined;
+    // The prefix itself: `ANY /u`, which API Gateway also matches for `/u/`.
+    const atPrefix =
+      route || underPrefix
+        ? undefined
+        : prefixRoutes.find(({ prefix }) => rawPath === prefix || `${rawPath}/` === prefix);
+    const fn = route ?? underPrefix?.fn ?? atPrefix?.fn ?? fallback;
+    const routePath = route
+      ? rawPath
+      : underPrefix
+        ? publicRoutePaths(underPrefix.prefix)[0]
+        : atPrefix
+          ? publicRoutePaths(atPrefix.prefix)[1]
+          : undefined;
     const shown = loggedPath(rawPath, routePath);
     let result: ReturnType<typeof toHttpResponse>;
     let requestId = '';

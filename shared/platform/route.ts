@@ -153,3 +153,12 @@ export interface PublicRoute<Id extends string = string> {
   summary: string;
   function: FunctionAccess;
 }
+
+/**
+ * The API Gateway paths of a public route: every path under its prefix, and the prefix itself
+ * without its slash (`/u`, which API Gateway also matches for `/u/`; a route may not end in one).
+ */
+export const publicRoutePaths = (prefix: string): [under: string, itself: string] => [
+  `${prefix}{proxy+}`,
+  prefix.replace(/\/$/, ''),
+];

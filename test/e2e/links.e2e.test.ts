@@ -348,6 +348,8 @@ describe('the same 404 page for every failure, never a 5xx', () => {
       await oneClick(url, 'nope'),
       await openPage(`${service.baseUrl}/u/nope`),
       await openPage(url, { method: 'PUT' }),
+      // The prefixes themselves, with and without the slash: the route's 404 page, not the API's JSON.
+      ...(await Promise.all(['/u', '/u/', '/p', '/p/'].map((path) => openPage(`${service.baseUrl}${path}`)))),
     ]) {
       expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(answer.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-/);

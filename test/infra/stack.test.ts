@@ -707,26 +707,39 @@ describe('HTTP API', () => {
   };
 
   test('each operation path takes any method to its function; $default goes to NOT_FOUND', () => {
-    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + PUBLIC_ROUTES.length + 1);
+    expect(ofType('AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 2 * PUBLIC_ROUTES.length + 1);
     for (const operation of ROUTES)
       expect(integrationFunction(`ANY ${operation.path}`)).toBe(fnId(operation.operationId));
     expect(integrationFunction('$default')).toBe(fnId('NotFound'));
   });
 
-  test('the pages of the links: every path under /u/ and /p/ to its function, with a throttle of its own', () => {
+  test('the pages of the links: every path under /u/ and /p/, and the prefixes, to its function, with a throttle of its own', () => {
     expect(integrationFunction('ANY /u/{proxy+}')).toBe(fnId('unsubscribe'));
     expect(integrationFunction('ANY /p/{proxy+}')).toBe(fnId('preferencePage'));
+    // `/u` (and `/u/`, which API Gateway matches to it) answers the page's 404, not the API's JSON.
+    expect(integrationFunction('ANY /u')).toBe(fnId('unsubscribe'));
+    expect(integrationFunction('ANY /p')).toBe(fnId('preferencePage'));
+    // API Gateway may invoke the function from both routes, and from no other.
+    const invokedFrom = (key: FunctionKey) =>
+      ofType('AWS::Lambda::Permission')
+        .filter(([, p]) => refId(p.Properties.FunctionName) === fnId(key))
+        .map(([, p]) => (p.Properties.SourceArn['Fn::Join'][1] as string[]).at(-1))
+        .sort();
+    expect(invokedFrom('unsubscribe')).toEqual(['/*/*/u', '/*/*/u/{proxy+}']);
+    expect(invokedFrom('preferencePage')).toEqual(['/*/*/p', '/*/*/p/{proxy+}']);
     const [stageId, stage] = only(ofType('AWS::ApiGatewayV2::Stage'));
     // Per route, in place of the stage's default (17/33): scanners of a bulk mail never take the API's share.
     expect(stage.Properties.RouteSettings).toEqual({
       'ANY /u/{proxy+}': { ThrottlingRateLimit: 11, ThrottlingBurstLimit: 22 },
+      'ANY /u': { ThrottlingRateLimit: 11, ThrottlingBurstLimit: 22 },
       'ANY /p/{proxy+}': { ThrottlingRateLimit: 11, ThrottlingBurstLimit: 22 },
+      'ANY /p': { ThrottlingRateLimit: 11, ThrottlingBurstLimit: 22 },
     });
     // A route setting may only name a route that exists: the stage waits for them.
     const routeIds = ofType('AWS::ApiGatewayV2::Route')
-      .filter(([, r]) => /^ANY \/[up]\//.test(r.Properties.RouteKey))
+      .filter(([, r]) => /^ANY \/[up](\/|$)/.test(r.Properties.RouteKey))
       .map(([id]) => id);
-    expect(routeIds).toHaveLength(2);
+    expect(routeIds).toHaveLength(4);
     expect((res(stageId) as { DependsOn?: string[] }).DependsOn).toEqual(expect.arrayContaining(routeIds));
   });
 

@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Validations } from 'aws-cdk-lib';
+import { App, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
+import { ServiceFunction } from '#infra/constructs/service-function.js';
 import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
 import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
@@ -318,22 +320,31 @@ describe('functions', () => {
   test(
     'asset hashes do not depend on the output folder (cdk synth -o elsewhere)',
     () => {
-      // A second synthesis into a folder at another depth: source map paths relative to the
-      // output folder would change every bundle, and so every hash.
+      // One function built as every function is (ServiceFunction), synthesized into two folders
+      // at other depths: source map paths relative to the output folder would change its bundle,
+      // and so its hash, as they would every function's.
+      const codeKeyIn = (outdir: string) => {
+        const app = new App({ outdir });
+        const stack = new Stack(app, 'HashCheck');
+        new ServiceFunction(stack, 'NotFound', {
+          spec: NOT_FOUND_FUNCTION,
+          environment: {},
+          logRetention: RetentionDays.ONE_WEEK,
+          removalPolicy: RemovalPolicy.DESTROY,
+        });
+        const template = app.synth().getStackByName(stack.stackName).template as { Resources: Resources };
+        return only(Object.values(template.Resources).filter((r) => r.Type === 'AWS::Lambda::Function')).Properties.Code
+          .S3Key as string;
+      };
+      const near = mkdtempSync(join(tmpdir(), 'cdk-test-near-'));
       const elsewhere = join(mkdtempSync(join(tmpdir(), 'cdk-test-elsewhere-')), 'a', 'b');
       mkdirSync(elsewhere, { recursive: true });
-      const again = synthService(CONTEXT, { bundle: true, guard: false, outdir: elsewhere });
       try {
-        const codeKeys = (resources: Resources) =>
-          Object.values(resources)
-            .filter((r) => r.Type === 'AWS::Lambda::Function')
-            .map((r) => r.Properties.Code.S3Key as string)
-            .sort();
-        expect(codeKeys(again.template.toJSON().Resources)).toEqual(codeKeys(resources));
+        expect(codeKeyIn(elsewhere)).toBe(codeKeyIn(near));
         const map = JSON.parse(readFileSync(join(assetDir('NotFound'), 'index.mjs.map'), 'utf8'));
         expect(map.sources).toContain('functions/not-found.ts');
       } finally {
-        again.cleanup();
+        for (const dir of [near, elsewhere]) rmSync(dir, { recursive: true, force: true });
       }
     },
     SYNTH_TIMEOUT_MS,

@@ -33,7 +33,8 @@ const intl = (zone) => {
     return Date.UTC(p.year, p.month - 1, p.day, p.hour % 24, p.minute, p.second) - Math.floor(at / 1000) * 1000;
   };
 };
-const zones = [...Intl.supportedValuesOf('timeZone'), 'Asia/Kolkata', 'Europe/Kyiv', 'US/Eastern', 'US/EASTERN', 'Etc/GMT+5', 'America/Argentina/Buenos_Aires'];
+const every = Number(process.env.EVERY_NTH_ZONE);
+const zones = [...Intl.supportedValuesOf('timeZone').filter((_, i) => i % every === 0), 'Asia/Kolkata', 'Europe/Kyiv', 'US/Eastern', 'US/EASTERN', 'Etc/GMT+5', 'America/Argentina/Buenos_Aires'];
 const differences = [];
 let compared = 0, transitions = 0;
 const check = (zone, expected, at) => {
@@ -55,8 +56,8 @@ for (const zone of zones) {
 process.stdout.write(JSON.stringify({ tzAfter: process.env.TZ ?? null, localHourBefore, localHourAfter: probe.getHours(), zones: zones.length, compared, transitions, differences: differences.slice(0, 20) }));
 `;
 
-const run = async (tz: string | undefined): Promise<Report> => {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '' };
+const run = async (tz: string | undefined, everyNthZone: number): Promise<Report> => {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', EVERY_NTH_ZONE: String(everyNthZone) };
   if (tz !== undefined) env.TZ = tz;
   const { stdout } = await promisify(execFile)(
     process.execPath,
@@ -66,19 +67,21 @@ const run = async (tz: string | undefined): Promise<Report> => {
   return JSON.parse(stdout) as Report;
 };
 
+// Every zone as on Lambda; in a process of another zone (or none), every eighth zone and the
+// aliases: what the process's own zone could change shows on any of them.
 describe.each([
-  ['as on Lambda (TZ=:UTC)', ':UTC'],
-  ['on a laptop in another zone (TZ=America/New_York)', 'America/New_York'],
-  ['with TZ unset', undefined],
-])('zone offsets in a real Node process, %s', (_name, tz) => {
+  ['as on Lambda (TZ=:UTC)', ':UTC', 1, 130],
+  ['on a laptop in another zone (TZ=America/New_York)', 'America/New_York', 8, 15],
+  ['with TZ unset', undefined, 8, 15],
+])('zone offsets in a real Node process, %s', (_name, tz, everyNthZone, leastTransitions) => {
   let report: Report;
   beforeAll(async () => {
-    report = await run(tz);
+    report = await run(tz, everyNthZone);
   }, 120_000);
 
-  test('equal Intl’s for every zone ICU lists, at each day and each change of 2026', () => {
+  test(`equal Intl’s for every ${everyNthZone === 1 ? '' : `${everyNthZone}th `}zone ICU lists, at each day and each change of 2026`, () => {
     expect(report.differences).toEqual([]);
-    expect(report.transitions).toBeGreaterThan(130);
+    expect(report.transitions).toBeGreaterThan(leastTransitions);
     expect(report.compared).toBeGreaterThan(report.zones * 365);
   });
 

@@ -11,6 +11,8 @@ export const OPERATION_PATHS = {
   getConfigHistory: '/v2/notifications/config/history',
   setPolicy: '/v2/organizations/policy/set',
   getPolicy: '/v2/organizations/policy/get',
+  setBranding: '/v2/organizations/branding/set',
+  getBranding: '/v2/organizations/branding/get',
   migrateDocument: '/v2/organizations/documents/migrate',
   getMigrationStatus: '/v2/organizations/documents/migrate/status',
   eraseUser: '/v2/organizations/users/erase',
@@ -647,6 +649,63 @@ export type GetPolicyResult = {
   updatedBy?: string | undefined;
 };
 
+/** `data` of setBranding. */
+export type SetBrandingInput = {
+  organizationId: string;
+  /** The whole branding, or null to remove it. */
+  branding: {
+    /** The organization’s name as people know it: the pages’ title and heading. */
+    displayName: string;
+    /** The logo shown above the heading, with the display name as its text alternative. */
+    logo?:
+      | {
+          contentType: 'image/png' | 'image/jpeg' | 'image/webp';
+          data: string;
+        }
+      | undefined;
+    /** The colour of links and buttons. */
+    accentColor?: string | undefined;
+    /** The pages’ language when neither the link’s locale nor the browser’s Accept-Language names one they speak. */
+    defaultLocale?: 'en' | 'de' | 'fr' | 'es' | 'pt-BR' | 'ja' | 'ar' | undefined;
+    /** Linked at the foot of every page. */
+    supportUrl?: string | undefined;
+    /** Linked at the foot of every page. */
+    privacyUrl?: string | undefined;
+    /** The origins of the organization’s app that may frame the preference page (`frame-ancestors`); none: no framing. */
+    embedOrigins?: string[] | undefined;
+  } | null;
+};
+
+/** `result.data` of setBranding. */
+export type SetBrandingResult = {
+  /** ISO-8601 UTC time. */
+  updatedAt: string;
+};
+
+/** `data` of getBranding. */
+export type GetBrandingInput = {
+  organizationId: string;
+};
+
+/** `result.data` of getBranding. */
+export type GetBrandingResult = {
+  /** null when the organization has none. */
+  branding: {
+    displayName: string;
+    logo?:
+      | {
+          contentType: 'image/png' | 'image/jpeg' | 'image/webp';
+          data: string;
+        }
+      | undefined;
+    accentColor?: string | undefined;
+    defaultLocale?: 'en' | 'de' | 'fr' | 'es' | 'pt-BR' | 'ja' | 'ar' | undefined;
+    supportUrl?: string | undefined;
+    privacyUrl?: string | undefined;
+    embedOrigins?: string[] | undefined;
+  } | null;
+};
+
 /** `data` of migrateDocument. `documentId` and `newDocumentId` must differ. */
 export type MigrateInput = {
   organizationId: string;
@@ -777,6 +836,8 @@ export interface OperationTypes {
   getConfigHistory: { input: ConfigHistoryInput; result: ConfigHistoryResult };
   setPolicy: { input: SetPolicyInput; result: SetPolicyResult };
   getPolicy: { input: GetPolicyInput; result: GetPolicyResult };
+  setBranding: { input: SetBrandingInput; result: SetBrandingResult };
+  getBranding: { input: GetBrandingInput; result: GetBrandingResult };
   migrateDocument: { input: MigrateInput; result: MigrateResult };
   getMigrationStatus: { input: MigrationStatusInput; result: MigrationStatusResult };
   eraseUser: { input: EraseInput; result: EraseResult };

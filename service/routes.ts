@@ -1,3 +1,5 @@
+import { getBrandingRoute } from '#shared/branding/routes/get-branding.js';
+import { setBrandingRoute } from '#shared/branding/routes/set-branding.js';
 import { eraseUserRoute } from '#shared/erasure/routes/erase-user.js';
 import { getErasureStatusRoute } from '#shared/erasure/routes/get-erasure-status.js';
 import { getConfigHistoryRoute } from '#shared/history/routes/get-config-history.js';
@@ -34,6 +36,8 @@ export const ROUTES = [
   getConfigHistoryRoute,
   setPolicyRoute,
   getPolicyRoute,
+  setBrandingRoute,
+  getBrandingRoute,
   migrateDocumentRoute,
   getMigrationStatusRoute,
   eraseUserRoute,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_ID_RULE, categoryId } from '#shared/api/categories.js';
 import { CHANNELS, deliverySetting } from '#shared/api/channels.js';
-import { BIDI_CONTROL, BIDI_CONTROL_RULE } from '#shared/api/display-text.js';
+import { displayText } from '#shared/api/display-text.js';
 import { LOCALES } from '#shared/api/locales.js';
 import { once } from '#shared/platform/once.js';
 
@@ -12,23 +12,8 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 /** As JSON, in UTF-8: an event carrying a policy before and after its change fits EventBridge's 256 KB. */
 export const MAX_POLICY_BYTES = 100_000;
 
-const CONTROL_CHARACTER = /\p{Cc}/u;
-
-/** Text for people: labels and descriptions (HTML-escaped wherever it is shown; no bidi controls: display-text.ts). */
-const text = (name: string, min: number, max: number) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
-    .check(
-      z.refine((value: string) => value.length >= min && value.length <= max, {
-        error: `${name} must be ${min} to ${max} characters`,
-        abort: true,
-      }),
-      z.refine((value: string) => !CONTROL_CHARACTER.test(value), {
-        error: `${name} must not contain control characters`,
-      }),
-      z.refine((value: string) => !BIDI_CONTROL.test(value), { error: `${name} ${BIDI_CONTROL_RULE}` }),
-      z.refine((value: string) => value.isWellFormed(), { error: `${name} must be well-formed Unicode` }),
-    );
+/** Text for people: labels and descriptions (display-text.ts). */
+const text = displayText;
 
 /**
  * A policy as set-policy accepts it and get-policy answers it, built on first use (once.ts):

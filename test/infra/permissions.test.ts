@@ -236,6 +236,18 @@ describe('grants match what the code calls', () => {
     expect(service).toContain('store.put(');
   });
 
+  test('branding set puts or deletes the branding item only, branding get reads it', () => {
+    const brandings = adapterActions('shared/branding/dynamo-store.ts', 'DynamoBrandingStore');
+    expect(granted('setBranding', 'ConfigTable')).toEqual(
+      actionsOf(brandings, calledOn(exported('shared/branding/service.ts', 'setBranding'), 'store')),
+    );
+    expect(granted('setBranding', 'ConfigTable')).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
+    expect(granted('getBranding', 'ConfigTable')).toEqual(
+      actionsOf(brandings, calledOn(exported('shared/branding/service.ts', 'getBranding'), 'store')),
+    );
+    expect(granted('getBranding', 'ConfigTable')).toEqual(['dynamodb:GetItem']);
+  });
+
   test('migrate and migrate status', () => {
     const start = source('shared/jobs/start.ts');
     expect(granted('migrateDocument', 'MigrationsTable')).toEqual(

@@ -57,6 +57,8 @@ describe('operations', () => {
       'getConfigHistory',
       'setPolicy',
       'getPolicy',
+      'setBranding',
+      'getBranding',
       'migrateDocument',
       'getMigrationStatus',
       'eraseUser',

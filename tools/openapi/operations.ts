@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ROUTES, type RouteById, type RouteId } from '#service/routes.js';
 import type { Route } from '#shared/platform/route.js';
+import { getBrandingDocs, setBrandingDocs } from './operation-docs/branding.js';
 import type { OperationDocs } from './operation-docs/common.js';
 import { eraseUserDocs, getErasureStatusDocs } from './operation-docs/erasure.js';
 import { getConfigHistoryDocs } from './operation-docs/history.js';
@@ -24,6 +25,8 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
   getSchedule: getScheduleDocs,
   setPolicy: setPolicyDocs,
   getPolicy: getPolicyDocs,
+  setBranding: setBrandingDocs,
+  getBranding: getBrandingDocs,
   migrateDocument: migrateDocumentDocs,
   getMigrationStatus: getMigrationStatusDocs,
   eraseUser: eraseUserDocs,

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { errorAnswer, INTERNAL_MESSAGE, internalErrorBody } from '#shared/api/envelope.js';
 import { isHostName } from '#shared/links/urls.js';
 import { publicRoutePaths } from '#shared/platform/route.js';
@@ -197,12 +197,13 @@ export const toApiGatewayEvent = ({
  */
 export const toHttpResponse = (
   result: APIGatewayProxyResultV2,
-): Required<Pick<APIGatewayProxyStructuredResultV2, 'statusCode' | 'body'>> & { headers: Record<string, string> } => {
+): { statusCode: number; body: string | Buffer; headers: Record<string, string> } => {
   if (typeof result === 'object' && result !== null && 'statusCode' in result) {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = String(value);
     const raw = result.body ?? '';
-    const body = result.isBase64Encoded ? Buffer.from(raw, 'base64').toString('latin1') : raw;
+    // A binary body (a page's logo) goes out as its bytes.
+    const body = result.isBase64Encoded ? Buffer.from(raw, 'base64') : raw;
     return { statusCode: result.statusCode ?? 200, headers, body };
   }
   return {

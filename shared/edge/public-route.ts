@@ -83,7 +83,7 @@ export const publicRoute = (
         return answer(405, pages.methodNotAllowed, { allow: ALLOWED_METHODS });
       }
       const token = tokenOf(event, route.prefix);
-      const result = token
+      const result: PageAnswer = token
         ? await handle({
             method,
             token,
@@ -93,11 +93,12 @@ export const publicRoute = (
             query: queryOf(event),
             signal: routeSignal(context, signal),
           })
-        : ({ status: 404, body: pages.notFound } as const);
+        : { status: 404, body: pages.notFound };
       const response =
         result.status === 303
-          ? answer(303, '', { location: result.location ?? '.' })
-          : answer(result.status, result.body);
+          ? answer(303, '', { ...result.headers, location: result.location ?? '.' })
+          : answer(result.status, result.body, { ...result.headers });
+      if (result.base64) response.isBase64Encoded = true;
       if (requested === 'HEAD') response.body = '';
       return response;
     });

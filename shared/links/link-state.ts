@@ -1,4 +1,7 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { brandingFromItem } from '#shared/branding/dynamo-store.js';
+import { brandingKey } from '#shared/branding/keys.js';
+import type { StoredBranding } from '#shared/branding/model.js';
 import { drainWithBackoff } from '#shared/platform/backoff.js';
 import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
 import { isItemAt, type TableKey } from '#shared/platform/key-parts.js';
@@ -16,8 +19,8 @@ import { isRevoked, revocationKey } from './revocation.js';
 
 /*
  * Everything a link's page needs, in one read (docs/design.md, A link's one read): a single
- * BatchGetItem over the config table (the link's revocation item, the organization's policy and,
- * when the page shows them, the user's organization-level and document entries) and the
+ * BatchGetItem over the config table (the link's revocation item, the organization's policy and
+ * branding and, when the page shows them, the user's organization-level and document entries) and the
  * migrations table (the forwarding record of the link's document). Only a document that was
  * migrated costs more: one BatchGetItem per hop, for the next forwarding record and the entry
  * under the new id.
@@ -33,6 +36,8 @@ export interface LinkState {
   /** The document the link acts on: its own, or where its migrations led (none for an organization-level link). */
   documentId?: string;
   policy: StoredPolicy;
+  /** The organization's branding, if it has one. */
+  branding?: StoredBranding;
   organization?: StoredEntry;
   document?: StoredEntry;
 }
@@ -74,6 +79,7 @@ export class DynamoLinkStateReader implements LinkStateReader {
     const { organizationId, userId } = link;
     const revocation = revocationKey(key, organizationId, userId);
     const policy = policyKey(organizationId);
+    const branding = brandingKey(organizationId);
     const organizationEntry: EntryKey = { organizationId, userId, documentId: null };
     const documentEntry = (documentId: string): EntryKey => ({ organizationId, userId, documentId });
     const entryOf = (items: Item[], entryKey: EntryKey): StoredEntry | undefined => {
@@ -87,6 +93,7 @@ export class DynamoLinkStateReader implements LinkStateReader {
       [
         revocation,
         policy,
+        branding,
         ...(entries ? [entryTableKey(organizationEntry)] : []),
         ...(entries && documentId !== undefined ? [entryTableKey(documentEntry(documentId))] : []),
       ],
@@ -105,6 +112,8 @@ export class DynamoLinkStateReader implements LinkStateReader {
         first.config.find((item) => isItemAt(item, policy)),
       ),
     };
+    const brand = brandingFromItem(first.config.find((item) => isItemAt(item, branding)));
+    if (brand) state.branding = brand;
     if (entries) {
       const organization = entryOf(first.config, organizationEntry);
       if (organization) state.organization = organization;

@@ -17,9 +17,12 @@ import { type Said, said, wordsFor } from './i18n/words.js';
 import type { KeyringSource } from './keyring.js';
 import type { LinkStateReader } from './link-state.js';
 import { resetFromLink, setFromLink } from './link-writes.js';
+import { asksForLogo, logoAnswer } from './logo-answer.js';
 import { openWithState } from './opened.js';
 import { pageModel, type Row } from './page-model.js';
+import { brandOf } from './pages/brand.js';
 import { badRequestPage, fixedPagesIn } from './pages/fixed-pages.js';
+import { pageHeaders } from './pages/layout.js';
 import { DEFAULT_VALUE, preferencePage } from './pages/preference-page.js';
 import { scheduleSection } from './pages/schedule-section.js';
 import { scheduleChange, scheduleFieldKind } from './schedule-form.js';
@@ -129,22 +132,37 @@ export const preferencesPage =
   ({ keys, reader, store, schedules, defaults, now = () => new Date() }: PreferencePageDeps) =>
   async (request: PublicRequest): Promise<PageAnswer> => {
     const at = now();
-    const opened = await openWithState({ keys, reader }, request.token, at, { entries: true }, 'preferences');
+    const logo = asksForLogo(request.query, request.method);
+    const opened = await openWithState({ keys, reader }, request.token, at, { entries: !logo }, 'preferences');
     // The 404 page is the same for every failure: its language comes from the request alone.
-    if (!opened) {
-      return { status: 404, body: fixedPagesIn(negotiateLocale({ acceptLanguage: request.acceptLanguage })).notFound };
-    }
+    const notFound = (): PageAnswer => ({
+      status: 404,
+      body: fixedPagesIn(negotiateLocale({ acceptLanguage: request.acceptLanguage })).notFound,
+    });
+    if (!opened) return notFound();
     const { link, state } = opened;
-    const words = wordsFor(negotiateLocale({ link: link.locale, acceptLanguage: request.acceptLanguage }));
+    if (logo) return logoAnswer(state, request.query) ?? notFound();
+    const brand = brandOf(state.branding);
+    const headers = pageHeaders(brand);
+    const withHeaders = (answer: PageAnswer): PageAnswer => (headers ? { ...answer, headers } : answer);
+    const words = wordsFor(
+      negotiateLocale({
+        link: link.locale,
+        acceptLanguage: request.acceptLanguage,
+        organization: state.branding?.branding.defaultLocale,
+      }),
+    );
     const model = pageModel(link, state, defaults, words);
 
     const stored = state.organization?.schedule;
     if (request.method === 'GET') {
       const extra = scheduleSection(words, stored, at);
-      return { status: 200, body: preferencePage({ words, model, saved: request.query.saved === '1', extra }) };
+      const body = preferencePage({ words, model, saved: request.query.saved === '1', extra, brand });
+      return withHeaders({ status: 200, body });
     }
 
-    const badRequest = (reason: Said): PageAnswer => ({ status: 400, body: badRequestPage(words, reason) });
+    const badRequest = (reason: Said): PageAnswer =>
+      withHeaders({ status: 400, body: badRequestPage(words, reason, brand) });
     const parsed = await parseForm(request.body, request.contentType);
     if (!parsed.ok) return badRequest(parsed.reason);
     const checked = readForm(parsed.fields);
@@ -169,5 +187,5 @@ export const preferencesPage =
     }
     if (changes.size > 0 || schedule.kind === 'set') countLinkChange();
     // The page again, from storage: what it shows is what was saved.
-    return { status: 303, body: '', location: '?saved=1' };
+    return withHeaders({ status: 303, body: '', location: '?saved=1' });
   };

@@ -3,13 +3,16 @@ import { countLinkChange } from '#shared/platform/metrics.js';
 import type { PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
 import type { PreferenceStore } from '#shared/preferences/store.js';
 import { type FormFields, parseForm, valuesOf } from './form.js';
-import { type Said, said, type Words, wordsFor } from './i18n/words.js';
+import { type Said, said, wordsFor } from './i18n/words.js';
 import type { KeyringSource } from './keyring.js';
 import type { LinkStateReader } from './link-state.js';
 import { setFromLink } from './link-writes.js';
+import { asksForLogo, logoAnswer } from './logo-answer.js';
 import { LIST_UNSUBSCRIBE_POST } from './model.js';
 import { openWithState } from './opened.js';
+import { brandOf } from './pages/brand.js';
 import { badRequestPage, fixedPagesIn } from './pages/fixed-pages.js';
+import { pageHeaders } from './pages/layout.js';
 import { lockedPage, offerPage, unsubscribedPage } from './pages/unsubscribe-pages.js';
 import { choicesOf, chosen, WIDER_SCOPES } from './targets.js';
 
@@ -52,34 +55,45 @@ const checkForm = (fields: FormFields): FormCheck => {
   return { ok: true, scope: scopes[0] };
 };
 
-const badRequest = (words: Words, reason: Said): PageAnswer => ({ status: 400, body: badRequestPage(words, reason) });
-
 export const unsubscribePage =
   ({ keys, reader, store, now = () => new Date() }: UnsubscribeDeps) =>
   async (request: PublicRequest): Promise<PageAnswer> => {
     const at = now();
     const opened = await openWithState({ keys, reader }, request.token, at, { entries: false }, 'unsubscribe');
     // The 404 page is the same for every failure: its language comes from the request alone.
-    if (!opened) {
-      return { status: 404, body: fixedPagesIn(negotiateLocale({ acceptLanguage: request.acceptLanguage })).notFound };
-    }
+    const notFound = (): PageAnswer => ({
+      status: 404,
+      body: fixedPagesIn(negotiateLocale({ acceptLanguage: request.acceptLanguage })).notFound,
+    });
+    if (!opened) return notFound();
     const { link, state } = opened;
+    if (asksForLogo(request.query, request.method)) return logoAnswer(state, request.query) ?? notFound();
     const { policy } = state.policy;
-    const words = wordsFor(negotiateLocale({ link: link.locale, acceptLanguage: request.acceptLanguage }));
+    const brand = brandOf(state.branding);
+    const headers = pageHeaders(brand);
+    const words = wordsFor(
+      negotiateLocale({
+        link: link.locale,
+        acceptLanguage: request.acceptLanguage,
+        organization: state.branding?.branding.defaultLocale,
+      }),
+    );
+    const answer = (status: 200 | 400, body: string): PageAnswer => ({ status, body, ...(headers ? { headers } : {}) });
     // Only a token made before purposes existed also opens the preference page, so only its page links there.
     const preferencesToken = link.purpose === undefined ? request.token : undefined;
 
     if (request.method === 'GET') {
-      return { status: 200, body: offerPage(words, policy, link.channel, choicesOf(link, state), preferencesToken) };
+      return answer(200, offerPage(words, policy, link.channel, choicesOf(link, state), preferencesToken, brand));
     }
 
     const form = await parseForm(request.body, request.contentType);
-    if (!form.ok) return badRequest(words, form.reason);
+    const badRequest = (reason: Said) => answer(400, badRequestPage(words, reason, brand));
+    if (!form.ok) return badRequest(form.reason);
     const checked = checkForm(form.fields);
-    if (!checked.ok) return badRequest(words, checked.reason);
+    if (!checked.ok) return badRequest(checked.reason);
     const choice = chosen(link, state, checked.scope);
-    if (!choice) return badRequest(words, UNSUBSCRIBE_REASONS.notThisLink);
-    if (choice.lock) return { status: 200, body: lockedPage(words, policy, link.channel, choice, preferencesToken) };
+    if (!choice) return badRequest(UNSUBSCRIBE_REASONS.notThisLink);
+    if (choice.lock) return answer(200, lockedPage(words, policy, link.channel, choice, preferencesToken, brand));
 
     await setFromLink(
       { store, now: () => at },
@@ -87,5 +101,5 @@ export const unsubscribePage =
       { [link.channel]: 'NONE' },
     );
     countLinkChange();
-    return { status: 200, body: unsubscribedPage(words, policy, link.channel, choice.target, preferencesToken) };
+    return answer(200, unsubscribedPage(words, policy, link.channel, choice.target, preferencesToken, brand));
   };

@@ -26,6 +26,13 @@ export interface PageAnswer {
   body: string;
   /** A 303's Location: relative to the request's URL (it never repeats the token). */
   location?: string;
+  /**
+   * Headers of this answer over the pages' own (an organization's pages: their CSP; a logo: its
+   * type and cache).
+   */
+  headers?: Readonly<Record<string, string>>;
+  /** The body is base64 of bytes (a logo). */
+  base64?: boolean;
 }
 
 /** The pages that say the same for every request of a route, rendered once per container. */

@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '#shared/api/locales.js';
 import type { FixedPages } from '#shared/platform/public-page.js';
 import { type Said, type Words, wordsFor } from '../i18n/words.js';
+import type { PageBrand } from './brand.js';
 import { html } from './html.js';
 import { page } from './layout.js';
 
@@ -38,5 +39,10 @@ export const ALL_FIXED_PAGES = (): Record<Locale, FixedPages> =>
   Object.fromEntries(LOCALES.map((locale) => [locale, fixedPagesIn(locale)])) as Record<Locale, FixedPages>;
 
 /** A 400 page: what was wrong with the request, in words that name nothing of it. */
-export const badRequestPage = (words: Words, reason: Said): string =>
-  page(words, words.t('badRequest.title'), html`<p>${words.t('badRequest.body', { reason: reason(words) })}</p>`);
+export const badRequestPage = (words: Words, reason: Said, brand?: PageBrand): string =>
+  page(
+    words,
+    words.t('badRequest.title'),
+    html`<p>${words.t('badRequest.body', { reason: reason(words) })}</p>`,
+    brand,
+  );

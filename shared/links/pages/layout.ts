@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Words } from '../i18n/words.js';
+import { brandBanner, brandFooter, brandHead, contentSecurityPolicy, type PageBrand } from './brand.js';
 import { constant, type Html, html, toText } from './html.js';
 
 /*
@@ -36,33 +37,62 @@ button{font-weight:600;color:#fff;background:#0842a0;border:0;border-radius:.5re
 .status{border-left:.3rem solid #0842a0;padding:.5rem 1rem;background:#eef2fb}
 .hint{font-size:.95rem;color:#3c3c3c}`;
 
-const STYLE_HASH = createHash('sha256').update(toText(STYLE)).digest('base64');
+const STYLE_HASH = `'sha256-${createHash('sha256').update(toText(STYLE)).digest('base64')}'`;
 
 /** The headers of every answer of the pages, whatever it is. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+  'content-security-policy': contentSecurityPolicy({ styleHash: STYLE_HASH }),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
 
-/** A whole page in the words' language and direction: its title is its first heading too. */
-export const page = (words: Words, title: string, body: Html): string =>
+export interface PageOptions {
+  /** The origins that may frame the page (the preference page's, from the branding); none: no framing. */
+  frameAncestors?: readonly string[] | undefined;
+  /** The hash of the page's one script. */
+  scriptHash?: string | undefined;
+}
+
+/**
+ * The headers of a page of an organization, over PAGE_HEADERS: its CSP, which allows its brand's
+ * sheets and logo, its script and its framing. Without any of them, none: the pages' own.
+ */
+export const pageHeaders = (
+  brand: PageBrand | undefined,
+  options: PageOptions = {},
+): Readonly<Record<string, string>> | undefined =>
+  brand || options.frameAncestors?.length || options.scriptHash
+    ? { 'content-security-policy': contentSecurityPolicy({ styleHash: STYLE_HASH, brand, ...options }) }
+    : undefined;
+
+/**
+ * A whole page in the words' language and direction: its title is its first heading too. A page
+ * of a branded organization carries its name in the title and above the heading, its logo and
+ * colour, its support and privacy links at the foot, and `extra` at the end of the body (the
+ * preference page's script).
+ */
+export const page = (words: Words, title: string, body: Html, brand?: PageBrand, extra?: Html): string =>
   toText(html`<!doctype html>
 <html lang="${words.locale}" dir="${words.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${title}</title>
-<style>${STYLE}</style>
+<title>${brand ? `${title} · ${brand.displayName}` : title}</title>
+<style>${STYLE}</style>${brand ? brandHead(brand) : ''}
 </head>
 <body>
 <main>
-<h1>${title}</h1>
+${
+  brand
+    ? html`${brandBanner(brand)}
+`
+    : ''
+}<h1>${title}</h1>
 ${body}
 </main>
-</body>
+${brand ? brandFooter(words, brand) : ''}${extra ?? ''}</body>
 </html>
 `);

@@ -2,6 +2,7 @@ import type { Channel } from '#shared/api/channels.js';
 import { DELIVERY_SETTINGS } from '#shared/api/channels.js';
 import type { Words } from '../i18n/words.js';
 import type { Cell, PageModel, Row } from '../page-model.js';
+import type { PageBrand } from './brand.js';
 import { type Html, html } from './html.js';
 import { page } from './layout.js';
 
@@ -53,9 +54,12 @@ export interface PreferencePageView {
   saved: boolean;
   /** More of the form, placed before the save button: the schedule part (schedule-section.ts). */
   extra?: Html;
+  brand?: PageBrand | undefined;
+  /** At the end of the body: the script of a page that may be framed (embed.ts). */
+  script?: Html | undefined;
 }
 
-export const preferencePage = ({ words, model, saved, extra }: PreferencePageView): string => {
+export const preferencePage = ({ words, model, saved, extra, brand, script }: PreferencePageView): string => {
   let count = 0;
   const nextId = () => `s${++count}`;
   return page(
@@ -76,5 +80,7 @@ ${model.document.map((row) => rowHtml(words, row, nextId))}`
 ${extra ?? ''}
 <p><button type="submit">${words.t('preferences.save')}</button></p>
 </form>`,
+    brand,
+    script,
   );
 };

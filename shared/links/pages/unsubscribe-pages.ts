@@ -4,6 +4,7 @@ import type { Words } from '../i18n/words.js';
 import { LIST_UNSUBSCRIBE_POST } from '../model.js';
 import { policyCategories } from '../page-model.js';
 import { type Choice, categoryLabel, type Target } from '../targets.js';
+import type { PageBrand } from './brand.js';
 import { type Html, html } from './html.js';
 import { page } from './layout.js';
 
@@ -61,6 +62,7 @@ export const offerPage = (
   channel: Channel,
   choices: readonly Choice[],
   token: string | undefined,
+  brand?: PageBrand,
 ): string => {
   const open = choices.filter((choice) => !choice.lock);
   // The link's own scope is chosen unless it is locked: never a wider one on the person's behalf.
@@ -100,6 +102,7 @@ ${body}
         : body
     }
 <p>${words.rich('unsubscribe.elsewhere', { choose: preferencesLink(words, token) })}</p>`,
+    brand,
   );
 };
 
@@ -109,6 +112,7 @@ export const unsubscribedPage = (
   channel: Channel,
   target: Target,
   token: string | undefined,
+  brand?: PageBrand,
 ): string => {
   const kept = target.category === undefined ? stillSent(words, policy, channel) : [];
   const described = describeTarget(words, policy, channel, target);
@@ -121,6 +125,7 @@ export const unsubscribedPage = (
         : words.t('unsubscribe.noLonger', { target: described })
     }</p>
 <p>${words.rich('unsubscribed.changedMind', { choose: preferencesLink(words, token) })}</p>`,
+    brand,
   );
 };
 
@@ -130,10 +135,12 @@ export const lockedPage = (
   channel: Channel,
   choice: Choice,
   token: string | undefined,
+  brand?: PageBrand,
 ): string =>
   page(
     words,
     words.t('locked.title'),
     html`<p class="status" role="status">${lockNote(words, policy, channel, choice)}</p>
 <p>${words.rich('locked.more', { choose: preferencesLink(words, token) })}</p>`,
+    brand,
   );

@@ -9,6 +9,8 @@ export const ar: Catalog = {
   'methodNotAllowed.body': 'يمكن فتح هذه الصفحة فقط، أو إرسالها من خلال النموذج الخاص بها.',
   'tryAgain.title': 'حدث خطأ ما',
   'tryAgain.body': 'لم يتغير شيء. يُرجى المحاولة مرة أخرى بعد دقيقة.',
+  'brand.support': 'المساعدة والدعم',
+  'brand.privacy': 'سياسة الخصوصية',
   'badRequest.title': 'تعذّر فهم هذا الطلب',
   'badRequest.body': '{reason} لم يتغير شيء.',
 

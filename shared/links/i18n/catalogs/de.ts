@@ -9,6 +9,8 @@ export const de: Catalog = {
   'methodNotAllowed.body': 'Diese Seite kann nur geöffnet oder über ihr eigenes Formular gesendet werden.',
   'tryAgain.title': 'Etwas ist schiefgelaufen',
   'tryAgain.body': 'Es wurde nichts geändert. Bitte versuchen Sie es in einer Minute noch einmal.',
+  'brand.support': 'Hilfe und Support',
+  'brand.privacy': 'Datenschutzerklärung',
   'badRequest.title': 'Diese Anfrage konnte nicht verarbeitet werden',
   'badRequest.body': '{reason} Es wurde nichts geändert.',
 

@@ -11,6 +11,8 @@ export const en = {
   'methodNotAllowed.body': 'This page can only be opened, or sent with its own form.',
   'tryAgain.title': 'Something went wrong',
   'tryAgain.body': 'Nothing was changed. Please try again in a minute.',
+  'brand.support': 'Help and support',
+  'brand.privacy': 'Privacy policy',
   'badRequest.title': 'This request could not be understood',
   'badRequest.body': '{reason} Nothing was changed.',
 

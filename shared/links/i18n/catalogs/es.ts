@@ -9,6 +9,8 @@ export const es: Catalog = {
   'methodNotAllowed.body': 'Esta página solo se puede abrir o enviar con su propio formulario.',
   'tryAgain.title': 'Algo salió mal',
   'tryAgain.body': 'No se ha cambiado nada. Vuelve a intentarlo en un minuto.',
+  'brand.support': 'Ayuda y soporte',
+  'brand.privacy': 'Política de privacidad',
   'badRequest.title': 'No se ha podido entender esta solicitud',
   'badRequest.body': '{reason} No se ha cambiado nada.',
 

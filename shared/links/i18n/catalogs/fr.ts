@@ -9,6 +9,8 @@ export const fr: Catalog = {
   'methodNotAllowed.body': 'Cette page peut seulement être ouverte, ou envoyée avec son propre formulaire.',
   'tryAgain.title': 'Un problème est survenu',
   'tryAgain.body': 'Rien n’a été modifié. Veuillez réessayer dans une minute.',
+  'brand.support': 'Aide et assistance',
+  'brand.privacy': 'Politique de confidentialité',
   'badRequest.title': 'Cette requête n’a pas pu être comprise',
   'badRequest.body': '{reason} Rien n’a été modifié.',
 

@@ -9,6 +9,8 @@ export const ja: Catalog = {
   'methodNotAllowed.body': 'このページは、開くか、ページ内のフォームから送信することしかできません。',
   'tryAgain.title': '問題が発生しました',
   'tryAgain.body': '変更は行われていません。1分ほどしてから、もう一度お試しください。',
+  'brand.support': 'ヘルプとサポート',
+  'brand.privacy': 'プライバシーポリシー',
   'badRequest.title': 'このリクエストを処理できませんでした',
   'badRequest.body': '{reason}変更は行われていません。',
 

@@ -9,6 +9,8 @@ export const ptBR: Catalog = {
   'methodNotAllowed.body': 'Esta página só pode ser aberta ou enviada pelo próprio formulário.',
   'tryAgain.title': 'Algo deu errado',
   'tryAgain.body': 'Nada foi alterado. Tente de novo em um minuto.',
+  'brand.support': 'Ajuda e suporte',
+  'brand.privacy': 'Política de privacidade',
   'badRequest.title': 'Não foi possível entender esta solicitação',
   'badRequest.body': '{reason} Nada foi alterado.',
 

@@ -793,6 +793,8 @@ export type CreateLinksInput = {
   channel?: 'inbox' | 'email' | 'slack' | undefined;
   /** How long the links work, in days (1 to 365, default 90). */
   expiresInDays?: number | undefined;
+  /** In place of expiresInDays (not both): how long the links work, in minutes (5 to 1440), for a link an app opens in its own UI at once. */
+  expiresInMinutes?: number | undefined;
   locale?: string | undefined;
 };
 

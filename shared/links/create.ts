@@ -50,7 +50,11 @@ export const createLinks = async (
 ): Promise<CreateLinksResult> => {
   const keyring = await keys.keyring();
   const issuedAt = epochSeconds(now());
-  const expiresAt = issuedAt + (request.expiresInDays ?? DEFAULT_LINK_DAYS) * DAY_SECONDS;
+  const lifetime =
+    request.expiresInMinutes === undefined
+      ? (request.expiresInDays ?? DEFAULT_LINK_DAYS) * DAY_SECONDS
+      : request.expiresInMinutes * 60;
+  const expiresAt = issuedAt + lifetime;
   const locale = request.locale === undefined ? undefined : canonicalTag(request.locale);
   const scopes = distinct(request.userIds).map(
     (userId): LinkScope => ({

@@ -10,6 +10,9 @@ export const MAX_LINK_DAYS = 365;
 export const DEFAULT_LINK_DAYS = 90;
 export const DAY_SECONDS = 24 * 60 * 60;
 export const MAX_LINK_SECONDS = MAX_LINK_DAYS * DAY_SECONDS;
+/** A short-lived link, for an app that opens the preference page inside its own UI: minutes instead of days. */
+export const MIN_LINK_MINUTES = 5;
+export const MAX_LINK_MINUTES = 1_440;
 
 /** The body of RFC 8058's one-click POST, and the value of the List-Unsubscribe-Post header. */
 export const LIST_UNSUBSCRIBE_POST = 'List-Unsubscribe=One-Click';

@@ -21,6 +21,7 @@ import { asksForLogo, logoAnswer } from './logo-answer.js';
 import { openWithState } from './opened.js';
 import { pageModel, type Row } from './page-model.js';
 import { brandOf } from './pages/brand.js';
+import { EMBED_SCRIPT_HASH, embedScript } from './pages/embed.js';
 import { badRequestPage, fixedPagesIn } from './pages/fixed-pages.js';
 import { pageHeaders } from './pages/layout.js';
 import { DEFAULT_VALUE, preferencePage } from './pages/preference-page.js';
@@ -143,7 +144,10 @@ export const preferencesPage =
     const { link, state } = opened;
     if (logo) return logoAnswer(state, request.query) ?? notFound();
     const brand = brandOf(state.branding);
-    const headers = pageHeaders(brand);
+    // Framed by the organization's app only, which the script tells its height and its saves.
+    const origins = state.branding?.branding.embedOrigins ?? [];
+    const framed = origins.length > 0 ? { frameAncestors: origins, scriptHash: EMBED_SCRIPT_HASH } : {};
+    const headers = pageHeaders(brand, framed);
     const withHeaders = (answer: PageAnswer): PageAnswer => (headers ? { ...answer, headers } : answer);
     const words = wordsFor(
       negotiateLocale({
@@ -157,7 +161,8 @@ export const preferencesPage =
     const stored = state.organization?.schedule;
     if (request.method === 'GET') {
       const extra = scheduleSection(words, stored, at);
-      const body = preferencePage({ words, model, saved: request.query.saved === '1', extra, brand });
+      const script = origins.length > 0 ? embedScript(origins) : undefined;
+      const body = preferencePage({ words, model, saved: request.query.saved === '1', extra, brand, script });
       return withHeaders({ status: 200, body });
     }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS } from '#shared/links/model.js';
+import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS, MAX_LINK_MINUTES, MIN_LINK_MINUTES } from '#shared/links/model.js';
 import type { createLinksRoute } from '#shared/links/routes/create-links.js';
 import type { revokeLinksRoute } from '#shared/links/routes/revoke-links.js';
 import { BODY_RULE, COMMON_ERRORS, IDENTIFIER_RULE, type OperationDocs, TIME, withInvalidArgument } from './common.js';
@@ -38,7 +38,7 @@ export const createLinksDocs: OperationDocs<typeof createLinksRoute> = {
     '(docs/api.md, Links in emails): HTML pages for people and mail providers, outside this JSON protocol.',
     '',
     `Limits: \`userIds\` 1 to 1000 (duplicates collapsed); \`expiresInDays\` 1 to ${MAX_LINK_DAYS} (default`,
-    `${DEFAULT_LINK_DAYS}); the answer at most 5 MB of UTF-8 (each link carries the ids: very many users with long ids`,
+    `${DEFAULT_LINK_DAYS}), or in its place (not both) \`expiresInMinutes\` ${MIN_LINK_MINUTES} to ${MAX_LINK_MINUTES}; the answer at most 5 MB of UTF-8 (each link carries the ids: very many users with long ids`,
     `are refused, before any link is made). Needs the \`resolve\` scope. ${IDENTIFIER_RULE} ${BODY_RULE}`,
   ].join('\n'),
   errors: withInvalidArgument('Also a category id that is not one, a channel that is not one, or an answer over 5 MB.'),
@@ -60,6 +60,7 @@ export const createLinksDocs: OperationDocs<typeof createLinksRoute> = {
       category: "The notification's category: the unsubscribe link acts on that category only.",
       channel: 'The channel the unsubscribe link turns off (default `email`).',
       expiresInDays: `How long the links work, in days (1 to ${MAX_LINK_DAYS}, default ${DEFAULT_LINK_DAYS}).`,
+      expiresInMinutes: `In place of expiresInDays (not both): how long the links work, in minutes (${MIN_LINK_MINUTES} to ${MAX_LINK_MINUTES}), for a link an app opens in its own UI at once.`,
     },
     result: {
       '': 'One entry per distinct user id, keyed by that id.',

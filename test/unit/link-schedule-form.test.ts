@@ -4,6 +4,7 @@ import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { LOCALES } from '#shared/api/locales.js';
 import { wordsFor } from '#shared/links/i18n/words.js';
 import { pageModel } from '#shared/links/page-model.js';
+import { embedScript } from '#shared/links/pages/embed.js';
 import { toText } from '#shared/links/pages/html.js';
 import { preferencePage } from '#shared/links/pages/preference-page.js';
 import { scheduleSection } from '#shared/links/pages/schedule-section.js';
@@ -96,6 +97,16 @@ describe('the form as the page renders it', () => {
     expect(sectionOf(berlinNights)).not.toContain('<h3>Snooze');
   });
 
+  test('the zone suggestions: those of the area of the person’s zone, every zone when they have none', () => {
+    const options = (section: string) => [...section.matchAll(/<option>([^<]+)/g)].map((match) => match[1]);
+    const berlin = options(sectionOf(berlinNights));
+    expect(berlin).toContain('Europe/Paris');
+    expect(berlin.every((zone) => zone?.startsWith('Europe/'))).toBe(true);
+    expect(options(sectionOf(undefined))).toEqual(Intl.supportedValuesOf('timeZone'));
+    // A zone of no area (UTC) suggests every zone too.
+    expect(options(sectionOf({ timeZone: 'UTC' }))).toEqual(Intl.supportedValuesOf('timeZone'));
+  });
+
   test('seven rules leave no room for a new one; fewer show one empty rule to add', () => {
     expect(sectionOf(berlinNights)).toContain('<legend>Quiet hours 2 (new)</legend>');
     const full = { ...berlinNights, quietHours: Array.from({ length: 7 }, () => berlinNights.quietHours?.[0]) };
@@ -114,8 +125,27 @@ test('the page stays under 40 KB in every language for a policy of ten categorie
       extra: scheduleSection(words, largestSchedule, HEAVIEST_AT),
     });
     expect(page).toContain(words.t('schedule.rule', { n: 7 }));
-    expect(page).toContain('<option>Europe/Berlin');
+    // The zones of the person's area (America, for America/Argentina/ComodRivadavia).
+    expect(page).toContain('<option>America/New_York');
+    expect(page).not.toContain('<option>Europe/Berlin');
     expect({ locale, under40KB: Buffer.byteLength(page) < 40 * 1024 }).toEqual({ locale, under40KB: true });
+    // Branded and framed by an app: the name, the logo's URL, the colour, the links, the script.
+    const branded = preferencePage({
+      words,
+      model: pageModel(link, state, BUILT_IN_DEFAULTS, words),
+      saved: true,
+      extra: scheduleSection(words, largestSchedule, HEAVIEST_AT),
+      brand: {
+        displayName: 'D'.repeat(100),
+        logoUrl: '?logo=0123456789abcdef',
+        accentColor: '#0b5cad',
+        supportUrl: `https://help.example/${'s'.repeat(200)}`,
+        privacyUrl: `https://example.com/${'p'.repeat(200)}`,
+      },
+      script: embedScript(Array.from({ length: 10 }, (_, n) => `https://app-${n}.customer.example`)),
+    });
+    expect(branded).toContain('<script data-origins=');
+    expect({ locale, under40KB: Buffer.byteLength(branded) < 40 * 1024 }).toEqual({ locale, under40KB: true });
   }
 });
 

@@ -13,21 +13,41 @@ import { type QuietRule, quietField, quietHoursOf, rulesRecord, SCHEDULE_FIELDS 
 import { type Html, html } from './html.js';
 
 /*
- * The schedule part of the preference page: the time zone (the IANA zones as suggestions: a
+ * The schedule part of the preference page: the time zone (IANA zones as suggestions: a
  * datalist, which needs no script), each quiet-hours rule (days, times, channels held back, and a
  * box to remove it), one empty rule to add while there is room, and the snooze and the digest
  * said in words (edited where the person uses the service, kept here). Every control has a label;
  * each rule is a group named by its legend. Days, times and zones are said in the page's locale.
  */
 
+const ZONES = once(() => Intl.supportedValuesOf('timeZone'));
+
+/** The area of a zone (`America` of `America/New_York`) when ICU has zones in it; else none. */
+const areaOf = (timeZone: string): string => {
+  const slash = timeZone.indexOf('/');
+  const area = slash === -1 ? '' : timeZone.slice(0, slash);
+  return area !== '' && ZONES().some((zone) => zone.startsWith(`${area}/`)) ? area : '';
+};
+
+const optionsByArea = new Map<string, Html>();
+
 /**
- * The zones ICU knows, as the datalist's options. An option without a value attribute has its
- * text as its value, and needs no end tag: the shortest markup of some 400 suggestions.
+ * The datalist's options: the zones of the person's area (the region of the zone they have, where
+ * they most likely pick another), or every zone ICU knows when they have none yet. Every zone is
+ * some 10 KB, which a page with a long policy, seven quiet-hours rules and a branding cannot
+ * afford within its 40 KB; any other zone can still be typed. An option without a value attribute
+ * has its text as its value, and needs no end tag: the shortest markup of a suggestion.
  */
-const zoneOptions = once(
-  (): Html =>
-    html`<datalist id="zones">${Intl.supportedValuesOf('timeZone').map((zone) => html`<option>${zone}`)}</datalist>`,
-);
+const zoneOptions = (timeZone: string): Html => {
+  const area = areaOf(timeZone);
+  let options = optionsByArea.get(area);
+  if (!options) {
+    const zones = area === '' ? ZONES() : ZONES().filter((zone) => zone.startsWith(`${area}/`));
+    options = html`<datalist id="zones">${zones.map((zone) => html`<option>${zone}`)}</datalist>`;
+    optionsByArea.set(area, options);
+  }
+  return options;
+};
 
 /** The channels in CHANNELS' order, as a list in the words' language: "Email and Slack". */
 const channelList = (words: Words, channels: readonly Channel[]): string =>
@@ -79,7 +99,7 @@ export const scheduleSection = (words: Words, stored: Schedule | undefined, at: 
   const zone = words.zoneName(hours.timeZone, at);
   return html`<h2>${words.t('schedule.heading')}</h2>
 <div class="row"><label for="tz">${words.t('schedule.timeZone')}</label><input type="text" id="tz" name="${SCHEDULE_FIELDS.timeZone}" value="${hours.timeZone}" list="zones" autocomplete="off" spellcheck="false" dir="ltr" aria-describedby="tz-hint"></div>
-${zoneOptions()}
+${zoneOptions(hours.timeZone)}
 <p class="note" id="tz-hint">${words.t('schedule.timeZoneHint')}${zone ? ` ${words.t('schedule.timeZoneIs', { zone })}` : ''}</p>
 <input type="hidden" name="${SCHEDULE_FIELDS.shownTimeZone}" value="${hours.timeZone}">
 <input type="hidden" name="${SCHEDULE_FIELDS.shownQuietHours}" value="${rulesRecord(hours.rules)}">

@@ -44,7 +44,8 @@ export interface Tab {
 export const openTab = async (
   browser: Browser,
   width: number,
-  options: { javaScriptEnabled?: boolean } = {},
+  /** `locale`: the browser's language (its Accept-Language); en-US unless named. */
+  options: { javaScriptEnabled?: boolean; locale?: string } = {},
 ): Promise<Tab> => {
   const context = await browser.newContext({ viewport: { width, height: width < 760 ? 844 : 900 }, ...options });
   const page = await context.newPage();

@@ -370,6 +370,36 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
     required: ['organizationId'],
   },
   {
+    name: 'setBranding',
+    path: '/v2/organizations/branding/set',
+    valid: { organizationId: 'org-1', branding: { displayName: 'Org One', accentColor: '#0b5cad' } },
+    required: ['organizationId', 'branding'],
+    accepted: { branding: [null] },
+    extraMutations: [
+      (d) => {
+        d.branding = { displayName: 'Org\u202Eeno' };
+      },
+      (d) => {
+        d.branding = { displayName: 'Org', accentColor: '#ffff00' };
+      },
+      (d) => {
+        d.branding = { displayName: 'Org', logo: { contentType: 'image/svg+xml', data: 'PHN2Zy8+' } };
+      },
+      (d) => {
+        d.branding = { displayName: 'Org', logo: { contentType: 'image/png', data: 'PHN2Zy8+' } };
+      },
+      (d) => {
+        d.branding = { displayName: 'Org', embedOrigins: ['http://app.example'] };
+      },
+    ],
+  },
+  {
+    name: 'getBranding',
+    path: '/v2/organizations/branding/get',
+    valid: { organizationId: 'org-1' },
+    required: ['organizationId'],
+  },
+  {
     name: 'migrateDocument',
     path: '/v2/organizations/documents/migrate',
     valid: { organizationId: 'org-1', documentId: 'doc-a', newDocumentId: 'doc-b' },

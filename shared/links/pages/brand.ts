@@ -41,8 +41,9 @@ const BRAND_STYLE = constant`.org{display:flex;align-items:center;gap:.75rem;mar
 footer{max-width:44rem;margin:0 auto;padding:0 1rem 2rem;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem}
 footer a{display:inline-block;min-height:1.5rem}`;
 
-const hashOf = (sheet: string): string => `'sha256-${createHash('sha256').update(sheet).digest('base64')}'`;
-const BRAND_STYLE_HASH = hashOf(toText(BRAND_STYLE));
+/** A CSP source of an inline sheet or script: its SHA-256 hash. */
+export const cspHash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+const BRAND_STYLE_HASH = cspHash(toText(BRAND_STYLE));
 
 /** The accent colour's sheet: a colour checked as `#RRGGBB` by branding/set, so nothing but a colour. */
 const accentSheet = (colour: string): string =>
@@ -52,7 +53,7 @@ const accentHashes = new Map<string, string>();
 const accentHash = (colour: string): string => {
   let hash = accentHashes.get(colour);
   if (hash === undefined) {
-    hash = hashOf(accentSheet(colour));
+    hash = cspHash(accentSheet(colour));
     if (accentHashes.size < 1000) accentHashes.set(colour, hash);
   }
   return hash;
@@ -106,5 +107,3 @@ export const contentSecurityPolicy = ({ styleHash, brand, frameAncestors, script
     `frame-ancestors ${frameAncestors?.length ? frameAncestors.join(' ') : "'none'"}`,
   ].join('; ');
 };
-
-export { hashOf };

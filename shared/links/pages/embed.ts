@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { cspHash } from './brand.js';
 import { constant, type Html, html, toText } from './html.js';
 
 /*
@@ -19,7 +19,7 @@ export const EMBED_MESSAGES = {
 // A constant of the code, placed as it is: it reads the origins from its own element's data.
 const SCRIPT = constant`(function(){var s=document.currentScript,o=(s&&s.getAttribute('data-origins')||'').split(' ').filter(Boolean),p=window.parent;if(p===window||!o.length)return;function send(m){o.forEach(function(t){try{p.postMessage(m,t)}catch(e){}})}var last=-1;function height(){var h=Math.ceil(document.body.getBoundingClientRect().height);if(h!==last){last=h;send({type:'notification-preferences:height',height:h})}}if(window.ResizeObserver)new ResizeObserver(height).observe(document.body);window.addEventListener('load',height);height();if(document.querySelector('.status[role=status]'))send({type:'notification-preferences:saved'})})();`;
 
-export const EMBED_SCRIPT_HASH = `'sha256-${createHash('sha256').update(toText(SCRIPT)).digest('base64')}'`;
+export const EMBED_SCRIPT_HASH = cspHash(toText(SCRIPT));
 /** The script's size in bytes (at most 2 KB: test/unit/link-page-embed.test.ts). */
 export const EMBED_SCRIPT_BYTES = Buffer.byteLength(toText(SCRIPT));
 

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Words } from '../i18n/words.js';
-import { brandBanner, brandFooter, brandHead, contentSecurityPolicy, type PageBrand } from './brand.js';
+import { brandBanner, brandFooter, brandHead, contentSecurityPolicy, cspHash, type PageBrand } from './brand.js';
 import { constant, type Html, html, toText } from './html.js';
 
 /*
@@ -37,7 +36,7 @@ button{font-weight:600;color:#fff;background:#0842a0;border:0;border-radius:.5re
 .status{border-left:.3rem solid #0842a0;padding:.5rem 1rem;background:#eef2fb}
 .hint{font-size:.95rem;color:#3c3c3c}`;
 
-const STYLE_HASH = `'sha256-${createHash('sha256').update(toText(STYLE)).digest('base64')}'`;
+const STYLE_HASH = cspHash(toText(STYLE));
 
 /** The headers of every answer of the pages, whatever it is. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {

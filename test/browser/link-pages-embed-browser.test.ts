@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { REPO_ROOT } from '#service/repository-root.js';
+import { LOCALES } from '#shared/api/locales.js';
 import { launchChromium, openTab } from '../support/chromium.js';
 import { createLinks, tokenOf } from '../support/links.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
@@ -135,10 +136,17 @@ describe.each(WIDTHS)('at %i px', (width) => {
         ['preferences', links.preferencesUrl, 'fr'],
         ['preferences-saved', `${links.preferencesUrl}?saved=1`, 'fr'],
         ['unsubscribe', links.unsubscribeUrl, 'fr'],
-        ['preferences-ar', (await linksOf(BRANDED, { locale: 'ar' })).preferencesUrl, 'ar'],
-      ] as const) {
+        // Every other language by the link's locale: the footer's words, Arabic right to left.
+        ...(await Promise.all(
+          LOCALES.filter((locale) => locale !== 'fr').map(
+            async (locale) =>
+              [`preferences-${locale}`, (await linksOf(BRANDED, { locale })).preferencesUrl, locale] as const,
+          ),
+        )),
+      ]) {
         expect((await page.goto(url))?.status()).toBe(200);
         expect(await page.getAttribute('html', 'lang')).toBe(lang);
+        expect(await page.getAttribute('html', 'dir')).toBe(lang === 'ar' ? 'rtl' : 'ltr');
         expect(await page.title()).toMatch(/ · Acme Docs$/);
         expect(await page.locator('.org').textContent()).toBe('Acme Docs');
         // The logo came from the page's own route and was decoded.

@@ -1,5 +1,6 @@
 import { LOCALES } from '#shared/api/locales.js';
 import { operationById } from '#tools/openapi/operations.js';
+import { heaviestBranding } from '../support/heaviest-page.js';
 import type { CallCounter, CallSummary } from './counting.js';
 import { ORG } from './ids.js';
 import { cpuSecondsSince } from './lambda-cpu.js';
@@ -8,6 +9,7 @@ import { goal, type Section, section } from './report.js';
 import { fmtMs, fmtNum, fmtRatio, median } from './stats.js';
 
 const SET_POLICY = operationById('setPolicy').path;
+const SET_BRANDING = operationById('setBranding').path;
 const SET = operationById('setConfig').path;
 const GET = operationById('getConfig').path;
 const SET_SCHEDULE = operationById('setSchedule').path;
@@ -53,6 +55,8 @@ export const linkPagesSection = async (
     return response.body.result?.data;
   };
   await must(SET_POLICY, { organizationId, policy: heaviestPolicy(CATEGORIES) });
+  // Branded at branding/set's limits (the logo aside: a URL in the page, its bytes apart).
+  await must(SET_BRANDING, { organizationId, branding: heaviestBranding });
   const users = ['reader', 'clicker', 'migrated'];
   await must(SET, { organizationId, userIds: users, documentIds: ['doc-l'], config: { email: 'MINE' } });
   await must(SET, { organizationId, userIds: users, config: { inbox: 'NONE' }, category: 'category-3' });

@@ -2,16 +2,24 @@ import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import { LOCALES, type Locale } from '#shared/api/locales.js';
 import { wordsFor } from '#shared/links/i18n/words.js';
 import { pageModel } from '#shared/links/page-model.js';
+import { embedScript } from '#shared/links/pages/embed.js';
 import { preferencePage } from '#shared/links/pages/preference-page.js';
 import { scheduleSection } from '#shared/links/pages/schedule-section.js';
-import { HEAVIEST_AT, heaviestLinkState, largestSchedule } from '../support/heaviest-page.js';
+import {
+  HEAVIEST_AT,
+  heaviestBrand,
+  heaviestBranding,
+  heaviestLinkState,
+  largestSchedule,
+} from '../support/heaviest-page.js';
 import { cpuSecondsSince } from './lambda-cpu.js';
 import { median } from './stats.js';
 
 /*
  * The preference page's render alone (model, page, schedule part), in this process, per
  * language: the heaviest page of section 4 (a policy of ten categories, seven quiet-hours rules,
- * a snooze and a digest), its CPU per render and its size, without the read or the HTTP around it.
+ * a snooze and a digest, branded and framed by an app), its CPU per render and its size, without
+ * the read or the HTTP around it.
  */
 
 export { heaviestPolicy } from '../support/heaviest-page.js';
@@ -31,6 +39,8 @@ export const renderBench = (categories: number, { renders }: { renders: number }
       model: pageModel(link, state, BUILT_IN_DEFAULTS, words),
       saved: false,
       extra: scheduleSection(words, largestSchedule, HEAVIEST_AT),
+      brand: heaviestBrand,
+      script: embedScript(heaviestBranding.embedOrigins),
     });
   };
   // Warm every language first, then take turns, so that a busy machine moves every language alike.

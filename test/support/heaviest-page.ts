@@ -1,11 +1,13 @@
 import type { LinkState } from '#shared/links/link-state.js';
 import type { OpenedLink } from '#shared/links/model.js';
+import { brandOf, type PageBrand } from '#shared/links/pages/brand.js';
 import type { Policy } from '#shared/policy/model.js';
 import type { Schedule } from '#shared/schedules/schema.js';
 
 /*
  * The heaviest preference page of section 4 (a policy of ten categories, seven quiet-hours rules,
- * a snooze and a digest): the unit test holds its size under 40 KB, the bench measures its render.
+ * a snooze and a digest), branded at branding/set's limits: the unit test holds its size under
+ * 40 KB, the bench measures its render.
  */
 
 export const HEAVIEST_AT = new Date('2026-03-01T10:00:00Z');
@@ -67,3 +69,22 @@ export const heaviestLinkState = (categories: number): { link: OpenedLink; state
   };
   return { link, state };
 };
+
+/**
+ * The largest branding a page shows (branding/set's limits): a name of 100 characters, long
+ * support and privacy URLs, ten embed origins (the preference page's script names them all); the
+ * logo is a URL in the page, its bytes apart.
+ */
+export const heaviestBranding = {
+  displayName: 'D'.repeat(100),
+  accentColor: '#0b5cad',
+  supportUrl: `https://help.example/${'s'.repeat(200)}`,
+  privacyUrl: `https://example.com/${'p'.repeat(200)}`,
+  embedOrigins: Array.from({ length: 10 }, (_, n) => `https://app-${n}.customer.example`),
+};
+
+/** heaviestBranding as the page shows it. */
+export const heaviestBrand = {
+  ...brandOf({ branding: heaviestBranding }),
+  logoUrl: '?logo=0123456789abcdef',
+} as PageBrand;

@@ -19,7 +19,13 @@ import {
 import { type Schedule, schedule as scheduleSchema } from '#shared/schedules/schema.js';
 import { timeZoneIssue } from '#shared/schedules/zone.js';
 import { FUZZ_RUNS } from '../support/fuzz.js';
-import { HEAVIEST_AT, heaviestLinkState, largestSchedule } from '../support/heaviest-page.js';
+import {
+  HEAVIEST_AT,
+  heaviestBrand,
+  heaviestBranding,
+  heaviestLinkState,
+  largestSchedule,
+} from '../support/heaviest-page.js';
 
 // The schedule part of the preference page (shared/links/schedule-form.ts): what a form asks
 // for, checked whole (words for a person, nothing written), written only where the person
@@ -135,14 +141,8 @@ test('the page stays under 40 KB in every language for a policy of ten categorie
       model: pageModel(link, state, BUILT_IN_DEFAULTS, words),
       saved: true,
       extra: scheduleSection(words, largestSchedule, HEAVIEST_AT),
-      brand: {
-        displayName: 'D'.repeat(100),
-        logoUrl: '?logo=0123456789abcdef',
-        accentColor: '#0b5cad',
-        supportUrl: `https://help.example/${'s'.repeat(200)}`,
-        privacyUrl: `https://example.com/${'p'.repeat(200)}`,
-      },
-      script: embedScript(Array.from({ length: 10 }, (_, n) => `https://app-${n}.customer.example`)),
+      brand: heaviestBrand,
+      script: embedScript(heaviestBranding.embedOrigins),
     });
     expect(branded).toContain('<script data-origins=');
     expect({ locale, under40KB: Buffer.byteLength(branded) < 40 * 1024 }).toEqual({ locale, under40KB: true });

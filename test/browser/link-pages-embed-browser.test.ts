@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { LOCALES } from '#shared/api/locales.js';
 import { launchChromium, openTab } from '../support/chromium.js';
-import { createLinks, tokenOf } from '../support/links.js';
+import { createLinks, openPage, tokenOf } from '../support/links.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // The pages of a branded organization and of one without branding, in a real browser, checked by
@@ -52,6 +52,8 @@ const png = (width: number, height: number, [r, g, b]: [number, number, number])
   ]);
 };
 
+const LOGO = png(96, 32, [123, 45, 142]);
+
 /** The parent page of docs/api.md (The preference page in an app), as it is written there. */
 const DOCS_PARENT = (() => {
   const api = readFileSync(join(REPO_ROOT, 'docs/api.md'), 'utf8');
@@ -88,7 +90,7 @@ beforeAll(async () => {
     organizationId: BRANDED,
     branding: {
       displayName: 'Acme Docs',
-      logo: { contentType: 'image/png', data: png(96, 32, [123, 45, 142]).toString('base64') },
+      logo: { contentType: 'image/png', data: LOGO.toString('base64') },
       accentColor: ACCENT,
       defaultLocale: 'fr',
       supportUrl: 'https://help.acme.test/',
@@ -189,6 +191,29 @@ describe.each(WIDTHS)('at %i px', (width) => {
       await context.close();
     }
   }, 60_000);
+});
+
+test('the logo over HTTP: from the page’s own route, its bytes, its type, nosniff, kept long and privately', async () => {
+  const links = await linksOf(BRANDED);
+  const page = await openPage(links.preferencesUrl);
+  const src = /<img src="([^"]+)"/.exec(page.html)?.[1] as string;
+  expect(src).toMatch(/^\?logo=[\w-]{16}$/);
+  const logo = await fetch(new URL(src, links.preferencesUrl));
+  expect(logo.status).toBe(200);
+  expect(Buffer.from(await logo.arrayBuffer())).toEqual(LOGO);
+  expect(
+    Object.fromEntries(
+      ['content-type', 'x-content-type-options', 'cache-control'].map((name) => [name, logo.headers.get(name)]),
+    ),
+  ).toEqual({
+    'content-type': 'image/png',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'private, max-age=31536000, immutable',
+  });
+  expect(page.headers.get('content-security-policy')).toContain("img-src 'self'");
+  // Another version, or another organization's page: the one 404 page.
+  expect((await fetch(new URL('?logo=AAAAAAAAAAAAAAAA', links.preferencesUrl))).status).toBe(404);
+  expect((await fetch(new URL(src, (await linksOf(PLAIN)).preferencesUrl))).status).toBe(404);
 });
 
 /**

@@ -103,6 +103,16 @@ describe('a branded organization’s pages', () => {
     }
   });
 
+  test('the organization’s name where the pages said “this organization”, isolated from the text around it', async () => {
+    const { preferences, unsubscribe } = pagesOf(BRANDED);
+    const page = await preferences(get(await token('preferences'), {}, 'de'));
+    expect(page.body).toContain('<h2>Von \u2068Acme &lt;Docs&gt;\u2069</h2>');
+    const offer = await unsubscribe(get(await token('unsubscribe'), {}, 'en'));
+    expect(offer.body).toContain('You will no longer get email notifications from \u2068Acme &lt;Docs&gt;\u2069.');
+    const plain = await pagesOf(undefined).unsubscribe(get(await token('unsubscribe'), {}, 'en'));
+    expect(plain.body).toContain('You will no longer get email notifications from this organization.');
+  });
+
   test('the organization’s language when neither the link nor the browser names one the pages speak', async () => {
     const { preferences } = pagesOf(BRANDED);
     const page = await preferences(get(await token('preferences'), {}, 'it-IT'));

@@ -20,6 +20,13 @@ export interface PageBrand {
   privacyUrl?: string;
 }
 
+/**
+ * An organization's name inside a sentence, isolated (FSI ... PDI): a name in another direction
+ * than the page's keeps the sentence's punctuation where it belongs. branding/set refuses these
+ * characters in the name itself, so these are the only ones.
+ */
+export const isolated = (name: string): string => `\u2068${name}\u2069`;
+
 /** The query parameter of a page's URL that asks for its logo; its value is the logo's version. */
 export const LOGO_PARAMETER = 'logo';
 

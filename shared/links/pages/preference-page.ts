@@ -2,7 +2,7 @@ import type { Channel } from '#shared/api/channels.js';
 import { DELIVERY_SETTINGS } from '#shared/api/channels.js';
 import type { Words } from '../i18n/words.js';
 import type { Cell, PageModel, Row } from '../page-model.js';
-import type { PageBrand } from './brand.js';
+import { isolated, type PageBrand } from './brand.js';
 import { type Html, html } from './html.js';
 import { page } from './layout.js';
 
@@ -68,7 +68,7 @@ export const preferencePage = ({ words, model, saved, extra, brand, script }: Pr
     html`${saved ? html`<p class="status" role="status">${words.t('preferences.saved')}</p>` : ''}
 <p>${words.t('preferences.intro')}</p>
 <form method="post">
-<h2>${words.t('preferences.organization')}</h2>
+<h2>${brand ? words.t('preferences.organizationNamed', { organization: isolated(brand.displayName) }) : words.t('preferences.organization')}</h2>
 ${model.organization.map((row) => rowHtml(words, row, nextId))}
 ${
   model.document.length > 0

@@ -4,7 +4,7 @@ import type { Words } from '../i18n/words.js';
 import { LIST_UNSUBSCRIBE_POST } from '../model.js';
 import { policyCategories } from '../page-model.js';
 import { type Choice, categoryLabel, type Target } from '../targets.js';
-import type { PageBrand } from './brand.js';
+import { isolated, type PageBrand } from './brand.js';
 import { type Html, html } from './html.js';
 import { page } from './layout.js';
 
@@ -13,7 +13,13 @@ import { page } from './layout.js';
 const [FIELD, VALUE] = LIST_UNSUBSCRIBE_POST.split('=') as [string, string];
 
 /** "email notifications about Comments on this document", and so on, for a target. */
-export const describeTarget = (words: Words, policy: Policy, channel: Channel, target: Target): string => {
+export const describeTarget = (
+  words: Words,
+  policy: Policy,
+  channel: Channel,
+  target: Target,
+  organization?: string,
+): string => {
   const what = words.notifications(channel);
   const category = target.category === undefined ? undefined : categoryLabel(policy, target.category, words.locale);
   if (target.documentId !== null) {
@@ -23,7 +29,9 @@ export const describeTarget = (words: Words, policy: Policy, channel: Channel, t
   }
   if (category !== undefined) return words.t('target.category', { what, category });
   // No "every": "you will no longer get every email notification" reads as "some of them".
-  return words.t('target.organization', { what });
+  return organization === undefined
+    ? words.t('target.organization', { what })
+    : words.t('target.organizationNamed', { what, organization: isolated(organization) });
 };
 
 /**
@@ -38,10 +46,10 @@ const stillSent = (words: Words, policy: Policy, channel: Channel): string[] =>
     })
     .map(([id]) => categoryLabel(policy, id, words.locale));
 
-const lockNote = (words: Words, policy: Policy, channel: Channel, choice: Choice) =>
+const lockNote = (words: Words, policy: Policy, channel: Channel, choice: Choice, organization?: string) =>
   choice.lock
     ? html`<span class="note" id="lock-${choice.scope}">${words.t('unsubscribe.lock', {
-        target: describeTarget(words, policy, channel, choice.target),
+        target: describeTarget(words, policy, channel, choice.target, organization),
         value: words.valueInline(choice.lock.value),
       })}</span>`
     : '';
@@ -71,8 +79,8 @@ export const offerPage = (
   const preselected = choices[0]?.lock ? undefined : choices[0];
   const only = choices.length === 1 ? choices[0] : undefined;
   const body = only
-    ? html`<p>${words.t('unsubscribe.noLonger', { target: describeTarget(words, policy, channel, only.target) })}</p>${
-        only.lock ? html`<p>${lockNote(words, policy, channel, only)}</p>` : ''
+    ? html`<p>${words.t('unsubscribe.noLonger', { target: describeTarget(words, policy, channel, only.target, brand?.displayName) })}</p>${
+        only.lock ? html`<p>${lockNote(words, policy, channel, only, brand?.displayName)}</p>` : ''
       }`
     : html`<fieldset>
 <legend>${words.t('unsubscribe.legend')}</legend>
@@ -84,8 +92,8 @@ ${choices.map(
   }${preselected === undefined && !choice.lock ? html` required` : ''}${
     choice.lock ? html` disabled aria-describedby="lock-${choice.scope}"` : ''
   }>
-<label for="scope-${choice.scope}">${words.capitalized(describeTarget(words, policy, channel, choice.target))}${
-    choice.lock ? html`<br>${lockNote(words, policy, channel, choice)}` : ''
+<label for="scope-${choice.scope}">${words.capitalized(describeTarget(words, policy, channel, choice.target, brand?.displayName))}${
+    choice.lock ? html`<br>${lockNote(words, policy, channel, choice, brand?.displayName)}` : ''
   }</label></div>`,
 )}
 </fieldset>`;
@@ -115,7 +123,7 @@ export const unsubscribedPage = (
   brand?: PageBrand,
 ): string => {
   const kept = target.category === undefined ? stillSent(words, policy, channel) : [];
-  const described = describeTarget(words, policy, channel, target);
+  const described = describeTarget(words, policy, channel, target, brand?.displayName);
   return page(
     words,
     words.t('unsubscribed.title'),
@@ -140,7 +148,7 @@ export const lockedPage = (
   page(
     words,
     words.t('locked.title'),
-    html`<p class="status" role="status">${lockNote(words, policy, channel, choice)}</p>
+    html`<p class="status" role="status">${lockNote(words, policy, channel, choice, brand?.displayName)}</p>
 <p>${words.rich('locked.more', { choose: preferencesLink(words, token) })}</p>`,
     brand,
   );

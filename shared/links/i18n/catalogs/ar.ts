@@ -24,6 +24,7 @@ export const ar: Catalog = {
   'target.document': '{what} المتعلقة بهذا المستند',
   'target.category': '{what} المتعلقة بـ«{category}» في كل المستندات',
   'target.organization': '{what} من هذه المؤسسة',
+  'target.organizationNamed': '{what} من {organization}',
 
   'unsubscribe.title':
     '{channel, select, inbox {إلغاء الاشتراك في إشعارات صندوق الوارد} email {إلغاء الاشتراك في إشعارات البريد الإلكتروني} other {إلغاء الاشتراك في إشعارات Slack}}',
@@ -45,6 +46,7 @@ export const ar: Catalog = {
   'preferences.intro':
     'اختر لكل نوع من الإشعارات ما يصلك على كل قناة. اختر «الافتراضي» لاستخدام الإعداد الافتراضي: إعداد «كل ما عدا ذلك» أو إعداد مؤسستك. يبيّن كل خيار ما هو مطبّق الآن. وفي الأسفل: منطقتك الزمنية وساعات الهدوء.',
   'preferences.organization': 'من هذه المؤسسة',
+  'preferences.organizationNamed': 'من {organization}',
   'preferences.document': 'هذا المستند',
   'preferences.documentNote': 'تتقدّم هذه الإعدادات على ما سبقها، لهذا المستند فقط.',
   'preferences.default': 'الافتراضي: {value}',

@@ -24,6 +24,7 @@ export const de: Catalog = {
   'target.document': '{what} zu diesem Dokument',
   'target.category': '{what} zu „{category}“ in allen Dokumenten',
   'target.organization': '{what} dieser Organisation',
+  'target.organizationNamed': '{what} von {organization}',
 
   'unsubscribe.title':
     '{channel, select, inbox {Benachrichtigungen im Postfach der App abbestellen} email {E-Mail-Benachrichtigungen abbestellen} other {Slack-Benachrichtigungen abbestellen}}',
@@ -47,6 +48,7 @@ export const de: Catalog = {
   'preferences.intro':
     'Legen Sie für jede Art von Benachrichtigung fest, was Sie auf welchem Kanal erreicht. Mit „Standard“ gilt die Voreinstellung: die Einstellung für alles Übrige oder die Ihrer Organisation. Jede Option zeigt, was gerade gilt. Weiter unten: Ihre Zeitzone und Ruhezeiten.',
   'preferences.organization': 'Von dieser Organisation',
+  'preferences.organizationNamed': 'Von {organization}',
   'preferences.document': 'Dieses Dokument',
   'preferences.documentNote': 'Diese Einstellungen haben Vorrang vor den obigen, nur für dieses Dokument.',
   'preferences.default': 'Standard: {value}',

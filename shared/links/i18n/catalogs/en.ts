@@ -26,6 +26,7 @@ export const en = {
   'target.document': '{what} about this document',
   'target.category': '{what} about {category}, on every document',
   'target.organization': '{what} from this organization',
+  'target.organizationNamed': '{what} from {organization}',
 
   'unsubscribe.title':
     '{channel, select, inbox {Unsubscribe from in-app inbox notifications} email {Unsubscribe from email notifications} other {Unsubscribe from Slack notifications}}',
@@ -47,6 +48,7 @@ export const en = {
   'preferences.intro':
     'Choose, for each kind of notification, what reaches you on each channel. Choose “Default” to use the default: the setting for everything else, or your organization’s. Each says what it is now. Further down: your time zone and quiet hours.',
   'preferences.organization': 'From this organization',
+  'preferences.organizationNamed': 'From {organization}',
   'preferences.document': 'This document',
   'preferences.documentNote': 'These settings win over the ones above, for this document only.',
   'preferences.default': 'Default: {value}',

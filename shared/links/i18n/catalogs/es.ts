@@ -25,6 +25,7 @@ export const es: Catalog = {
   'target.document': '{what} sobre este documento',
   'target.category': '{what} sobre «{category}», en todos los documentos',
   'target.organization': '{what} de esta organización',
+  'target.organizationNamed': '{what} de {organization}',
 
   'unsubscribe.title':
     '{channel, select, inbox {Cancelar la suscripción a las notificaciones de la bandeja de entrada} email {Cancelar la suscripción a las notificaciones por correo} other {Cancelar la suscripción a las notificaciones de Slack}}',
@@ -46,6 +47,7 @@ export const es: Catalog = {
   'preferences.intro':
     'Elige, para cada tipo de notificación, qué te llega por cada canal. Elige «Predeterminado» para usar el valor predeterminado: la configuración de todo lo demás o la de tu organización. Cada opción indica cuál es ahora. Más abajo: tu zona horaria y tus horas de silencio.',
   'preferences.organization': 'De esta organización',
+  'preferences.organizationNamed': 'De {organization}',
   'preferences.document': 'Este documento',
   'preferences.documentNote': 'Esta configuración prevalece sobre la anterior, solo para este documento.',
   'preferences.default': 'Predeterminado: {value}',

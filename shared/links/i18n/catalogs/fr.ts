@@ -24,6 +24,7 @@ export const fr: Catalog = {
   'target.document': '{what} concernant ce document',
   'target.category': '{what} concernant « {category} », sur tous les documents',
   'target.organization': '{what} de cette organisation',
+  'target.organizationNamed': '{what} envoyées par {organization}',
 
   'unsubscribe.title':
     '{channel, select, inbox {Se désabonner des notifications de la boîte de réception} email {Se désabonner des notifications par e-mail} other {Se désabonner des notifications Slack}}',
@@ -47,6 +48,7 @@ export const fr: Catalog = {
   'preferences.intro':
     'Choisissez, pour chaque type de notification, ce qui vous parvient sur chaque canal. Choisissez « Par défaut » pour appliquer le réglage par défaut : celui de tout le reste, ou celui de votre organisation. Chaque option indique ce qu’il en est actuellement. Plus bas : votre fuseau horaire et vos heures calmes.',
   'preferences.organization': 'De cette organisation',
+  'preferences.organizationNamed': 'De la part de {organization}',
   'preferences.document': 'Ce document',
   'preferences.documentNote': 'Ces réglages l’emportent sur ceux du dessus, pour ce document uniquement.',
   'preferences.default': 'Par défaut : {value}',

@@ -23,6 +23,7 @@ export const ja: Catalog = {
   'target.document': 'このドキュメントに関する{what}',
   'target.category': 'すべてのドキュメントの「{category}」に関する{what}',
   'target.organization': 'この組織からの{what}',
+  'target.organizationNamed': '{organization}からの{what}',
 
   'unsubscribe.title':
     '{channel, select, inbox {アプリ内の受信箱への通知の配信停止} email {メール通知の配信停止} other {Slack通知の配信停止}}',
@@ -44,6 +45,7 @@ export const ja: Catalog = {
   'preferences.intro':
     '通知の種類ごとに、各チャネルで何を受け取るかを選んでください。「デフォルト」を選ぶと既定の設定（「その他すべて」の設定、または組織の設定）が適用されます。各項目には現在の内容が表示されます。下のほうでタイムゾーンとおやすみ時間も設定できます。',
   'preferences.organization': 'この組織からの通知',
+  'preferences.organizationNamed': '{organization}からの通知',
   'preferences.document': 'このドキュメント',
   'preferences.documentNote': 'ここでの設定は、このドキュメントに限り上の設定より優先されます。',
   'preferences.default': 'デフォルト：{value}',

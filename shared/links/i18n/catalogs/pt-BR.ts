@@ -24,6 +24,7 @@ export const ptBR: Catalog = {
   'target.document': '{what} sobre este documento',
   'target.category': '{what} sobre “{category}”, em todos os documentos',
   'target.organization': '{what} desta organização',
+  'target.organizationNamed': '{what} de {organization}',
 
   'unsubscribe.title':
     '{channel, select, inbox {Cancelar as notificações da caixa de entrada} email {Cancelar as notificações por e-mail} other {Cancelar as notificações do Slack}}',
@@ -46,6 +47,7 @@ export const ptBR: Catalog = {
   'preferences.intro':
     'Escolha, para cada tipo de notificação, o que chega até você em cada canal. Escolha “Padrão” para usar o padrão: a configuração de todo o resto ou a da sua organização. Cada opção mostra o que vale agora. Mais abaixo: seu fuso horário e seus horários de silêncio.',
   'preferences.organization': 'Desta organização',
+  'preferences.organizationNamed': 'De {organization}',
   'preferences.document': 'Este documento',
   'preferences.documentNote': 'Estas configurações prevalecem sobre as de cima, só para este documento.',
   'preferences.default': 'Padrão: {value}',

@@ -10,9 +10,10 @@ import { hkdfSync, randomBytes } from 'node:crypto';
  *
  * Flat, so that Secrets Manager can generate the first one itself (a template holding `current`,
  * and a generated string under `key:<keyId>`): no key ever passes through the template or a
- * deployment. Each key's material gives three 256-bit keys by HKDF-SHA256: one encrypts the links'
+ * deployment. Each key's material gives four 256-bit keys by HKDF-SHA256: one encrypts the links'
  * tokens (token.ts), one keys the hashes that revoke links (revocation.ts), one seals the cursors
- * of config/history (shared/history/cursor.ts). A key id is in clear in every token (its `kid`)
+ * of config/history (shared/history/cursor.ts), one seals the webhook endpoints' secrets
+ * (shared/webhooks/secrets.ts). A key id is in clear in every token (its `kid`)
  * and cursor, so that a rotation leaves the links already sent working.
  */
 
@@ -110,6 +111,8 @@ export interface LinkKey {
   revocation: Uint8Array;
   /** AES-256-GCM key of config/history's cursors (shared/history/cursor.ts). */
   historyCursor: Uint8Array;
+  /** AES-256-GCM key of the webhook endpoints' secrets (shared/webhooks/secrets.ts). */
+  webhookSecret: Uint8Array;
 }
 
 export interface Keyring {
@@ -130,6 +133,7 @@ export const deriveKeyring = (document: KeyringDocument): Keyring => {
       encryption: derive(material, 'link-token', id),
       revocation: derive(material, 'link-revocation', id),
       historyCursor: derive(material, 'history-cursor', id),
+      webhookSecret: derive(material, 'webhook-secret', id),
     });
   }
   return { current: byId.get(document.current) as LinkKey, byId };

@@ -19,6 +19,10 @@ export const OPERATION_PATHS = {
   getErasureStatus: '/v2/organizations/users/erase/status',
   createLinks: '/v2/notifications/links/create',
   revokeLinks: '/v2/notifications/links/revoke',
+  setWebhooks: '/v2/organizations/webhooks/set',
+  getWebhooks: '/v2/organizations/webhooks/get',
+  rotateWebhookSecret: '/v2/organizations/webhooks/rotate-secret',
+  getWebhookDeliveries: '/v2/organizations/webhooks/deliveries',
 } as const;
 
 export type OperationId = keyof typeof OPERATION_PATHS;
@@ -33,6 +37,7 @@ export const NOT_REPEATABLE: { readonly [Id in OperationId]?: { why: string; onl
     why: 'a repeat of a request that was applied is refused 409 ABORTED: the version has moved on',
     onlyWith: 'expectedVersion',
   },
+  rotateWebhookSecret: { why: 'each rotation makes a new secret: a repeat replaces the one the first answered' },
 };
 
 /**
@@ -827,6 +832,133 @@ export type RevokeLinksResult = {
   revokedBefore: string;
 };
 
+/** `data` of setWebhooks. */
+export type SetWebhooksInput = {
+  organizationId: string;
+  endpoints: Array<{
+    /** The endpoint id (made by the service): name it to keep an endpoint, its secret and its deliveries. */
+    id?: string | undefined;
+    /** https only; a public host. */
+    url: string;
+    /** A subset of preference.changed, policy.changed, migration.completed, migration.failed, user.erased, import.completed, import.failed, export.completed; omitted: all of them. */
+    eventTypes?:
+      | Array<
+          | 'preference.changed'
+          | 'policy.changed'
+          | 'migration.completed'
+          | 'migration.failed'
+          | 'user.erased'
+          | 'import.completed'
+          | 'import.failed'
+          | 'export.completed'
+        >
+      | undefined;
+    description?: string | undefined;
+    /** A disabled endpoint receives nothing. */
+    disabled?: boolean | undefined;
+  }>;
+};
+
+/** `result.data` of setWebhooks. */
+export type SetWebhooksResult = {
+  endpoints: Array<{
+    /** The endpoint id (made by the service): name it to keep an endpoint, its secret and its deliveries. */
+    id: string;
+    url: string;
+    /** A subset of preference.changed, policy.changed, migration.completed, migration.failed, user.erased, import.completed, import.failed, export.completed; omitted: all of them. */
+    eventTypes: Array<
+      | 'preference.changed'
+      | 'policy.changed'
+      | 'migration.completed'
+      | 'migration.failed'
+      | 'user.erased'
+      | 'import.completed'
+      | 'import.failed'
+      | 'export.completed'
+    >;
+    description?: string | undefined;
+    /** A disabled endpoint receives nothing. */
+    disabled: boolean;
+    /** `requested` (a set), `gone` (the endpoint answered 410), `failing` (every attempt failed for 5 days). */
+    disabledReason?: 'requested' | 'gone' | 'failing' | undefined;
+    /** A new endpoint only, this once: the secret that signs its deliveries. */
+    secret?: string | undefined;
+  }>;
+};
+
+/** `data` of getWebhooks. */
+export type GetWebhooksInput = {
+  organizationId: string;
+};
+
+/** `result.data` of getWebhooks. */
+export type GetWebhooksResult = {
+  endpoints: Array<{
+    /** The endpoint id (made by the service): name it to keep an endpoint, its secret and its deliveries. */
+    id: string;
+    url: string;
+    /** A subset of preference.changed, policy.changed, migration.completed, migration.failed, user.erased, import.completed, import.failed, export.completed; omitted: all of them. */
+    eventTypes: Array<
+      | 'preference.changed'
+      | 'policy.changed'
+      | 'migration.completed'
+      | 'migration.failed'
+      | 'user.erased'
+      | 'import.completed'
+      | 'import.failed'
+      | 'export.completed'
+    >;
+    description?: string | undefined;
+    /** A disabled endpoint receives nothing. */
+    disabled: boolean;
+    disabledReason?: 'requested' | 'gone' | 'failing' | undefined;
+  }>;
+};
+
+/** `data` of rotateWebhookSecret. */
+export type RotateWebhookSecretInput = {
+  organizationId: string;
+  endpointId: string;
+};
+
+/** `result.data` of rotateWebhookSecret. */
+export type RotateWebhookSecretResult = {
+  /** The new secret. */
+  secret: string;
+};
+
+/** `data` of getWebhookDeliveries. */
+export type WebhookDeliveriesInput = {
+  organizationId: string;
+  endpointId: string;
+  cursor?: string | undefined;
+};
+
+/** `result.data` of getWebhookDeliveries. */
+export type WebhookDeliveriesResult = {
+  deliveries: Array<{
+    eventId: string;
+    type:
+      | 'preference.changed'
+      | 'policy.changed'
+      | 'migration.completed'
+      | 'migration.failed'
+      | 'user.erased'
+      | 'import.completed'
+      | 'import.failed'
+      | 'export.completed';
+    attempt: number;
+    /** null when no answer came. */
+    statusCode: number | null;
+    durationMs: number;
+    /** ISO-8601 UTC time. */
+    attemptedAt: string;
+    /** ISO-8601 UTC time. Present when another attempt is planned. */
+    nextAttemptAt?: string | undefined;
+  }>;
+  nextCursor?: string | undefined;
+};
+
 /** Each operation's `data` and `result.data`, by operationId. */
 export interface OperationTypes {
   setConfig: { input: SetConfigInput; result: SetConfigResult };
@@ -846,6 +978,10 @@ export interface OperationTypes {
   getErasureStatus: { input: ErasureStatusInput; result: ErasureStatusResult };
   createLinks: { input: CreateLinksInput; result: CreateLinksResult };
   revokeLinks: { input: RevokeLinksInput; result: RevokeLinksResult };
+  setWebhooks: { input: SetWebhooksInput; result: SetWebhooksResult };
+  getWebhooks: { input: GetWebhooksInput; result: GetWebhooksResult };
+  rotateWebhookSecret: { input: RotateWebhookSecretInput; result: RotateWebhookSecretResult };
+  getWebhookDeliveries: { input: WebhookDeliveriesInput; result: WebhookDeliveriesResult };
 }
 
 /** `data` a client sends to an operation. */

@@ -7,6 +7,8 @@ import {
   ERASURE_VISIBILITY_TIMEOUT_SECONDS,
   MIGRATION_MAX_RECEIVE_COUNT,
   MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
+  WEBHOOK_MAX_RECEIVE_COUNT,
+  WEBHOOK_VISIBILITY_TIMEOUT_SECONDS,
 } from '#service/functions.js';
 
 /**
@@ -36,7 +38,7 @@ const KEPT_FOR_AN_OPERATOR = { ...QUEUE_DEFAULTS, retentionPeriod: Duration.days
 
 interface WorkQueueSpec {
   /** Construct ids `${id}Queue` and `${id}DeadLetterQueue`. */
-  id: 'Migration' | 'Erasure';
+  id: 'Migration' | 'Erasure' | 'Webhook';
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
   /** "migrations", "erasures": what its dead letters are, for the acknowledged rule. */
@@ -79,6 +81,18 @@ export const createErasureQueues = (scope: Construct): WorkQueues =>
     visibilityTimeoutSeconds: ERASURE_VISIBILITY_TIMEOUT_SECONDS,
     maxReceiveCount: ERASURE_MAX_RECEIVE_COUNT,
     holds: 'erasures',
+  });
+
+/**
+ * The webhooks queue and its dead-letter queue: the bus's events (an EventBridge rule sends them)
+ * and the retries the dispatcher queues. Its messages hold events' details, as the bus does.
+ */
+export const createWebhookQueues = (scope: Construct): WorkQueues =>
+  createWorkQueues(scope, {
+    id: 'Webhook',
+    visibilityTimeoutSeconds: WEBHOOK_VISIBILITY_TIMEOUT_SECONDS,
+    maxReceiveCount: WEBHOOK_MAX_RECEIVE_COUNT,
+    holds: 'webhook deliveries',
   });
 
 /**

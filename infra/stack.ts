@@ -45,7 +45,12 @@ import {
   ServiceFunction,
 } from './constructs/service-function.js';
 import { CONTROL_TOWER } from './guard-rules.js';
-import { createErasureQueues, createMigrationQueues, createPublisherFailureQueue } from './queues.js';
+import {
+  createErasureQueues,
+  createMigrationQueues,
+  createPublisherFailureQueue,
+  createWebhookQueues,
+} from './queues.js';
 import { createServiceTables } from './tables.js';
 
 export const SERVICE_NAME = 'notification-preferences';
@@ -92,10 +97,12 @@ export class ServiceStack extends Stack {
     const migrationQueue: BoundQueue = { queue, env: ENV.migrationQueueUrl };
 
     const erasureQueues = createErasureQueues(this);
+    const webhookQueues = createWebhookQueues(this);
     this.tables = tables;
     const queues: Record<QueueName, BoundQueue> = {
       migrations: migrationQueue,
       erasures: { queue: erasureQueues.queue, env: ENV.erasureQueueUrl },
+      webhooks: { queue: webhookQueues.queue, env: ENV.webhookQueueUrl },
     };
     this.queues = queues;
     this.eventBus = new EventBus(this, 'EventBus', {

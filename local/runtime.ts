@@ -376,6 +376,8 @@ const start = async (
       process.env[ENV.linksBaseUrl] || `http://${hostPort(host === '0.0.0.0' ? '127.0.0.1' : host, apiPort)}`,
     [ENV.linkKeysSecret]: secrets.secretId,
     [ENV.dependencyTimeoutMs]: process.env[ENV.dependencyTimeoutMs] || String(LOCAL_DEPENDENCY_TIMEOUT_MS),
+    // Webhooks reach receivers on this machine (http or https to a loopback host); never deployed.
+    [ENV.webhooksAllowLoopback]: '1',
     // A policy set on a laptop applies to the next request, unless a developer asks for the cache.
     [ENV.policyCacheSeconds]: process.env[ENV.policyCacheSeconds] || '0',
     ...options.env,

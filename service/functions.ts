@@ -2,6 +2,7 @@ import { PUBLISHER_STREAM_FILTERS } from '#shared/events/publisher.js';
 import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
 import { accessOf, type FunctionAccess } from '#shared/platform/route.js';
 import { ERASURE_ENTRY_STORE_GRANTS as ERASED } from '#shared/preferences/store-grants.js';
+import { DELIVERY_LOG_GRANTS, WEBHOOK_STORE_GRANTS } from '#shared/webhooks/store.js';
 import { MIGRATION_ENTRIES_GRANTS as ENTRIES } from './migration-entries-grants.js';
 
 /**
@@ -156,6 +157,35 @@ export const ERASURE_CONSUMER_FUNCTION = {
 } as const satisfies FunctionSpec;
 
 export const ERASURE_VISIBILITY_TIMEOUT_SECONDS = 6 * ERASURE_CONSUMER_FUNCTION.timeoutSeconds;
+
+/**
+ * The consumer of the webhooks queue (shared/webhooks/dispatcher.ts): the bus's events (a rule
+ * sends them to the queue) and the retries it queued itself. It reads the organization's
+ * endpoints, opens their secrets (a key derived from the link keys), signs and sends, records
+ * each attempt, and queues the next attempt of a failed one.
+ */
+export const WEBHOOK_DISPATCHER_FUNCTION = {
+  entry: 'functions/webhook-dispatcher.ts',
+  description: "Delivers the service's events to the organizations' webhook endpoints, signed, with retries",
+  // A batch's sends run side by side, each at most 15 s.
+  timeoutSeconds: 60,
+  ...accessOf(
+    WEBHOOK_STORE_GRANTS.get,
+    WEBHOOK_STORE_GRANTS.markFailing,
+    WEBHOOK_STORE_GRANTS.clearFailing,
+    WEBHOOK_STORE_GRANTS.disable,
+    DELIVERY_LOG_GRANTS.record,
+  ),
+  // The next attempt of a failed delivery goes back on the queue, delayed.
+  queues: { webhooks: ['SendMessage'] },
+  secrets: ['linkKeys'],
+} as const satisfies FunctionSpec;
+
+/** Messages per invocation of the dispatcher: each is one event (or one retry), sent side by side. */
+export const WEBHOOK_BATCH_SIZE = 10;
+/** A message that fails this many times (a store or queue outage, not an endpoint's failure) is dead-lettered. */
+export const WEBHOOK_MAX_RECEIVE_COUNT = 5;
+export const WEBHOOK_VISIBILITY_TIMEOUT_SECONDS = 6 * WEBHOOK_DISPATCHER_FUNCTION.timeoutSeconds;
 
 /** The functions behind no route, by their name in the stack (`<name>Function`); the routes' come from the operations. */
 export const NON_ROUTE_FUNCTIONS = {

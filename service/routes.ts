@@ -18,6 +18,10 @@ import { resetConfigRoute } from '#shared/preferences/routes/reset-config.js';
 import { resolveConfigRoute } from '#shared/preferences/routes/resolve-config.js';
 import { setConfigRoute } from '#shared/preferences/routes/set-config.js';
 import { setScheduleRoute } from '#shared/preferences/routes/set-schedule.js';
+import { getWebhookDeliveriesRoute } from '#shared/webhooks/routes/get-webhook-deliveries.js';
+import { getWebhooksRoute } from '#shared/webhooks/routes/get-webhooks.js';
+import { rotateWebhookSecretRoute } from '#shared/webhooks/routes/rotate-webhook-secret.js';
+import { setWebhooksRoute } from '#shared/webhooks/routes/set-webhooks.js';
 import { type FunctionSpec, HTTP_FUNCTION_BASE } from './functions.js';
 
 /**
@@ -44,6 +48,10 @@ export const ROUTES = [
   getErasureStatusRoute,
   createLinksRoute,
   revokeLinksRoute,
+  setWebhooksRoute,
+  getWebhooksRoute,
+  rotateWebhookSecretRoute,
+  getWebhookDeliveriesRoute,
 ] as const;
 
 /**

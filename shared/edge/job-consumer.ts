@@ -1,7 +1,7 @@
 import type { Delivery } from '#shared/jobs/delivery-policy.js';
 import { jobMessage } from '#shared/jobs/queue.js';
 import { maxReceiveCount } from '#shared/platform/environment.js';
-import type { QueueName } from '#shared/platform/route.js';
+import type { JobQueueName } from '#shared/platform/route.js';
 import { queueConsumer } from './queue-consumer.js';
 
 /**
@@ -11,7 +11,7 @@ import { queueConsumer } from './queue-consumer.js';
  */
 export const jobConsumer = (
   kind: { name: string; idAttribute: string },
-  queue: QueueName,
+  queue: JobQueueName,
   run: (jobId: string, delivery: Delivery) => Promise<unknown>,
 ) =>
   queueConsumer({

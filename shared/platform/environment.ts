@@ -7,7 +7,7 @@ import {
   type FullChannelConfig,
   ONE_OF_DELIVERY_SETTINGS,
 } from '#shared/api/channels.js';
-import type { QueueName, TableName } from './route.js';
+import type { JobQueueName, QueueName, TableName } from './route.js';
 
 /**
  * The one module that reads the functions' environment: every variable's name, and a typed
@@ -50,6 +50,10 @@ export const ENV = {
   linkKeysCacheSeconds: 'LINK_KEYS_CACHE_SECONDS',
   /** Optional: the base URL of the links (a custom domain); by default the address the request came to. */
   linksBaseUrl: 'LINKS_BASE_URL',
+  /** The webhooks queue (shared/webhooks/dispatcher.ts): events from the bus, and retries. */
+  webhookQueueUrl: 'WEBHOOK_QUEUE_URL',
+  /** Set by the local twin only: webhooks may call http and https loopback endpoints. Never deployed. */
+  webhooksAllowLoopback: 'WEBHOOKS_ALLOW_LOOPBACK',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -90,12 +94,16 @@ const wholeNumber = <F extends number | undefined>(
 };
 
 export const tableName = (table: TableName, env: Env = process.env): string => requireEnv(TABLE_ENV[table], env);
-export const queueUrl = (queue: QueueName, env: Env = process.env): string =>
-  requireEnv(queue === 'migrations' ? ENV.migrationQueueUrl : ENV.erasureQueueUrl, env);
+const QUEUE_ENV: Record<QueueName, EnvName> = {
+  migrations: ENV.migrationQueueUrl,
+  erasures: ENV.erasureQueueUrl,
+  webhooks: ENV.webhookQueueUrl,
+};
+export const queueUrl = (queue: QueueName, env: Env = process.env): string => requireEnv(QUEUE_ENV[queue], env);
 export const eventBusName = (env: Env = process.env): string => requireEnv(ENV.eventBusName, env);
 
 /** The queue's maxReceiveCount: the delivery with this receive count is the last attempt. */
-export const maxReceiveCount = (queue: QueueName, env: Env = process.env): number => {
+export const maxReceiveCount = (queue: JobQueueName, env: Env = process.env): number => {
   const name = queue === 'migrations' ? ENV.migrationMaxReceiveCount : ENV.erasureMaxReceiveCount;
   const count = wholeNumber(name, env, { min: 1, fallback: undefined });
   if (count === undefined) throw new Error(`Environment variable ${name} must be a whole number, at least 1`);
@@ -222,6 +230,9 @@ export const linksBaseUrl = (env: Env = process.env): string | undefined =>
     'an http(s) URL',
     env,
   );
+
+/** Whether webhooks may call loopback endpoints: only where the local twin says so (`1`). */
+export const webhooksAllowLoopback = (env: Env = process.env): boolean => env[ENV.webhooksAllowLoopback] === '1';
 
 /** MIGRATION_STALL_LIMIT_SECONDS: unset in a deployment (the job engine's default); the twin's tests shorten it. */
 export const stallLimitSeconds = (env: Env = process.env): number | undefined =>

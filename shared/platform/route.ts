@@ -37,7 +37,9 @@ export type TableAction =
 /** SQS actions a function may be given to produce messages (consuming goes through the event source). */
 export type QueueAction = 'SendMessage';
 
-export type QueueName = 'migrations' | 'erasures';
+export type QueueName = 'migrations' | 'erasures' | 'webhooks';
+/** The queues of jobs (shared/jobs/): a message names a job, and the last receive fails it. */
+export type JobQueueName = Extract<QueueName, 'migrations' | 'erasures'>;
 
 /** Deployment settings a function reads from its environment (the stack sets them from CDK context). */
 export type FunctionSetting =

@@ -18,7 +18,7 @@ export const WEBHOOK_EVENT_TYPES = {
   'export.completed': 'Export Completed',
 } as const;
 export type WebhookEventType = keyof typeof WEBHOOK_EVENT_TYPES;
-export const ALL_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_TYPES) as WebhookEventType[];
+export const ALL_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_TYPES) as [WebhookEventType, ...WebhookEventType[]];
 
 const TYPE_OF_DETAIL = new Map<string, WebhookEventType>(
   Object.entries(WEBHOOK_EVENT_TYPES).map(([type, detailType]) => [detailType, type as WebhookEventType]),

@@ -13,8 +13,7 @@ export const endpointId = (name: string) =>
     .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`) })
     .check(z.regex(ENDPOINT_ID_PATTERN, { error: `${name} must be an endpoint id (ep_ and 16 characters)` }));
 
-export const eventType = () =>
-  z.enum(ALL_EVENT_TYPES as [string, ...string[]], { error: `must be one of ${ALL_EVENT_TYPES.join(', ')}` });
+export const eventType = () => z.enum(ALL_EVENT_TYPES, { error: `must be one of ${ALL_EVENT_TYPES.join(', ')}` });
 
 export const endpointInput = z.strictObject({
   id: z.optional(endpointId('id')),

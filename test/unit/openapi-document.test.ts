@@ -65,6 +65,10 @@ describe('operations', () => {
       'getErasureStatus',
       'createLinks',
       'revokeLinks',
+      'setWebhooks',
+      'getWebhooks',
+      'rotateWebhookSecret',
+      'getWebhookDeliveries',
     ]);
   });
 

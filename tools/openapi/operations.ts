@@ -10,6 +10,12 @@ import { getMigrationStatusDocs, migrateDocumentDocs } from './operation-docs/mi
 import { getPolicyDocs, setPolicyDocs } from './operation-docs/policy.js';
 import { getConfigDocs, resetConfigDocs, resolveConfigDocs, setConfigDocs } from './operation-docs/preferences.js';
 import { getScheduleDocs, setScheduleDocs } from './operation-docs/schedules.js';
+import {
+  getWebhookDeliveriesDocs,
+  getWebhooksDocs,
+  rotateWebhookSecretDocs,
+  setWebhooksDocs,
+} from './operation-docs/webhooks.js';
 
 export type { ErrorCase, NamedExample, OperationDocs } from './operation-docs/common.js';
 export { COMMON_ERRORS } from './operation-docs/common.js';
@@ -33,6 +39,10 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
   getErasureStatus: getErasureStatusDocs,
   createLinks: createLinksDocs,
   revokeLinks: revokeLinksDocs,
+  setWebhooks: setWebhooksDocs,
+  getWebhooks: getWebhooksDocs,
+  rotateWebhookSecret: rotateWebhookSecretDocs,
+  getWebhookDeliveries: getWebhookDeliveriesDocs,
 };
 
 /**

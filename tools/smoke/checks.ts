@@ -338,6 +338,33 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
     expectEqual('the policy read back', [read.policy, read.version], [stored.policy, set.version]);
   });
 
+  await check(
+    'webhooks: an endpoint set disabled, read back, its secret rotated, its deliveries read, then removed',
+    ['setWebhooks', 'getWebhooks', 'rotateWebhookSecret', 'getWebhookDeliveries'],
+    async () => {
+      // Disabled, at a public address without DNS: set anywhere, and never called.
+      const url = 'https://1.1.1.1/notification-preferences-smoke';
+      const set = await client.setWebhooks({ organizationId: org, endpoints: [{ url, disabled: true }] });
+      const [endpoint] = set.endpoints;
+      expectEqual(
+        'the new endpoint',
+        [endpoint?.url, endpoint?.disabled, endpoint?.secret?.startsWith('whsec_')],
+        [url, true, true],
+      );
+      const read = await client.getWebhooks({ organizationId: org });
+      expectEqual(
+        'the endpoint read back, without its secret',
+        read.endpoints.map(({ id, url: at }) => [id, at]),
+        [[endpoint?.id, url]],
+      );
+      const rotated = await client.rotateWebhookSecret({ organizationId: org, endpointId: endpoint?.id as string });
+      expectEqual('a new secret', rotated.secret !== endpoint?.secret, true);
+      const deliveries = await client.getWebhookDeliveries({ organizationId: org, endpointId: endpoint?.id as string });
+      expectEqual('no delivery to a disabled endpoint', deliveries.deliveries, []);
+      expectEqual('none left', (await client.setWebhooks({ organizationId: org, endpoints: [] })).endpoints, []);
+    },
+  );
+
   // Operations the flow did not call: their documented examples, answers checked by schema.
   for (const operation of OPERATIONS as readonly Operation[]) {
     const id = operation.operationId as OperationId;

@@ -2,6 +2,7 @@ import { PUBLISHER_STREAM_FILTERS } from '#shared/events/publisher.js';
 import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
 import { accessOf, type FunctionAccess } from '#shared/platform/route.js';
 import { ERASURE_ENTRY_STORE_GRANTS as ERASED } from '#shared/preferences/store-grants.js';
+import { WEBHOOK_MAX_RECEIVE_COUNT } from '#shared/webhooks/model.js';
 import { DELIVERY_LOG_GRANTS, WEBHOOK_STORE_GRANTS } from '#shared/webhooks/store.js';
 import { MIGRATION_ENTRIES_GRANTS as ENTRIES } from './migration-entries-grants.js';
 
@@ -183,8 +184,7 @@ export const WEBHOOK_DISPATCHER_FUNCTION = {
 
 /** Messages per invocation of the dispatcher: each is one event (or one retry), sent side by side. */
 export const WEBHOOK_BATCH_SIZE = 10;
-/** A message that fails this many times (a store or queue outage, not an endpoint's failure) is dead-lettered. */
-export const WEBHOOK_MAX_RECEIVE_COUNT = 5;
+export { WEBHOOK_MAX_RECEIVE_COUNT };
 export const WEBHOOK_VISIBILITY_TIMEOUT_SECONDS = 6 * WEBHOOK_DISPATCHER_FUNCTION.timeoutSeconds;
 
 /** The functions behind no route, by their name in the stack (`<name>Function`); the routes' come from the operations. */
@@ -194,4 +194,5 @@ export const NON_ROUTE_FUNCTIONS = {
   MigrationSweeper: MIGRATION_SWEEPER_FUNCTION,
   ErasureConsumer: ERASURE_CONSUMER_FUNCTION,
   ChangePublisher: CHANGE_PUBLISHER_FUNCTION,
+  WebhookDispatcher: WEBHOOK_DISPATCHER_FUNCTION,
 } as const satisfies Record<string, FunctionSpec>;

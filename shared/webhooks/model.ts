@@ -67,6 +67,15 @@ export const FAILING_DISABLE_DAYS = 5;
  */
 export const RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
+/** SQS's longest DelaySeconds: a longer wait goes back on the queue in hops (dispatcher.ts). */
+export const MAX_DELAY_SECONDS = 900;
+
+/**
+ * A message of the webhooks queue that fails this many times (a store or queue outage, not an
+ * endpoint's failure: that is a delivery attempt, recorded and retried by the schedule) is dead-lettered.
+ */
+export const WEBHOOK_MAX_RECEIVE_COUNT = 5;
+
 /** Deliveries (the attempts) are kept 30 days, then expire. */
 export const DELIVERY_RETENTION_DAYS = 30;
 export const DELIVERIES_PAGE_SIZE = 50;

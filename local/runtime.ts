@@ -14,11 +14,16 @@ import {
   memoryOf,
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
+  WEBHOOK_BATCH_SIZE,
+  WEBHOOK_DISPATCHER_FUNCTION,
+  WEBHOOK_MAX_RECEIVE_COUNT,
 } from '#service/functions.js';
 import { PUBLIC_ROUTES, publicFunctionSpecOf } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
+import { EVENT_SOURCE } from '#shared/events/events.js';
 import { ENV } from '#shared/platform/environment.js';
 import { MARSHALL_OPTIONS } from '#shared/platform/marshall-options.js';
+import { WEBHOOK_EVENT_TYPES } from '#shared/webhooks/model.js';
 import { apiPages } from './api-pages.js';
 import { type AwsCredential, newAwsCredential, readAwsCredential, writeAwsCredential } from './aws-credential.js';
 import { type AwsCall, recordCalls } from './call-recorder.js';
@@ -54,6 +59,8 @@ export const MIGRATION_QUEUE_NAME = 'migrations';
 export const MIGRATION_DLQ_NAME = 'migrations-dlq';
 export const ERASURE_QUEUE_NAME = 'erasures';
 export const ERASURE_DLQ_NAME = 'erasures-dlq';
+export const WEBHOOK_QUEUE_NAME = 'webhooks';
+export const WEBHOOK_DLQ_NAME = 'webhooks-dlq';
 /** The change publisher's on-failure destination: descriptions of stream batches given up on. */
 export const PUBLISHER_FAILURES_QUEUE_NAME = 'change-publisher-failures';
 /** The bus the change publisher puts events on (EVENT_BUS_NAME), in the EventBridge twin. */
@@ -159,6 +166,9 @@ export interface LocalRuntime {
   /** The erasure queue and its dead letters. */
   erasureQueue: LocalQueue;
   erasureDeadLetterQueue: LocalQueue;
+  /** The webhooks queue (the bus's events, by its rule, and the dispatcher's retries) and its dead letters. */
+  webhookQueue: LocalQueue;
+  webhookDeadLetterQueue: LocalQueue;
   /** Where the stream twin describes the batches the change publisher failed for good. */
   publisherFailureQueue: LocalQueue;
   /** Every queue of the SQS twin, dead-letter queues included, in the order created. */
@@ -308,6 +318,8 @@ const start = async (
     log,
   }).catch(namingPort('sqs', '127.0.0.1', sqsPort));
   cleanups.push(() => sqs.close());
+  // The webhooks queue, made below with the others: the bus's rule sends it the events endpoints subscribe to.
+  const webhookTarget: { queue?: LocalQueue } = {};
   // Its port is nobody's business but the functions': a free one (the same for a second runtime).
   const events: LocalEventBridge = await startLocalEventBridge({
     accessKeyId: awsCredential.accessKeyId,
@@ -316,6 +328,16 @@ const start = async (
     ...(inMemory ? {} : { file: paths.events }),
     ...(options.eventsFileMaxBytes ? { maxFileBytes: options.eventsFileMaxBytes } : {}),
     ...(options.printEvents ? { print: log } : {}),
+    rules: [
+      {
+        source: [EVENT_SOURCE],
+        detailType: Object.values(WEBHOOK_EVENT_TYPES),
+        target: async (event) => {
+          webhookTarget.queue?.send({ body: JSON.stringify(event) });
+          await webhookTarget.queue?.persisted();
+        },
+      },
+    ],
     log,
   });
   cleanups.push(() => events.close());
@@ -348,6 +370,12 @@ const start = async (
     deadLetter: { queue: erasureDeadLetterQueue, maxReceiveCount },
     retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
   });
+  const webhookDeadLetterQueue = sqs.createQueue(WEBHOOK_DLQ_NAME);
+  const webhookQueue = sqs.createQueue(WEBHOOK_QUEUE_NAME, {
+    deadLetter: { queue: webhookDeadLetterQueue, maxReceiveCount: WEBHOOK_MAX_RECEIVE_COUNT },
+    retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+  });
+  webhookTarget.queue = webhookQueue;
   const publisherFailureQueue = sqs.createQueue(PUBLISHER_FAILURES_QUEUE_NAME);
   const restoredMessages = await sqs.restore();
 
@@ -363,6 +391,7 @@ const start = async (
     [ENV.migrationMaxReceiveCount]: String(maxReceiveCount),
     [ENV.erasureQueueUrl]: erasureQueue.url,
     [ENV.erasureMaxReceiveCount]: String(maxReceiveCount),
+    [ENV.webhookQueueUrl]: webhookQueue.url,
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: embedded.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
@@ -449,6 +478,15 @@ const start = async (
     concurrency: queueOptions.concurrency ?? 2,
     timeoutMs: timeoutSecondsOf(ERASURE_CONSUMER_FUNCTION) * 1000,
     memoryMb: memoryOf(ERASURE_CONSUMER_FUNCTION),
+  });
+  // The webhooks' dispatcher: it delivers to loopback endpoints here (WEBHOOKS_ALLOW_LOOPBACK).
+  webhookQueue.attach({
+    handler: await functions.load<QueueConsumer>(WEBHOOK_DISPATCHER_FUNCTION.entry),
+    functionName: `${FUNCTION_PREFIX}-WebhookDispatcher`,
+    batchSize: WEBHOOK_BATCH_SIZE,
+    concurrency: queueOptions.concurrency ?? 2,
+    timeoutMs: timeoutSecondsOf(WEBHOOK_DISPATCHER_FUNCTION) * 1000,
+    memoryMb: memoryOf(WEBHOOK_DISPATCHER_FUNCTION),
   });
   queue.attach({
     handler: consumer,
@@ -564,6 +602,8 @@ const start = async (
     deadLetterQueue,
     erasureQueue,
     erasureDeadLetterQueue,
+    webhookQueue,
+    webhookDeadLetterQueue,
     publisherFailureQueue,
     queues: sqs.queues(),
     restoredMessages,

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../lambda-context.js';
 import { closeServer, listen } from '../listen.js';
 import { guardAwsListener } from '../request-guard.js';
 import { EventsFile } from './events-file.js';
@@ -23,7 +24,29 @@ export interface LocalEventBridgeOptions {
   maxFileBytes?: number;
   /** Called with one line per accepted event. */
   print?: (line: string) => void;
+  /** The bus's rules: each accepted event that matches one goes to its target, as EventBridge's rules send it. */
+  rules?: readonly LocalRule[];
   log?: (line: string) => void;
+}
+
+/** A rule of the bus: events of these sources and detail types go to `target` (a queue's send), as EventBridge puts them there. */
+export interface LocalRule {
+  source: readonly string[];
+  detailType: readonly string[];
+  target: (event: BusEventEnvelope) => Promise<void>;
+}
+
+/** An event as an EventBridge rule hands it to its target (an SQS message body). */
+export interface BusEventEnvelope {
+  version: '0';
+  id: string;
+  'detail-type': string;
+  source: string;
+  account: string;
+  time: string;
+  region: string;
+  resources: string[];
+  detail: Record<string, unknown>;
 }
 
 export interface LocalEventBridge {
@@ -44,6 +67,7 @@ export const startLocalEventBridge = async ({
   file,
   maxFileBytes,
   print,
+  rules = [],
   log = () => {},
 }: LocalEventBridgeOptions): Promise<LocalEventBridge> => {
   const events = file ? await EventsFile.open(file, maxFileBytes) : undefined;
@@ -55,6 +79,21 @@ export const startLocalEventBridge = async ({
           await events?.append(accepted.map(({ event }) => eventLine(event)));
           for (const { id, event } of accepted) {
             print?.(`event  ${event['detail-type']}  ${typeof event.detail.id === 'string' ? event.detail.id : id}`);
+            for (const rule of rules) {
+              if (!rule.source.includes(event.source) || !rule.detailType.includes(event['detail-type'])) continue;
+              await rule.target({
+                version: '0',
+                id,
+                'detail-type': event['detail-type'],
+                source: event.source,
+                account: LOCAL_ACCOUNT_ID,
+                // EventBridge's time has whole seconds.
+                time: `${new Date().toISOString().slice(0, 19)}Z`,
+                region: LOCAL_REGION,
+                resources: [],
+                detail: event.detail,
+              });
+            }
           }
         },
         log,

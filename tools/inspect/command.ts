@@ -5,6 +5,7 @@ import { dataPaths, readRunningServer, resolveDataDir } from '#local/data-dir.js
 import { LOCAL_REGION } from '#local/lambda-context.js';
 import { twinCredential } from '../cli/local-store.js';
 import { type CliIo, describeError, parseCommandLine, printable, UsageError } from '../cli/output.js';
+import { inspectDeliveries } from './deliveries.js';
 import { inspectEvents } from './events.js';
 import { inspectQueues, MAX_SHOWN_MESSAGES } from './queues.js';
 import { inspectTables } from './tables.js';
@@ -14,7 +15,7 @@ import { inspectTables } from './tables.js';
  * AWS SDK (and its events file): tables, queues with their dead letters, recent events. It reads
  * only; a dead letter stays where it is.
  */
-export const USAGE = `Usage: npm run inspect [-- [tables] [queues] [events] [options]]
+export const USAGE = `Usage: npm run inspect [-- [tables] [queues] [events] [deliveries] [options]]
 
 Shows what the local twin (\`npm start\`) holds; every part without a subcommand.
   tables    each table's item count and organizations; with --org, that organization's items
@@ -22,10 +23,11 @@ Shows what the local twin (\`npm start\`) holds; every part without a subcommand
   queues    every queue's depth (waiting, in flight, delayed), and the messages of the
             dead-letter queues and of change-publisher-failures, read without taking them
   events    the latest events the service published (events.jsonl in the data directory)
+  deliveries  the latest webhook delivery attempts: endpoint, event, answer, next attempt
 
 Options:
   --org ID          one organization's items and events
-  --limit N         items shown per table, and events (default 20; 0 shows all); at most
+  --limit N         items shown per table, events and deliveries (default 20; 0 shows all); at most
                     ${MAX_SHOWN_MESSAGES} messages per queue (an SQS receive's maximum)
   --data-dir DIR    the data directory of the twin to inspect (DATA_DIR, default .data/ in the
                     repository): its endpoint.json names the running twin's endpoints
@@ -45,7 +47,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const PARTS = ['tables', 'queues', 'events'] as const;
+const PARTS = ['tables', 'queues', 'events', 'deliveries'] as const;
 type Part = (typeof PARTS)[number];
 
 const DEFAULT_LIMIT = 20;
@@ -103,7 +105,7 @@ export const runInspectCommand = async (argv: string[], io: CliIo): Promise<numb
   }
   const { parts, organizationId, limit } = options;
   const dataDir = resolveDataDir(options.dataDirOption ? { DATA_DIR: options.dataDirOption } : env);
-  const needsTwin = parts.has('tables') || parts.has('queues');
+  const needsTwin = parts.has('tables') || parts.has('queues') || parts.has('deliveries');
   const running = options.given ? undefined : await readRunningServer(dataDir);
   const twin = options.given ?? running;
   if (needsTwin && !twin) {
@@ -140,6 +142,10 @@ export const runInspectCommand = async (argv: string[], io: CliIo): Promise<numb
     if (parts.has('queues') && sqs) {
       target = `the twin's SQS (${twin.sqsEndpoint})`;
       sections.push(await inspectQueues(sqs, limit));
+    }
+    if (parts.has('deliveries') && dynamo) {
+      target = `the twin's DynamoDB (${twin.dynamoEndpoint})`;
+      sections.push(await inspectDeliveries(DynamoDBDocumentClient.from(dynamo), organizationId, limit));
     }
     if (parts.has('events')) {
       target = `the events file of ${dataDir}`;

@@ -17,11 +17,11 @@ const HIDDEN_ATTRIBUTES = new Set(['tokenHash']);
 
 /** What each table holds, in the listing's words. */
 const PURPOSE: Record<string, string> = {
-  config: 'preferences, and each organization policy',
+  config: 'preferences, and each organization policy and webhook endpoints',
   migrations: 'jobs: migrations and erasures, their records and locks',
   credentials: 'API credentials',
   limits: 'request rate per credential',
-  history: 'change history',
+  history: 'change history, and webhook delivery attempts',
 };
 
 const keysOf = (tableName: string) => {

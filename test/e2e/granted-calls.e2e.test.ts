@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { AwsCall } from '#local/call-recorder.js';
 import { LOCAL_LINK_KEYS_SECRET } from '#local/secrets/local-secrets-manager.js';
@@ -111,6 +113,36 @@ test("every AWS call each function makes through the twin is allowed by that fun
   await until('the publisher to handle the erased entries', async () =>
     [...calls.values()].some((call) => call.function === 'ChangePublisher' && call.action === 'dynamodb:Query'),
   );
+  // Webhooks: a receiver on loopback that fails the first attempt (the retry queued, the run of
+  // failures recorded), takes the retry (the run cleared), then answers 410 (the endpoint disabled).
+  const statuses = [500, 204, 410];
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(statuses.shift() ?? 204).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const hooks = await service.call('/v2/organizations/webhooks/set', {
+      organizationId: org,
+      endpoints: [{ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in` }],
+    });
+    expect(hooks.status).toBe(200);
+    for (const email of ['ALL', 'MINE']) {
+      await service.call('/v2/notifications/config/set', { organizationId: org, userIds: ['hana'], config: { email } });
+      await until('the webhook attempts', async () => statuses.length === (email === 'ALL' ? 1 : 0), 60_000);
+    }
+    await until('the endpoint disabled', async () =>
+      [...calls.values()].some(
+        (call) =>
+          call.function === 'WebhookDispatcher' && call.action === 'dynamodb:UpdateItem' && statuses.length === 0,
+      ),
+    );
+    await service.webhookQueue.whenIdle();
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+
   // The sweeper of stuck migrations, as its schedule runs it.
   await service.sweeper.runNow();
   await service.queue.whenIdle();
@@ -128,6 +160,9 @@ test("every AWS call each function makes through the twin is allowed by that fun
       'eraseUser',
       'preferencePage',
       'unsubscribe',
+      'WebhookDispatcher',
+      'setWebhooks',
+      'rotateWebhookSecret',
     ]),
   );
 

@@ -339,4 +339,41 @@ describe('grants match what the code calls', () => {
     expect(granted('ChangePublisher', 'HistoryTable')).toEqual(actionsOf(history, calledOn(publisher, 'history')));
     expect(granted('ChangePublisher', 'CredentialsTable')).toEqual([]);
   });
+
+  test('the webhook routes: their endpoints item, or the deliveries only', () => {
+    const store = adapterActions('shared/webhooks/dynamo-store.ts', 'DynamoWebhookStore');
+    const log = adapterActions('shared/webhooks/dynamo-store.ts', 'DynamoDeliveryLog');
+    const service = 'shared/webhooks/service.ts';
+    for (const [key, name] of [
+      ['setWebhooks', 'setWebhooks'],
+      ['getWebhooks', 'getWebhooks'],
+      ['rotateWebhookSecret', 'rotateWebhookSecret'],
+    ] as const) {
+      expect(granted(key, 'ConfigTable')).toEqual(actionsOf(store, calledOn(exported(service, name), 'store')));
+      expect(granted(key, 'HistoryTable')).toEqual([]);
+    }
+    expect(granted('getWebhooks', 'ConfigTable')).toEqual(['dynamodb:GetItem']);
+    const deliveries = calledOn(exported(service, 'getWebhookDeliveries'), 'deliveries');
+    expect(granted('getWebhookDeliveries', 'HistoryTable')).toEqual(actionsOf(log, deliveries));
+    expect(granted('getWebhookDeliveries', 'ConfigTable')).toEqual([]);
+  });
+
+  test('the webhook dispatcher: the endpoints item, its attempts, its own queue', () => {
+    const dispatcher = source('shared/webhooks/dispatcher.ts');
+    const store = adapterActions('shared/webhooks/dynamo-store.ts', 'DynamoWebhookStore');
+    const log = adapterActions('shared/webhooks/dynamo-store.ts', 'DynamoDeliveryLog');
+    const retries = adapterActions('shared/webhooks/queue.ts', 'SqsRetryQueue');
+    expect(calledOn(dispatcher, 'deps.endpoints').sort()).toEqual(['clearFailing', 'disable', 'get', 'markFailing']);
+    expect(granted('WebhookDispatcher', 'ConfigTable')).toEqual(
+      actionsOf(store, calledOn(dispatcher, 'deps.endpoints')),
+    );
+    expect(granted('WebhookDispatcher', 'HistoryTable')).toEqual(
+      actionsOf(log, calledOn(dispatcher, 'deps.deliveries')),
+    );
+    expect(granted('WebhookDispatcher', 'WebhookQueue')).toEqual(
+      actionsOf(retries, calledOn(dispatcher, 'deps.retries')),
+    );
+    for (const other of ['MigrationsTable', 'CredentialsTable', 'MigrationQueue', 'ErasureQueue'])
+      expect(granted('WebhookDispatcher', other)).toEqual([]);
+  });
 });

@@ -24,12 +24,16 @@ import {
   memoryOf,
   NOT_FOUND_FUNCTION,
   timeoutSecondsOf,
+  WEBHOOK_BATCH_SIZE,
+  WEBHOOK_DISPATCHER_FUNCTION,
+  WEBHOOK_MAX_RECEIVE_COUNT,
 } from '#service/functions.js';
 import { LAMBDA_SDK_SETTINGS } from '#service/lambda-sdk-settings.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { functionSpecOf, PUBLIC_ROUTES, publicFunctionSpecOf, ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
+import { WEBHOOK_EVENT_TYPES } from '#shared/webhooks/model.js';
 import {
   describeViolations,
   type Json,
@@ -80,6 +84,7 @@ const FUNCTION_KEYS: FunctionKey[] = [
   'MigrationSweeper',
   'ErasureConsumer',
   'ChangePublisher',
+  'WebhookDispatcher',
 ];
 
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -94,6 +99,8 @@ type QueueId =
   | 'MigrationDeadLetterQueue'
   | 'ErasureQueue'
   | 'ErasureDeadLetterQueue'
+  | 'WebhookQueue'
+  | 'WebhookDeadLetterQueue'
   | 'ChangePublisherFailureQueue';
 const queueId = (name: QueueId) =>
   only(
@@ -174,7 +181,7 @@ describe('cdk-nag AwsSolutions', () => {
       [CONTROL_TOWER.logKmsKey]: logGroups,
       [CONTROL_TOWER.lambdaVpc]: /^NotificationPreferences-test\/\w+Function\/Function$/,
       [CONTROL_TOWER.queueDeadLetter]:
-        /^NotificationPreferences-test\/(MigrationDeadLetterQueue|ErasureDeadLetterQueue|ChangePublisherFailureQueue)$/,
+        /^NotificationPreferences-test\/(MigrationDeadLetterQueue|ErasureDeadLetterQueue|WebhookDeadLetterQueue|ChangePublisherFailureQueue)$/,
       'AwsSolutions-SQS3': /^NotificationPreferences-test\/ChangePublisherFailureQueue$/,
       // Rotated by the operators, not by Secrets Manager (docs/operations.md, Link keys).
       'AwsSolutions-SMG4': /^NotificationPreferences-test\/LinkKeys$/,
@@ -205,7 +212,7 @@ describe('cdk-nag AwsSolutions', () => {
 
 describe('functions', () => {
   test('one per route, the NOT_FOUND catch-all, the consumers, the sweeper and the publisher, all with the shared defaults', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + PUBLIC_ROUTES.length + 5);
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + PUBLIC_ROUTES.length + 6);
     for (const key of FUNCTION_KEYS) {
       const props = fnProps(key);
       expect(props).toMatchObject({
@@ -635,6 +642,25 @@ describe('least-privilege IAM', () => {
     expect(dataAccess('ErasureConsumer')[secretId()]).toEqual(['secretsmanager:GetSecretValue']);
     // config/history seals its cursors with a key derived from them.
     expect(dataAccess('getConfigHistory')[secretId()]).toEqual(['secretsmanager:GetSecretValue']);
+    // Webhooks: new secrets are sealed, and sent ones opened, with a key derived from them.
+    for (const key of ['setWebhooks', 'rotateWebhookSecret'] as const) {
+      expect(dataAccess(key)).toEqual({
+        ...credentials,
+        ...keys,
+        [tableId('config')]:
+          key === 'setWebhooks'
+            ? ['dynamodb:GetItem', 'dynamodb:PutItem']
+            : ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      });
+    }
+    expect(dataAccess('getWebhooks')).toEqual({ ...credentials, [tableId('config')]: ['dynamodb:GetItem'] });
+    expect(dataAccess('getWebhookDeliveries')).toEqual({ ...credentials, [tableId('history')]: ['dynamodb:Query'] });
+    expect(dataAccess('WebhookDispatcher')).toEqual({
+      ...keys,
+      [tableId('config')]: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      [tableId('history')]: ['dynamodb:PutItem'],
+      [queueId('WebhookQueue')]: [...consume, 'sqs:SendMessage'].sort(),
+    });
     // No other function reads the keys.
     const readers = [
       'createLinks',
@@ -643,6 +669,9 @@ describe('least-privilege IAM', () => {
       'preferencePage',
       'ErasureConsumer',
       'getConfigHistory',
+      'setWebhooks',
+      'rotateWebhookSecret',
+      'WebhookDispatcher',
     ];
     for (const key of FUNCTION_KEYS) {
       if (!readers.includes(key)) {
@@ -667,6 +696,7 @@ describe('least-privilege IAM', () => {
       ['MigrationSweeper', MIGRATION_SWEEPER_FUNCTION],
       ['ErasureConsumer', ERASURE_CONSUMER_FUNCTION],
       ['ChangePublisher', CHANGE_PUBLISHER_FUNCTION],
+      ['WebhookDispatcher', WEBHOOK_DISPATCHER_FUNCTION],
     ];
     const named = specs.flatMap(([key, spec]) =>
       Object.entries(spec.indexes ?? {}).flatMap(([table, indexes]) =>
@@ -895,12 +925,14 @@ describe('stateful resources', () => {
       'ErasureQueue3725DE58',
       'MigrationDeadLetterQueue934940CB',
       'MigrationQueue0B48C43A',
+      'WebhookDeadLetterQueue6DD1CE59',
+      'WebhookQueueA9D318EA',
     ]);
     expect(
       ofType('AWS::SQS::Queue')
         .filter(([, q]) => q.Properties.RedrivePolicy)
         .map(([id]) => id),
-    ).toEqual(['MigrationQueue0B48C43A', 'ErasureQueue3725DE58']);
+    ).toEqual(['MigrationQueue0B48C43A', 'ErasureQueue3725DE58', 'WebhookQueueA9D318EA']);
     expect(tableId('config')).toBe('ConfigTable5CD72349');
     expect(tableId('migrations')).toBe('MigrationsTable97ED8188');
     expect(tableId('credentials')).toBe('CredentialsTableD9D3F717');
@@ -954,6 +986,46 @@ describe('migration queue', () => {
       ScalingConfig: { MaximumConcurrency: 7 },
       BatchSize: 1,
     });
+  });
+});
+
+describe('webhooks', () => {
+  test("a rule sends the bus's subscribable events to the webhooks queue, whose dispatcher reads it in batches", () => {
+    const [ruleId, rule] = only(ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.EventPattern));
+    expect(rule.Properties.EventPattern).toEqual({
+      source: ['notification-preferences'],
+      'detail-type': Object.values(WEBHOOK_EVENT_TYPES),
+    });
+    expect(only(rule.Properties.Targets as Json[])).toMatchObject({
+      Arn: { 'Fn::GetAtt': [queueId('WebhookQueue'), 'Arn'] },
+      DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId('WebhookDeadLetterQueue'), 'Arn'] } },
+    });
+    // Only this rule may send to the queue, and to its dead letters.
+    const policies = ofType('AWS::SQS::QueuePolicy').filter(([, p]) =>
+      JSON.stringify(p.Properties.Queues).includes(queueId('WebhookQueue')),
+    );
+    expect(JSON.stringify(only(policies)[1].Properties.PolicyDocument)).toContain(ruleId);
+    expect(res(queueId('WebhookQueue')).Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [queueId('WebhookDeadLetterQueue'), 'Arn'] },
+        maxReceiveCount: WEBHOOK_MAX_RECEIVE_COUNT,
+      },
+      VisibilityTimeout: 6 * fnProps('WebhookDispatcher').Timeout,
+    });
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(
+      ([, m]) => refId(m.Properties.FunctionName) === fnId('WebhookDispatcher'),
+    );
+    expect(only(mappings)[1].Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [queueId('WebhookQueue'), 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: WEBHOOK_BATCH_SIZE,
+    });
+    // Never told it may call loopback endpoints: that is the local twin's setting alone.
+    expect(Object.keys(fnProps('WebhookDispatcher').Environment.Variables)).not.toContain(ENV.webhooksAllowLoopback);
+    for (const key of FUNCTION_KEYS) {
+      expect(Object.keys(fnProps(key).Environment.Variables)).not.toContain(ENV.webhooksAllowLoopback);
+    }
   });
 });
 
@@ -1098,7 +1170,7 @@ describe('change publisher', () => {
 
 describe('migration sweeper', () => {
   test('runs every 5 minutes, not retried (the next run comes soon)', () => {
-    const [, rule] = only(ofType('AWS::Events::Rule'));
+    const [ruleId, rule] = only(ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.ScheduleExpression));
     expect(rule.Properties).toMatchObject({ ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
     expect(only(rule.Properties.Targets as Json[])).toMatchObject({
       Arn: { 'Fn::GetAtt': [fnId('MigrationSweeper'), 'Arn'] },
@@ -1110,7 +1182,7 @@ describe('migration sweeper', () => {
     );
     expect(only(permissions)[1].Properties).toMatchObject({
       Principal: 'events.amazonaws.com',
-      SourceArn: { 'Fn::GetAtt': [only(ofType('AWS::Events::Rule'))[0], 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
     });
   });
 });
@@ -1226,6 +1298,9 @@ describe('alarms', () => {
         'ErasureDeadLetterQueueNotEmpty',
         'ErasureDeadLetterQueueGrowing',
         'ErasureQueueOldestMessage',
+        'WebhookDeadLetterQueueNotEmpty',
+        'WebhookDeadLetterQueueGrowing',
+        'WebhookQueueOldestMessage',
         'ChangePublisherFailureQueueNotEmpty',
         'ChangePublisherFailureQueueGrowing',
         'ChangePublisherIteratorAge',
@@ -1251,7 +1326,7 @@ describe('alarms', () => {
   });
 
   test('with an alarm email, every alarm notifies an encrypted, TLS-only topic with that subscription', () => {
-    expect(alarms()).toHaveLength(11 + 3 * FUNCTION_KEYS.length);
+    expect(alarms()).toHaveLength(14 + 3 * FUNCTION_KEYS.length);
     for (const alarm of alarms()) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId() }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId() }]);
@@ -1294,6 +1369,8 @@ test('outputs: API URL, table names, queue URLs, the event bus', () => {
       'ErasureQueueUrl',
       'ErasureDeadLetterQueueUrl',
       'ChangePublisherFailureQueueUrl',
+      'WebhookQueueUrl',
+      'WebhookDeadLetterQueueUrl',
       'EventBusName',
       'LinkKeysSecretArn',
     ].sort(),

@@ -175,6 +175,7 @@ export const WEBHOOK_DISPATCHER_FUNCTION = {
     WEBHOOK_STORE_GRANTS.markFailing,
     WEBHOOK_STORE_GRANTS.clearFailing,
     WEBHOOK_STORE_GRANTS.disable,
+    WEBHOOK_STORE_GRANTS.reseal,
     DELIVERY_LOG_GRANTS.record,
   ),
   // The next attempt of a failed delivery goes back on the queue, delayed.

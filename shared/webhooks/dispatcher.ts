@@ -11,7 +11,7 @@ import {
   type StoredEndpoint,
   type WebhookEventType,
 } from './model.js';
-import { openSecret, signatureHeader } from './secrets.js';
+import { openSecret, sealedUnderOlderKey, sealSecret, signatureHeader } from './secrets.js';
 import type { Sender, SendResult } from './send.js';
 import type { DeliveryLog, WebhookStore } from './store.js';
 
@@ -70,7 +70,7 @@ export interface RetryQueue {
 }
 
 export interface DispatcherDeps {
-  endpoints: Pick<WebhookStore, 'get' | 'markFailing' | 'clearFailing' | 'disable'>;
+  endpoints: Pick<WebhookStore, 'get' | 'markFailing' | 'clearFailing' | 'disable' | 'reseal'>;
   deliveries: Pick<DeliveryLog, 'record'>;
   retries: RetryQueue;
   keys: KeyringSource;
@@ -108,6 +108,40 @@ const sendChecked = async (
   }
 };
 
+/**
+ * The endpoint's secrets in clear: the current one, and the replaced one while it still signs.
+ * One sealed under a link key that is no longer current is sealed again under the current key,
+ * so that retiring the old link key (docs/operations.md, Link keys) leaves it readable.
+ */
+const secretsOf = async (
+  deps: DispatcherDeps,
+  organizationId: string,
+  endpoint: StoredEndpoint,
+  now: Date,
+): Promise<string[]> => {
+  const keyring = await deps.keys.keyring();
+  const fields: ('secret' | 'previousSecret')[] = ['secret'];
+  if (endpoint.previousSecret && endpoint.previousUntil && Date.parse(endpoint.previousUntil) > now.getTime()) {
+    fields.push('previousSecret');
+  }
+  const secrets: string[] = [];
+  for (const field of fields) {
+    const sealed = endpoint[field] as string;
+    const secret = openSecret(sealed, organizationId, endpoint.id, keyring);
+    if (sealedUnderOlderKey(sealed, keyring)) {
+      await deps.endpoints.reseal(
+        organizationId,
+        endpoint.id,
+        field,
+        sealed,
+        sealSecret(secret, organizationId, endpoint.id, keyring),
+      );
+    }
+    secrets.push(secret);
+  }
+  return secrets;
+};
+
 /** One attempt: signed, sent, recorded; then the endpoint's state and the next attempt, if any. */
 const attempt = async (
   deps: DispatcherDeps,
@@ -117,11 +151,7 @@ const attempt = async (
   number: number,
 ): Promise<void> => {
   const now = (deps.now ?? (() => new Date()))();
-  const keyring = await deps.keys.keyring();
-  const secrets = [openSecret(endpoint.secret, organizationId, endpoint.id, keyring)];
-  if (endpoint.previousSecret && endpoint.previousUntil && Date.parse(endpoint.previousUntil) > now.getTime()) {
-    secrets.push(openSecret(endpoint.previousSecret, organizationId, endpoint.id, keyring));
-  }
+  const secrets = await secretsOf(deps, organizationId, endpoint, now);
   const body = JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers = {

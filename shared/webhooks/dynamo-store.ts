@@ -90,6 +90,22 @@ export class DynamoWebhookStore implements WebhookStore {
     );
   }
 
+  async reseal(
+    organizationId: string,
+    endpointId: string,
+    field: 'secret' | 'previousSecret',
+    sealed: string,
+    next: string,
+  ): Promise<void> {
+    await this.update(
+      organizationId,
+      endpointId,
+      `SET endpoints.#id.${field} = :next`,
+      { ':next': next, ':sealed': sealed },
+      ` AND endpoints.#id.${field} = :sealed`,
+    );
+  }
+
   async markFailing(organizationId: string, endpointId: string, since: string): Promise<void> {
     await this.update(
       organizationId,

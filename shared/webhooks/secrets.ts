@@ -29,6 +29,10 @@ export const sealSecret = (secret: string, organizationId: string, endpointId: s
   return `${keyring.current.id}.${sealed.toString('base64url')}`;
 };
 
+/** Whether a sealed secret was sealed under a key other than the current one (a rotation of the link keys since). */
+export const sealedUnderOlderKey = (sealed: string, keyring: Keyring): boolean =>
+  sealed.slice(0, sealed.indexOf('.')) !== keyring.current.id;
+
 export class SecretUnreadableError extends Error {
   override readonly name = 'SecretUnreadableError';
 }

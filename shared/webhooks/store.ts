@@ -25,6 +25,17 @@ export interface WebhookStore {
   ): Promise<void>;
   /** Replaces an endpoint's secret if it is still `current`, keeping `current` beside it until `until`; false if not. */
   rotate(organizationId: string, endpointId: string, current: string, next: string, until: string): Promise<boolean>;
+  /**
+   * Replaces a sealed secret by the same secret sealed under the current link key, if it is still
+   * `sealed` (a rotation meanwhile wins).
+   */
+  reseal(
+    organizationId: string,
+    endpointId: string,
+    field: 'secret' | 'previousSecret',
+    sealed: string,
+    next: string,
+  ): Promise<void>;
   /** Records the first failure of a run of failures (kept if one is recorded already). */
   markFailing(organizationId: string, endpointId: string, since: string): Promise<void>;
   clearFailing(organizationId: string, endpointId: string): Promise<void>;
@@ -48,6 +59,7 @@ export const WEBHOOK_STORE_GRANTS = {
   get: { tables: { config: ['GetItem'] } },
   put: { tables: { config: ['PutItem'] } },
   rotate: { tables: { config: ['UpdateItem'] } },
+  reseal: { tables: { config: ['UpdateItem'] } },
   markFailing: { tables: { config: ['UpdateItem'] } },
   clearFailing: { tables: { config: ['UpdateItem'] } },
   disable: { tables: { config: ['UpdateItem'] } },

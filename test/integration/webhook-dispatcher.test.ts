@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { newKeyringDocument, staticKeyring } from '#shared/links/keyring.js';
+import { newKeyMaterial, newKeyringDocument, staticKeyring } from '#shared/links/keyring.js';
 import {
   type DispatcherDeps,
   type DispatcherMessage,
@@ -16,7 +16,8 @@ import { getWebhookDeliveries, getWebhooks, rotateWebhookSecret, setWebhooks } f
 import { uniqueId, useTestDynamo } from '../support/dynamo.js';
 
 const dynamo = useTestDynamo();
-const keys = staticKeyring(newKeyringDocument());
+const firstKeys = newKeyringDocument('k1');
+const keys = staticKeyring(firstKeys);
 
 /** A receiver on loopback: answers each request with what `answer` says, and keeps what came. */
 interface Received {
@@ -301,5 +302,18 @@ describe('the webhook dispatcher', () => {
     answer = () => ({ status: 200 });
     await dispatch(deps, (queued.shift() as { message: RetryMessage }).message);
     expect(received).toHaveLength(2);
+  });
+
+  test('a secret sealed under a link key since replaced is sealed again under the current one: retiring the old key loses nothing', async () => {
+    const endpoint = await addEndpoint();
+    const k2 = { current: 'k2', keys: { ...firstKeys.keys, k2: newKeyMaterial() }, retireAfter: {} };
+    await dispatch({ ...deps, keys: staticKeyring(k2) }, busEvent('change-1'));
+    expect(verify(endpoint.secret, received[0] as Received)).toMatchObject({ data: { id: 'change-1' } });
+    const [stored] = (await store().get(org)).endpoints;
+    expect(stored?.secret.startsWith('k2.')).toBe(true);
+    // k1 retired: the secret still opens.
+    const retired = { current: 'k2', keys: { k2: k2.keys.k2 }, retireAfter: {} };
+    await dispatch({ ...deps, keys: staticKeyring(retired) }, busEvent('change-2'));
+    expect(verify(endpoint.secret, received[1] as Received)).toMatchObject({ data: { id: 'change-2' } });
   });
 });

@@ -363,7 +363,13 @@ describe('grants match what the code calls', () => {
     const store = adapterActions('shared/webhooks/dynamo-store.ts', 'DynamoWebhookStore');
     const log = adapterActions('shared/webhooks/dynamo-store.ts', 'DynamoDeliveryLog');
     const retries = adapterActions('shared/webhooks/queue.ts', 'SqsRetryQueue');
-    expect(calledOn(dispatcher, 'deps.endpoints').sort()).toEqual(['clearFailing', 'disable', 'get', 'markFailing', 'reseal']);
+    expect(calledOn(dispatcher, 'deps.endpoints').sort()).toEqual([
+      'clearFailing',
+      'disable',
+      'get',
+      'markFailing',
+      'reseal',
+    ]);
     expect(granted('WebhookDispatcher', 'ConfigTable')).toEqual(
       actionsOf(store, calledOn(dispatcher, 'deps.endpoints')),
     );

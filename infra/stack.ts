@@ -3,7 +3,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -25,9 +25,7 @@ import {
   MIGRATION_SWEEPER_FUNCTION,
   MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
   NOT_FOUND_FUNCTION,
-  WEBHOOK_BATCH_SIZE,
   WEBHOOK_DISPATCHER_FUNCTION,
-  WEBHOOK_VISIBILITY_TIMEOUT_SECONDS,
 } from '#service/functions.js';
 import {
   functionSpecOf,
@@ -38,10 +36,8 @@ import {
   type RouteId,
 } from '#service/routes.js';
 import { TABLES, type TableName } from '#service/tables.js';
-import { EVENT_SOURCE } from '#shared/events/events.js';
 import { ENV } from '#shared/platform/environment.js';
 import { type FunctionSetting, publicRoutePaths, type QueueName, type SecretName } from '#shared/platform/route.js';
-import { MAX_DELAY_SECONDS, WEBHOOK_EVENT_TYPES } from '#shared/webhooks/model.js';
 import { type DeadLetters, ServiceAlarms } from './constructs/service-alarms.js';
 import {
   acknowledgeLogGroupRules,
@@ -57,6 +53,7 @@ import {
   createWebhookQueues,
 } from './queues.js';
 import { createServiceTables } from './tables.js';
+import { consumeWebhooks, routeEventsToWebhooks, watchWebhooks } from './webhooks.js';
 
 export const SERVICE_NAME = 'notification-preferences';
 
@@ -247,24 +244,10 @@ export class ServiceStack extends Stack {
     // History and events from the config and migrations tables' streams.
     const publisher = deploy('ChangePublisherFunction', CHANGE_PUBLISHER_FUNCTION);
 
-    // Webhooks: the bus's events an endpoint can subscribe to go to the webhooks queue, whose
-    // dispatcher signs and sends them and queues the retries there too.
-    new Rule(this, 'WebhookEventsRule', {
-      description: "Sends the service's events to the webhooks queue",
-      eventBus: this.eventBus,
-      eventPattern: { source: [EVENT_SOURCE], detailType: Object.values(WEBHOOK_EVENT_TYPES) },
-      // What EventBridge cannot put on the queue after its retries goes to the queue's dead letters.
-      targets: [new SqsQueue(webhookQueues.queue, { deadLetterQueue: webhookQueues.deadLetterQueue })],
-    });
+    // Webhooks: the subscribable events to the webhooks queue, and its dispatcher (infra/webhooks.ts).
+    routeEventsToWebhooks(this, this.eventBus, webhookQueues);
     const dispatcher = deploy('WebhookDispatcherFunction', WEBHOOK_DISPATCHER_FUNCTION);
-    dispatcher.function.addEventSource(
-      new SqsEventSource(webhookQueues.queue, {
-        batchSize: WEBHOOK_BATCH_SIZE,
-        // The first attempt leaves as soon as the event arrives: no batching window.
-        reportBatchItemFailures: true,
-        maxConcurrency: config.consumerMaxConcurrency,
-      }),
-    );
+    consumeWebhooks(dispatcher.function, webhookQueues, config.consumerMaxConcurrency);
 
     this.functions = {
       ...routeFunctions,
@@ -366,15 +349,7 @@ export class ServiceStack extends Stack {
       ERASURE_VISIBILITY_TIMEOUT_SECONDS / 2,
       'erasure',
     );
-    alarms.addDeadLetterQueue('WebhookDeadLetterQueue', webhookQueues.deadLetterQueue, WEBHOOK_DEAD_LETTERS);
-    // A retry waits up to SQS's longest delay before it is visible: older than that and half a
-    // visibility timeout more, the dispatcher is failing or does not keep up.
-    alarms.addQueueAge(
-      'WebhookQueueOldestMessage',
-      webhookQueues.queue,
-      MAX_DELAY_SECONDS + WEBHOOK_VISIBILITY_TIMEOUT_SECONDS / 2,
-      'webhook',
-    );
+    watchWebhooks(alarms, webhookQueues);
     alarms.addDeadLetterQueue('ChangePublisherFailureQueue', publisherFailures, PUBLISHER_FAILURES);
     alarms.addIteratorAge('ChangePublisherIteratorAge', publisher.function, PUBLISHER_ITERATOR_AGE_SECONDS);
     for (const [id, fn] of Object.entries(this.functions)) {
@@ -422,15 +397,6 @@ const ERASURE_DEAD_LETTERS: DeadLetters = {
   growing:
     'More erasure messages reached the dead-letter queue in the last 5 minutes: new erasures failed ' +
     'for good. See the NotEmpty alarm for what to do.',
-};
-
-const WEBHOOK_DEAD_LETTERS: DeadLetters = {
-  notEmpty:
-    'Webhook messages are in the dead-letter queue: events the dispatcher could not handle (the stores, the ' +
-    'queue or the link keys failing, not an endpoint: those failures are retried on their schedule), or that ' +
-    'EventBridge could not queue. Inspect the dispatcher logs, then redrive them to the webhooks queue (docs/operations.md).',
-  growing:
-    'More webhook messages reached the dead-letter queue in the last 5 minutes. See the NotEmpty alarm for what to do.',
 };
 
 const PUBLISHER_FAILURES: DeadLetters = {

@@ -1,10 +1,13 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { hashToken } from '#shared/auth/credential.js';
 import type { LocalService } from '../support/local-service.js';
 import { addCredential, callAs, PATHS, type TestCredential, waitForMigration } from './support.js';
 
-// Tokens never appear in logs (docs/api.md, Authentication), at the most verbose settings an operator
+// Tokens (and webhook secrets) never appear in logs (docs/api.md, Authentication), at the most verbose settings an operator
 // can choose: DEBUG level and Powertools' POWERTOOLS_LOGGER_LOG_EVENT, which logs each
 // incoming event. Everything the process writes to stdout and stderr is captured, and so is
 // the local server's own request log.
@@ -39,7 +42,7 @@ afterAll(async () => {
   });
 });
 
-test('no token (valid or wrong) and no token hash appears in any log line, on success, refusal, migration or crash', async () => {
+test('no token (valid or wrong), no token hash and no webhook secret appears in any log line, on success, refusal, migration, delivery or crash', async () => {
   const wrong = { apiKey: credential.apiKey, token: `${credential.token}-wrong` };
   const unknown = { apiKey: 'ak_unknown', token: 'st_unknown-key-token' };
   const data = {
@@ -51,6 +54,38 @@ test('no token (valid or wrong) and no token hash appears in any log line, on su
     await callAs(service, c, PATHS.set, data.set);
     await callAs(service, c, PATHS.get, data.get);
     await callAs(service, c, '/no/such/route', data.get);
+  }
+  // Webhooks: a new endpoint's secret, a rotated one, and deliveries signed with both.
+  let deliveries = 0;
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      deliveries += 1;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const secrets: string[] = [];
+  try {
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const hooks = await callAs(service, credential, '/v2/organizations/webhooks/set', {
+      organizationId: 'org-1',
+      endpoints: [{ url }],
+    });
+    const [endpoint] = (hooks.body.result!.data as { endpoints: { id: string; secret: string }[] }).endpoints;
+    secrets.push(endpoint?.secret as string);
+    const rotated = await callAs(service, credential, '/v2/organizations/webhooks/rotate-secret', {
+      organizationId: 'org-1',
+      endpointId: endpoint?.id,
+    });
+    secrets.push((rotated.body.result!.data as { secret: string }).secret);
+    await callAs(service, credential, PATHS.set, { ...data.set, config: { inbox: 'NONE' } });
+    const deadline = Date.now() + 30_000;
+    while (deliveries === 0 && Date.now() < deadline) await sleep(50);
+    expect(deliveries).toBeGreaterThan(0);
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
   }
   const started = await callAs(service, credential, PATHS.migrate, data.migrate);
   const migrationId = (started.body.result!.data as { migrationId: string }).migrationId;
@@ -64,6 +99,11 @@ test('no token (valid or wrong) and no token hash appears in any log line, on su
   expect(text).toContain(credential.apiKey);
   expect(text).toContain('Unexpected error');
   for (const secret of [credential.token, wrong.token, unknown.token, service.token, hashToken(credential.token)]) {
+    expect({ secret, found: text.includes(secret) }).toEqual({ secret, found: false });
+  }
+  // Nor an endpoint's secret, whole or its key bytes alone.
+  expect(secrets).toHaveLength(2);
+  for (const secret of secrets.flatMap((one) => [one, one.slice('whsec_'.length)])) {
     expect({ secret, found: text.includes(secret) }).toEqual({ secret, found: false });
   }
 });

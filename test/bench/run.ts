@@ -12,14 +12,15 @@ import { machine, type RunInfo, renderText, type Section, writeResults } from '.
 import { storageBench } from './storage.js';
 import { throughputBench } from './throughput.js';
 import { twinStoreBench } from './twin-store.js';
+import { webhooksBench } from './webhooks.js';
 
 /**
  * The benchmark suite (`npm run bench`; `-- --full` for the full migration sizes and longer
- * throughput runs; `-- --only=storage,rejected,largest,twin-store,throughput,migration,dev-reload,bundles` to
+ * throughput runs; `-- --only=storage,rejected,largest,twin-store,throughput,webhooks,migration,dev-reload,bundles` to
  * run some sections; `storage` includes the dispatcher case). Other options: --connections=1,8,32
  * --seconds=2 --rounds=5 (throughput), --sample=3000 (entries per way of writing, largest),
  * --sizes=1000,5000 (migration), --twin-set=1000x5 and --twin-rounds=2 (twin-store), --saves=5 (dev-reload), --runs=20 and --functions=setConfig,getConfig (cold starts),
- * --invocations=2000 (refused requests, per case). Not a Jest suite: it reports
+ * --invocations=2000 (refused requests, per case), --events=10000 (webhooks: events to 10 endpoints). Not a Jest suite: it reports
  * figures and scored goals (met or missed), it does not fail on them. Long steps print a
  * progress line on stderr every 5 s.
  */
@@ -42,6 +43,7 @@ const SECTIONS = [
   'largest',
   'twin-store',
   'throughput',
+  'webhooks',
   'migration',
   'dev-reload',
   'bundles',
@@ -69,6 +71,7 @@ const VALUE_OPTIONS = [
   'runs',
   'functions',
   'invocations',
+  'events',
 ];
 const USAGE = `usage: npm run bench -- [--full | --quick] [--only=<section>,...] [--<option>=<value> ...]
   sections: ${SECTIONS.join(', ')}
@@ -131,6 +134,14 @@ const main = async () => {
       seconds: Number(option('seconds') ?? (full ? 5 : quick ? 0.5 : 2)),
       rounds: Number(option('rounds') ?? (full ? 7 : quick ? 1 : 5)),
       warmupSeconds: full ? 2 : quick ? 0.25 : 1,
+    }),
+  );
+  await run('webhooks', () =>
+    webhooksBench({
+      changes: quick ? 20 : 200,
+      events: Number(option('events') ?? (full ? 10_000 : quick ? 200 : 2_000)),
+      endpoints: 10,
+      failureRate: 0.2,
     }),
   );
   await run('migration', () =>

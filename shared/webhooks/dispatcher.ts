@@ -95,12 +95,14 @@ const sendChecked = async (
   const url = new URL(endpoint.url);
   if (urlProblem(endpoint.url, deps.allowLoopback)) return { statusCode: null, durationMs: 0 };
   try {
-    const [first] = await checkedAddresses(url, {
+    const addresses = await checkedAddresses(url, {
       allowLoopback: deps.allowLoopback,
       ...(deps.resolve ? { resolve: deps.resolve } : {}),
     });
-    if (!first) return { statusCode: null, durationMs: 0 };
-    return await deps.send({ url, address: first.address, family: first.family }, headers, body);
+    // IPv4 first: a Lambda function outside a VPC has no IPv6 route out.
+    const target = addresses.find(({ family }) => family === 4) ?? addresses[0];
+    if (!target) return { statusCode: null, durationMs: 0 };
+    return await deps.send({ url, address: target.address, family: target.family }, headers, body);
   } catch (error) {
     if (!(error instanceof AddressRefused)) throw error;
     logger.warn('Webhook address refused', { endpointId: endpoint.id, reason: error.message });

@@ -266,8 +266,13 @@ describe('the webhook dispatcher', () => {
       { organizationId: org, endpoints: [{ id: endpoint.id, url: `http://localhost:${port}/hooks` }] },
       'k',
     );
-    // The name resolves to loopback (allowed on the twin): the request reaches it, named.
-    await dispatch({ ...deps, resolve: async () => [{ address: '127.0.0.1', family: 4 }] }, busEvent('change-1'));
+    // The name resolves to loopback (allowed on the twin): the request reaches it, named, at its
+    // IPv4 address (the receiver listens on 127.0.0.1 only).
+    const both = async () => [
+      { address: '::1', family: 6 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    await dispatch({ ...deps, resolve: both }, busEvent('change-1'));
     expect(received[0]?.headers.host).toBe(`localhost:${port}`);
     // Deployed (no loopback), the same name is refused at the send: nothing is called, the attempt is recorded as no answer.
     await dispatch(

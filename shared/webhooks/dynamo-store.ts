@@ -84,8 +84,9 @@ export class DynamoWebhookStore implements WebhookStore {
     return this.update(
       organizationId,
       endpointId,
-      'SET endpoints.#id.secret = :next, endpoints.#id.previousSecret = :current, endpoints.#id.previousUntil = :until',
-      { ':next': next, ':current': current, ':until': until },
+      // A new version: a set that read the endpoints before it must not write the old secret back.
+      'SET endpoints.#id.secret = :next, endpoints.#id.previousSecret = :current, endpoints.#id.previousUntil = :until, version = version + :one',
+      { ':next': next, ':current': current, ':until': until, ':one': 1 },
       ' AND endpoints.#id.secret = :current',
     );
   }
@@ -124,8 +125,9 @@ export class DynamoWebhookStore implements WebhookStore {
     await this.update(
       organizationId,
       endpointId,
-      'SET endpoints.#id.disabled = :true, endpoints.#id.disabledReason = :reason',
-      { ':true': true, ':reason': reason },
+      // A new version: a set that read the endpoint enabled must not enable it again unseen.
+      'SET endpoints.#id.disabled = :true, endpoints.#id.disabledReason = :reason, version = version + :one',
+      { ':true': true, ':reason': reason, ':one': 1 },
     );
   }
 }

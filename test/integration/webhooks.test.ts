@@ -144,6 +144,24 @@ describe('webhooks/set, get and rotate-secret', () => {
     expect(error.status).toBe('NOT_FOUND');
   });
 
+  test('a set that read the endpoints before a rotation or a disable is ABORTED, never writing the old state back', async () => {
+    const [endpoint] = (
+      await setWebhooks(deps, { organizationId: org, endpoints: [{ url: 'https://a.example.com/' }] }, 'k')
+    ).endpoints;
+    const id = endpoint?.id as string;
+    for (const change of [
+      () => rotateWebhookSecret(deps, { organizationId: org, endpointId: id }),
+      () => deps.store.disable(org, id, 'gone'),
+    ]) {
+      const read = await deps.store.get(org);
+      await change();
+      await expect(
+        deps.store.put(org, read.endpoints, { updatedAt: 'now', updatedBy: 'k' }, read.version),
+      ).rejects.toThrow('The endpoints changed meanwhile');
+    }
+    expect((await getWebhooks(deps, { organizationId: org })).endpoints[0]).toMatchObject({ disabledReason: 'gone' });
+  });
+
   test('the endpoints item never reaches the change publisher: no history, no event', async () => {
     await setWebhooks(deps, { organizationId: org, endpoints: [{ url: 'https://a.example.com/' }] }, 'k');
     const record = streamRecord(dynamo.tables.config, 'INSERT', { new: await stored() });

@@ -34,19 +34,22 @@ const pageUrl = (name: string) =>
     );
 
 /** An https origin in its own form (`https://app.example.com`, a port if not 443): what frame-ancestors names. */
-const origin = z.string({ error: 'each of embedOrigins must be a string' }).check(
-  z.refine(
-    (value: string) => {
-      const url = parsedUrl(value);
-      // A host of letters, digits, dots and hyphens (an IDN in its punycode): nothing a CSP source reads as a wildcard.
-      return url?.protocol === 'https:' && url.origin === value && /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname);
-    },
-    {
-      error:
-        'each of embedOrigins must be an https origin such as https://app.example.com (no path, no slash at the end)',
-    },
-  ),
-);
+const origin = () =>
+  z.string({ error: 'each of embedOrigins must be a string' }).check(
+    z.refine(
+      (value: string) => {
+        const url = parsedUrl(value);
+        // A host of letters, digits, dots and hyphens (an IDN in its punycode): nothing a CSP source reads as a wildcard.
+        return (
+          url?.protocol === 'https:' && url.origin === value && /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname)
+        );
+      },
+      {
+        error:
+          'each of embedOrigins must be an https origin such as https://app.example.com (no path, no slash at the end)',
+      },
+    ),
+  );
 
 /**
  * A branding as branding/set accepts it and branding/get answers it, built on first use
@@ -95,7 +98,7 @@ export const brandingSchema = once(() => {
       privacyUrl: z.optional(pageUrl('privacyUrl')),
       embedOrigins: z.optional(
         z
-          .array(origin, { error: 'embedOrigins must be an array of https origins' })
+          .array(origin(), { error: 'embedOrigins must be an array of https origins' })
           .check(
             z.maxLength(MAX_EMBED_ORIGINS, { error: `embedOrigins must hold at most ${MAX_EMBED_ORIGINS} origins` }),
           ),

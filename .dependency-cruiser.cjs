@@ -3,8 +3,8 @@
  * down the layers only, and nothing imports in a circle, between files or between folders.
  *
  * Runtime code, bottom to top: shared/api (the wire contract) < shared/platform (what every
- * function runs on) < the domains, in one order: jobs, auth, policy, schedules < preferences < history, links <
- * migration, erasure < events < shared/edge (the function skeletons) < functions. Outside the runtime: service (the
+ * function runs on) < the domains, in one order: jobs, auth, policy, schedules, consent < preferences < history, links <
+ * migration, erasure, people < events < shared/edge (the function skeletons) < functions. Outside the runtime: service (the
  * deployment description) reads the runtime; infra, local and tools read service; tools may use
  * local; tests read everything.
  */
@@ -17,6 +17,8 @@ const RANKS = {
   auth: 2,
   policy: 2,
   schedules: 2,
+  // Consent evidence and texts: what a change's request says of how it was made.
+  consent: 2,
   preferences: 3,
   history: 4,
   // The links in emails: they act through preferences and policy; a migration leaves their
@@ -24,6 +26,8 @@ const RANKS = {
   links: 4,
   migration: 5,
   erasure: 5,
+  // A person's data, gathered from every domain that holds some (the export).
+  people: 5,
   events: 6,
   edge: 7,
 };

@@ -61,6 +61,16 @@ export type SetConfigInput = {
     slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
   };
   category?: string | undefined;
+  consent?:
+    | {
+        source: string;
+        capturedAt?: string | undefined;
+        textVersion?: string | undefined;
+        text?: string | undefined;
+        ipAddress?: string | undefined;
+        userAgent?: string | undefined;
+      }
+    | undefined;
 };
 
 /** `result.data` of setConfig. One entry per distinct user id, keyed by that id. */
@@ -209,6 +219,16 @@ export type SetScheduleInput = {
         }
       | undefined;
   } | null;
+  consent?:
+    | {
+        source: string;
+        capturedAt?: string | undefined;
+        textVersion?: string | undefined;
+        text?: string | undefined;
+        ipAddress?: string | undefined;
+        userAgent?: string | undefined;
+      }
+    | undefined;
 };
 
 /** `result.data` of setSchedule. One entry per distinct user id, keyed by that id. */
@@ -390,6 +410,16 @@ export type ResetConfigInput = {
   documentIds?: string[] | undefined;
   channels?: Array<'inbox' | 'email' | 'slack'> | undefined;
   category?: string | undefined;
+  consent?:
+    | {
+        source: string;
+        capturedAt?: string | undefined;
+        textVersion?: string | undefined;
+        text?: string | undefined;
+        ipAddress?: string | undefined;
+        userAgent?: string | undefined;
+      }
+    | undefined;
 };
 
 /** `result.data` of resetConfig. One entry per distinct user id, keyed by that id. */
@@ -435,6 +465,36 @@ export type ConfigHistoryResult = {
     changedAt: string;
     /** The api key for set and reset, `migration:<migrationId>`, `erasure:<erasureId>` or `link:<keyId>` otherwise. */
     changedBy: string;
+    evidence:
+      | {
+          via: 'api';
+          source?: string | undefined;
+          capturedAt?: string | undefined;
+          textVersion?: string | undefined;
+          textSha256?: string | undefined;
+          ipAddress?: string | undefined;
+          userAgent?: string | undefined;
+        }
+      | {
+          via: 'link' | 'page';
+          keyId: string;
+          issuedAt?: string | undefined;
+          pageVersion?: string | undefined;
+          ipAddress?: string | undefined;
+          userAgent?: string | undefined;
+        }
+      | {
+          via: 'migration';
+          migrationId: string;
+        }
+      | {
+          via: 'erasure';
+          erasureId: string;
+        }
+      | {
+          via: 'import';
+          importId: string;
+        };
     /** The layer's stored channels before the change; {} when there were none. */
     before:
       | {

@@ -5,7 +5,13 @@ import { preferencesPage } from '#shared/links/preferences.js';
 import { preferencePageRoute } from '#shared/links/routes/preference-page.js';
 import { SecretKeyring } from '#shared/links/secret-keyring.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
-import { deliveryDefaults, linkKeysCacheSeconds, secretId, tableName } from '#shared/platform/environment.js';
+import {
+  deliveryDefaults,
+  linkEvidenceClient,
+  linkKeysCacheSeconds,
+  secretId,
+  tableName,
+} from '#shared/platform/environment.js';
 import { secretsClient } from '#shared/platform/secrets-client.js';
 import { DynamoScheduleStore } from '#shared/preferences/dynamo-schedule-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
@@ -18,5 +24,12 @@ const schedules = new DynamoScheduleStore(documentClient, tableName('config'));
 export const handler = publicRoute(
   preferencePageRoute,
   fixedPagesIn,
-  preferencesPage({ keys, reader, store, schedules, defaults: deliveryDefaults() }),
+  preferencesPage({
+    keys,
+    reader,
+    store,
+    schedules,
+    defaults: deliveryDefaults(),
+    keepClient: linkEvidenceClient(),
+  }),
 );

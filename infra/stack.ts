@@ -153,6 +153,7 @@ export class ServiceStack extends Stack {
         [ENV.rateLimitBurst]: String(config.rateLimitBurst),
       },
       linksBaseUrl: config.linksBaseUrl ? { [ENV.linksBaseUrl]: config.linksBaseUrl } : {},
+      linkEvidence: { [ENV.linkEvidenceClient]: String(config.linkEvidenceClient) },
     };
 
     /** One function from its spec: settings, grants and the variables naming what it may touch. */

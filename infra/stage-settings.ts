@@ -93,6 +93,14 @@ const stageSettingsSchema = z.object({
       .transform((url) => url.replace(/\/+$/, ''))
       .optional(),
   ),
+  /**
+   * Whether the evidence of a change made from a link in an email keeps the client's IP address
+   * and user agent (docs/api.md, Consent evidence): `false` stores neither.
+   */
+  linkEvidenceClient: z.preprocess(
+    (value) => (value === 'true' ? true : value === 'false' ? false : unsetIfEmpty(value)),
+    z.boolean().default(true),
+  ),
   /** Lambda's minimum for an SQS event source is 2. */
   consumerMaxConcurrency: integer(2, 1_000, 5),
   /**

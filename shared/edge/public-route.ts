@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type Locale, negotiateLocale } from '#shared/api/locales.js';
+import { MAX_USER_AGENT_LENGTH } from '#shared/consent/consent.js';
 import { PAGE_HEADERS } from '#shared/links/pages/layout.js';
 import type { FixedPages, PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
 import type { PublicRoute } from '#shared/platform/route.js';
@@ -50,6 +52,16 @@ const bodyOf = (event: APIGatewayProxyEventV2): Buffer =>
 const localeOf = (event: APIGatewayProxyEventV2): Locale =>
   negotiateLocale({ acceptLanguage: event.headers?.['accept-language'] });
 
+/** The address API Gateway saw the request come from, and the user agent it sent (cut at the evidence's bound). */
+const clientOf = (event: APIGatewayProxyEventV2) => {
+  const ipAddress = event.requestContext?.http?.sourceIp;
+  const userAgent = event.headers?.['user-agent'];
+  return {
+    ...(ipAddress && isIP(ipAddress) !== 0 ? { ipAddress } : {}),
+    ...(userAgent ? { userAgent: userAgent.slice(0, MAX_USER_AGENT_LENGTH) } : {}),
+  };
+};
+
 const queryOf = (event: APIGatewayProxyEventV2): Record<string, string> => {
   const query: Record<string, string> = Object.create(null);
   for (const [name, value] of new URLSearchParams(event.rawQueryString ?? '')) {
@@ -92,6 +104,7 @@ export const publicRoute = (
             acceptLanguage: event.headers?.['accept-language'],
             query: queryOf(event),
             signal: routeSignal(context, signal),
+            client: clientOf(event),
           })
         : { status: 404, body: pages.notFound };
       const response =

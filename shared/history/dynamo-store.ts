@@ -4,6 +4,7 @@ import {
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { storedEvidence } from '#shared/consent/evidence.js';
 import { drainWithBackoff } from '#shared/platform/backoff.js';
 import { chunkStarts } from '#shared/platform/chunks.js';
 import { UnprocessedItemsError } from '#shared/platform/dependency-errors.js';
@@ -33,6 +34,7 @@ const toChange = (item: Item): HistoryChange => ({
   cause: item.cause as HistoryChange['cause'],
   changedAt: item.changedAt as string,
   changedBy: item.changedBy as string,
+  evidence: storedEvidence(item.evidence, item.cause as string, item.changedBy as string),
   // A schedule's change keeps its null (no schedule); a layer's missing channels are {}.
   before: (item.before as HistoryChange['before']) ?? (item.scope === 'schedule' ? null : {}),
   after: (item.after as HistoryChange['after']) ?? (item.scope === 'schedule' ? null : {}),

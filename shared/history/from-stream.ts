@@ -1,6 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { CHANNELS } from '#shared/api/channels.js';
+import { EVIDENCE_ATTRIBUTE, storedEvidence } from '#shared/consent/evidence.js';
 import type { StreamFilter } from '#shared/platform/route.js';
 import { ATTRIBUTION_ATTRIBUTES, CHANGE_CAUSES, type ChangeCause } from '#shared/preferences/change-attribution.js';
 import { categoryLayersOf } from '#shared/preferences/layers.js';
@@ -64,7 +65,8 @@ export const ENTRY_CHANGE_RECORDS: readonly StreamFilter[] = [
  *
  * Who and why come from the item the record leaves (its new image), or for a delete from the
  * item as it was: every write stamps them (change-attribution.ts). An item written before the
- * stamps existed is attributed to a set by its `updatedBy` at its `updatedAt`.
+ * stamps existed is attributed to a set by its `updatedBy` at its `updatedAt`. The evidence comes
+ * with them, written by the same write (shared/consent/evidence.ts).
  */
 export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
   const before = imageOf(record.dynamodb?.OldImage);
@@ -89,6 +91,7 @@ export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
     changedAt: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedAt] : item.updatedAt),
     changedBy: String(stamped ? item[ATTRIBUTION_ATTRIBUTES.changedBy] : item.updatedBy),
   };
+  const evidence = storedEvidence(item[EVIDENCE_ATTRIBUTE], attribution.cause, attribution.changedBy);
   const erased = attribution.cause === 'erasure';
   const changes: RecordedChange[] = [];
   for (const category of [null, ...categories]) {
@@ -99,6 +102,7 @@ export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
       sequenceNumber,
       change: {
         ...attribution,
+        evidence,
         changeId: category === null ? eventId : `${eventId}:${category}`,
         documentId,
         scope: scopeOf(documentId),
@@ -116,6 +120,7 @@ export const changesOf = (record: DynamoDBRecord): RecordedChange[] => {
       sequenceNumber,
       change: {
         ...attribution,
+        evidence,
         changeId: `${eventId}${SCHEDULE_CHANGE_SUFFIX}`,
         documentId: null,
         scope: 'schedule',

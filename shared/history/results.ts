@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { evidenceSchema } from '#shared/consent/evidence.js';
 import { once } from '#shared/platform/once.js';
 import { CHANGE_CAUSES } from '#shared/preferences/change-attribution.js';
 import { scope, storedChannelConfig } from '#shared/preferences/results.js';
@@ -18,6 +19,8 @@ export const historyChange = once(() =>
     cause: z.enum(CHANGE_CAUSES),
     changedAt: z.iso.datetime(),
     changedBy: z.string(),
+    /** How the change was made (docs/api.md, Consent evidence). */
+    evidence: evidenceSchema(),
     /** The layer's stored channels; for a schedule's change the schedule, or null when none. */
     before: z.union([storedChannelConfig(), z.nullable(schedule())]),
     after: z.union([storedChannelConfig(), z.nullable(schedule())]),

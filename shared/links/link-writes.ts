@@ -1,4 +1,5 @@
 import type { Channel } from '#shared/api/channels.js';
+import type { LinkEvidence } from '#shared/consent/evidence.js';
 import type { StoredPolicy } from '#shared/policy/model.js';
 import { linkActor } from '#shared/preferences/change-attribution.js';
 import type { ChannelConfig } from '#shared/preferences/model.js';
@@ -24,6 +25,8 @@ export interface LinkWrite {
   link: OpenedLink;
   target: Target;
   policy: StoredPolicy;
+  /** How the person made the change (evidence.ts). */
+  evidence: LinkEvidence;
   signal?: AbortSignal | undefined;
 }
 
@@ -39,11 +42,11 @@ const readPolicy = (policy: StoredPolicy) => ({ get: async () => policy });
 
 export const setFromLink = async (
   { store, now }: LinkWriteDeps,
-  { link, target, policy, signal }: LinkWrite,
+  { link, target, policy, evidence, signal }: LinkWrite,
   config: ChannelConfig,
 ): Promise<void> => {
   await setConfig(
-    { store, cause: 'link', policies: readPolicy(policy), ...(now ? { now } : {}) },
+    { store, cause: 'link', evidence, policies: readPolicy(policy), ...(now ? { now } : {}) },
     { ...request(link, target), config },
     linkActor(link.keyId),
     { signal },
@@ -52,11 +55,11 @@ export const setFromLink = async (
 
 export const resetFromLink = async (
   { store, now }: LinkWriteDeps,
-  { link, target, signal }: LinkWrite,
+  { link, target, evidence, signal }: LinkWrite,
   channels: readonly Channel[],
 ): Promise<void> => {
   await resetConfig(
-    { store, cause: 'link', ...(now ? { now } : {}) },
+    { store, cause: 'link', evidence, ...(now ? { now } : {}) },
     { ...request(link, target), channels: [...channels] },
     linkActor(link.keyId),
     { signal },

@@ -12,6 +12,7 @@ import { linkActor } from '#shared/preferences/change-attribution.js';
 import type { ChannelConfig } from '#shared/preferences/model.js';
 import { setSchedule } from '#shared/preferences/schedules.js';
 import type { PreferenceStore, ScheduleStore } from '#shared/preferences/store.js';
+import { linkEvidence } from './evidence.js';
 import { type FormFields, parseForm } from './form.js';
 import { type Said, said, wordsFor } from './i18n/words.js';
 import type { KeyringSource } from './keyring.js';
@@ -26,7 +27,7 @@ import { badRequestPage, fixedPagesIn } from './pages/fixed-pages.js';
 import { pageHeaders } from './pages/layout.js';
 import { DEFAULT_VALUE, preferencePage } from './pages/preference-page.js';
 import { scheduleSection } from './pages/schedule-section.js';
-import { scheduleChange, scheduleFieldKind } from './schedule-form.js';
+import { SCHEDULE_FIELDS, scheduleChange, scheduleFieldKind } from './schedule-form.js';
 
 /*
  * /p/{token}, the preference page (docs/api.md, The pages: /u/{token} and /p/{token}). GET shows it: one read
@@ -45,6 +46,8 @@ export interface PreferencePageDeps {
   schedules: ScheduleStore;
   defaults: FullChannelConfig;
   now?: () => Date;
+  /** Keep the client's address and user agent in the evidence (the `linkEvidence` setting); default yes. */
+  keepClient?: boolean;
 }
 
 type Choice = DeliverySetting | typeof DEFAULT_VALUE;
@@ -61,6 +64,9 @@ export const PREFERENCE_REASONS = {
 // of earlier releases send beside the select, says the same.
 const CELL_FIELD =
   /^(was:)?((?:org|doc)(?:\/[a-z0-9][a-z0-9._-]{0,63})?):(inbox|email|slack)(?:~(default|ALL|MINE|NONE))?$/;
+
+/** The page's form as the evidence's page version describes it: its fields and the values they take. */
+const PAGE_FORM = JSON.stringify([CELL_FIELD.source, CHOICES, SCHEDULE_FIELDS]);
 
 interface Submitted {
   /** Per `<row>:<channel>`, the choice sent and the one the page showed (if it said). */
@@ -130,7 +136,7 @@ const changesOf = (rows: readonly Row[], form: Submitted) => {
 };
 
 export const preferencesPage =
-  ({ keys, reader, store, schedules, defaults, now = () => new Date() }: PreferencePageDeps) =>
+  ({ keys, reader, store, schedules, defaults, now = () => new Date(), keepClient = true }: PreferencePageDeps) =>
   async (request: PublicRequest): Promise<PageAnswer> => {
     const at = now();
     const logo = asksForLogo(request.query, request.method);
@@ -175,7 +181,15 @@ export const preferencesPage =
     const changes = changesOf([...model.organization, ...model.document], checked.form);
     const schedule = scheduleChange(parsed.fields, stored, at);
     if (schedule.kind === 'invalid') return badRequest(schedule.reason);
-    const write = (row: Row) => ({ link, target: row.target, policy: state.policy, signal: request.signal });
+    const evidence = linkEvidence({
+      page: 'page',
+      link,
+      locale: words.locale,
+      form: PAGE_FORM,
+      client: request.client ?? {},
+      keepClient,
+    });
+    const write = (row: Row) => ({ link, target: row.target, policy: state.policy, evidence, signal: request.signal });
     for (const [row, change] of changes) {
       if (CHANNELS.some((channel) => change.set[channel] !== undefined)) {
         await setFromLink({ store, now: () => at }, write(row), change.set);
@@ -184,7 +198,7 @@ export const preferencesPage =
     }
     if (schedule.kind === 'set') {
       await setSchedule(
-        { store: schedules, cause: 'link', now: () => at },
+        { store: schedules, cause: 'link', evidence, now: () => at },
         { organizationId: link.organizationId, userIds: [link.userId], schedule: schedule.schedule },
         linkActor(link.keyId),
         { signal: request.signal },

@@ -2,6 +2,7 @@ import { negotiateLocale } from '#shared/api/locales.js';
 import { countLinkChange } from '#shared/platform/metrics.js';
 import type { PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
 import type { PreferenceStore } from '#shared/preferences/store.js';
+import { linkEvidence } from './evidence.js';
 import { type FormFields, parseForm, valuesOf } from './form.js';
 import { type Said, said, wordsFor } from './i18n/words.js';
 import type { KeyringSource } from './keyring.js';
@@ -29,6 +30,8 @@ export interface UnsubscribeDeps {
   reader: LinkStateReader;
   store: PreferenceStore;
   now?: () => Date;
+  /** Keep the client's address and user agent in the evidence (the `linkEvidence` setting); default yes. */
+  keepClient?: boolean;
 }
 
 const [FIELD, VALUE] = LIST_UNSUBSCRIBE_POST.split('=') as [string, string];
@@ -39,6 +42,9 @@ export const UNSUBSCRIBE_REASONS = {
   unknownScope: said('reason.scope', { scopes: WIDER_SCOPES.join(', ') }),
   notThisLink: said('reason.notThisLink'),
 } as const;
+
+/** The one-click form as the evidence's page version describes it. */
+const ONE_CLICK_FORM = JSON.stringify([LIST_UNSUBSCRIBE_POST, ['scope', ...WIDER_SCOPES]]);
 
 type FormCheck = { ok: true; scope: string | undefined } | { ok: false; reason: Said };
 
@@ -56,7 +62,7 @@ const checkForm = (fields: FormFields): FormCheck => {
 };
 
 export const unsubscribePage =
-  ({ keys, reader, store, now = () => new Date() }: UnsubscribeDeps) =>
+  ({ keys, reader, store, now = () => new Date(), keepClient = true }: UnsubscribeDeps) =>
   async (request: PublicRequest): Promise<PageAnswer> => {
     const at = now();
     const opened = await openWithState({ keys, reader }, request.token, at, { entries: false }, 'unsubscribe');
@@ -97,7 +103,20 @@ export const unsubscribePage =
 
     await setFromLink(
       { store, now: () => at },
-      { link, target: choice.target, policy: state.policy, signal: request.signal },
+      {
+        link,
+        target: choice.target,
+        policy: state.policy,
+        evidence: linkEvidence({
+          page: 'link',
+          link,
+          locale: words.locale,
+          form: ONE_CLICK_FORM,
+          client: request.client ?? {},
+          keepClient,
+        }),
+        signal: request.signal,
+      },
       { [link.channel]: 'NONE' },
     );
     countLinkChange();

@@ -54,6 +54,11 @@ export const ENV = {
   webhookQueueUrl: 'WEBHOOK_QUEUE_URL',
   /** Set by the local twin only: webhooks may call http and https loopback endpoints. Never deployed. */
   webhooksAllowLoopback: 'WEBHOOKS_ALLOW_LOOPBACK',
+  /**
+   * Optional (default `true`): whether the evidence of a change made from a link keeps the
+   * client's IP address and user agent (`false`: neither is stored).
+   */
+  linkEvidenceClient: 'LINK_EVIDENCE_CLIENT',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -216,6 +221,14 @@ export const linkKeysCacheSeconds = (env: Env = process.env): number =>
     unit: 'seconds',
     fallback: DEFAULT_LINK_KEYS_CACHE_SECONDS,
   });
+
+/** Whether a link change's evidence keeps the client's address and user agent: unset or `true` yes, `false` no. */
+export const linkEvidenceClient = (env: Env = process.env): boolean => {
+  const text = env[ENV.linkEvidenceClient];
+  if (!text || text === 'true') return true;
+  if (text === 'false') return false;
+  throw new Error(`Environment variable ${ENV.linkEvidenceClient} must be true or false`);
+};
 
 /** The links' base URL when the stage names one (a custom domain), without a trailing slash. */
 export const linksBaseUrl = (env: Env = process.env): string | undefined =>

@@ -18,6 +18,14 @@ export interface PublicRequest {
   query: Readonly<Record<string, string>>;
   /** Aborted a second before the function's deadline: stop issuing writes then. */
   signal: AbortSignal;
+  /** Who sent it, as the edge received it: the evidence of a change made from the page. Never logged. */
+  client?: ClientOfRequest | undefined;
+}
+
+/** The client's IP address (IPv4 or IPv6) and user agent (at most 512 characters), when known. */
+export interface ClientOfRequest {
+  ipAddress?: string | undefined;
+  userAgent?: string | undefined;
 }
 
 export interface PageAnswer {

@@ -50,7 +50,8 @@ export type FunctionSetting =
   | 'erasureMaxReceiveCount'
   | 'rateLimit'
   | 'policyCache'
-  | 'linksBaseUrl';
+  | 'linksBaseUrl'
+  | 'linkEvidence';
 
 /** Actions on the service's event bus. */
 export type EventBusAction = 'PutEvents';

@@ -11,6 +11,8 @@
  * of a channel value and appears nowhere.
  */
 
+import { EVIDENCE_ATTRIBUTE, type Evidence, impliedEvidence } from '#shared/consent/evidence.js';
+
 export const CHANGE_CAUSES = ['set', 'reset', 'migration', 'erasure', 'link'] as const;
 export type ChangeCause = (typeof CHANGE_CAUSES)[number];
 
@@ -20,6 +22,8 @@ export interface ChangeAttribution {
   changedBy: string;
   /** ISO-8601 time of the change: the request's time for set and reset, the worker's clock otherwise. */
   changedAt: string;
+  /** How the change was made (shared/consent/evidence.ts); absent: what cause and actor imply. */
+  evidence?: Evidence | undefined;
 }
 
 /** The item attributes that hold the attribution. */
@@ -33,9 +37,13 @@ export const migrationActor = (migrationId: string): string => `migration:${migr
 export const erasureActor = (erasureId: string): string => `erasure:${erasureId}`;
 export const linkActor = (keyId: string): string => `link:${keyId}`;
 
-/** The attributes as stored on an item. */
+/**
+ * The attributes as stored on an item. Every write sets all four, the evidence included, so that
+ * an item never shows the evidence of an earlier write beside the attribution of a later one.
+ */
 export const attributionItem = (change: ChangeAttribution): Record<string, string> => ({
   [ATTRIBUTION_ATTRIBUTES.cause]: change.cause,
   [ATTRIBUTION_ATTRIBUTES.changedBy]: change.changedBy,
   [ATTRIBUTION_ATTRIBUTES.changedAt]: change.changedAt,
+  [EVIDENCE_ATTRIBUTE]: JSON.stringify(change.evidence ?? impliedEvidence(change.cause, change.changedBy)),
 });

@@ -89,6 +89,7 @@ const entryWrite = (key: EntryKey, meta: WriteMeta, cause: ChangeCause, entryTim
     cause: meta.cause ?? cause,
     changedBy: meta.updatedBy,
     changedAt: meta.updatedAt,
+    evidence: meta.evidence,
   });
   const write: ItemWrite = {
     key: entryTableKey(key),

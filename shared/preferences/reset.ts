@@ -1,4 +1,6 @@
 import { CHANNELS } from '#shared/api/channels.js';
+import { apiEvidence } from '#shared/consent/consent.js';
+import type { Evidence } from '#shared/consent/evidence.js';
 import { REQUEST_WRITE_CONCURRENCY } from './batching.js';
 import { type WriteOptions, writeEntries } from './entry-writes.js';
 import type { ResetConfigRequest, ResetConfigResult } from './routes/reset-config.js';
@@ -10,6 +12,8 @@ export interface ResetConfigDeps {
   concurrency?: number;
   /** `link` for a change made from a link in an email (the actor is then `link:<keyId>`). */
   cause?: 'link';
+  /** How a person made the change from a link; without it, the API's evidence of `data.consent`. */
+  evidence?: Evidence | undefined;
 }
 
 /**
@@ -21,17 +25,19 @@ export interface ResetConfigDeps {
  * and the same time stamp: a late reset cannot remove a value set by a newer request.
  */
 export const resetConfig = async (
-  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause }: ResetConfigDeps,
+  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause, evidence }: ResetConfigDeps,
   request: ResetConfigRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
 ): Promise<ResetConfigResult> => {
   const { category } = request;
+  const requestTime = now();
   const meta = {
-    updatedAt: now().toISOString(),
+    updatedAt: requestTime.toISOString(),
     updatedBy: apiKey,
     ...(cause ? { cause } : {}),
     ...(category === undefined ? {} : { category }),
+    evidence: evidence ?? apiEvidence(request.consent, requestTime),
   };
   const channels = request.channels ?? CHANNELS;
   return writeEntries({

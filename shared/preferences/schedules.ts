@@ -1,3 +1,5 @@
+import { apiEvidence } from '#shared/consent/consent.js';
+import type { Evidence } from '#shared/consent/evidence.js';
 import { assertSnoozeWithin, type Schedule } from '#shared/schedules/schema.js';
 import { REQUEST_WRITE_CONCURRENCY } from './batching.js';
 import { type UserSetResult, type WriteOptions, writeEntries } from './entry-writes.js';
@@ -12,6 +14,8 @@ export interface SetScheduleDeps {
   concurrency?: number;
   /** `link` for a change made from a link in an email. */
   cause?: 'link';
+  /** How a person made the change from a link; without it, the API's evidence of `data.consent`. */
+  evidence?: Evidence | undefined;
 }
 
 /** Instants are kept in UTC, as every answer gives them. */
@@ -24,7 +28,7 @@ const stored = (schedule: Schedule): Schedule =>
  * deadline as config/set; a write stamped older than the stored schedule's changes nothing.
  */
 export const setSchedule = async (
-  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause }: SetScheduleDeps,
+  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause, evidence }: SetScheduleDeps,
   request: SetScheduleRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
@@ -32,7 +36,12 @@ export const setSchedule = async (
   const requestTime = now();
   if (request.schedule) assertSnoozeWithin(request.schedule, requestTime);
   const schedule = request.schedule && stored(request.schedule);
-  const meta = { updatedAt: requestTime.toISOString(), updatedBy: apiKey, ...(cause ? { cause } : {}) };
+  const meta = {
+    updatedAt: requestTime.toISOString(),
+    updatedBy: apiKey,
+    ...(cause ? { cause } : {}),
+    evidence: evidence ?? apiEvidence(request.consent, requestTime),
+  };
   return writeEntries({
     organizationId: request.organizationId,
     userIds: request.userIds,

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { categoryId } from '#shared/api/categories.js';
 import { CHANNELS, deliverySetting } from '#shared/api/channels.js';
 import { identifier, MAX_DOCUMENT_IDS, MAX_USER_IDS } from '#shared/api/identifiers.js';
+import { consentRequest } from '#shared/consent/consent.js';
 
 // The request pieces the config routes share (each route's own schema is in routes/). Request
 // schemas run in every function, so they use zod's tree-shakable mini API (the classic API would
@@ -36,3 +37,6 @@ export const userIds = z
 
 /** The category a request is about (docs/api.md, Categories and policy); omitted: all categories. */
 export const category = z.optional(categoryId('category'));
+
+/** What the caller states of the consent it captured (docs/api.md, Consent evidence); omitted: none. */
+export const consent = z.optional(consentRequest);

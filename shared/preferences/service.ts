@@ -1,5 +1,7 @@
 import type { FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
+import { apiEvidence } from '#shared/consent/consent.js';
+import type { Evidence } from '#shared/consent/evidence.js';
 import { REQUEST_WRITE_CONCURRENCY } from './batching.js';
 import { type UserSetResult, type WriteOptions, writeEntries } from './entry-writes.js';
 import { categoryConfigs } from './layers.js';
@@ -20,6 +22,8 @@ export interface SetConfigDeps {
   cause?: 'link';
   /** The organization's policy, for its locks; without it nothing is locked. */
   policies?: PolicySource | undefined;
+  /** How a person made the change from a link; without it, the API's evidence of `data.consent`. */
+  evidence?: Evidence | undefined;
 }
 
 /**
@@ -28,19 +32,22 @@ export interface SetConfigDeps {
  * carries the request's start time, so a write that lands late cannot undo a newer one.
  */
 export const setConfig = async (
-  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause, policies }: SetConfigDeps,
+  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause, policies, evidence }: SetConfigDeps,
   request: SetConfigRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
 ): Promise<Record<string, UserSetResult>> => {
   const { category } = request;
-  // A channel the organization locked is refused before anything is written.
+  const requestTime = now();
+  // A consent stated wrongly, or a channel the organization locked, is refused before anything is written.
+  const stated = evidence ?? apiEvidence(request.consent, requestTime);
   assertUnlocked(await policyOf(policies, request.organizationId), request.config, category);
   const meta = {
-    updatedAt: now().toISOString(),
+    updatedAt: requestTime.toISOString(),
     updatedBy: apiKey,
     ...(cause ? { cause } : {}),
     ...(category === undefined ? {} : { category }),
+    evidence: stated,
   };
   return writeEntries({
     ...request,

@@ -1,4 +1,5 @@
 import type { Channel } from '#shared/api/channels.js';
+import type { Evidence } from '#shared/consent/evidence.js';
 import type { StoredPolicy } from '#shared/policy/model.js';
 import type { Schedule } from '#shared/schedules/schema.js';
 import type { ChangeAttribution } from './change-attribution.js';
@@ -19,6 +20,8 @@ export interface WriteMeta {
   cause?: 'link' | undefined;
   /** The layer written: a category's (layers.ts), or the all-categories one when absent. */
   category?: string | undefined;
+  /** How the change was made, written with it (shared/consent/evidence.ts); absent: what the cause implies. */
+  evidence?: Evidence | undefined;
 }
 
 /** Per call: the request's abort signal (fired at its deadline). */

@@ -89,6 +89,7 @@ const seed = async () => {
             cause: 'set',
             changedAt: meta.updatedAt,
             changedBy: 'ak_1',
+            evidence: { via: 'api' },
             before: {},
             after: { inbox: 'NONE' },
           },

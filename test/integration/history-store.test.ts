@@ -27,6 +27,7 @@ const change = (overrides: Partial<HistoryChange> = {}, sequenceNumber = String(
     cause: 'set',
     changedAt: `2026-01-01T00:00:${String(sequence % 60).padStart(2, '0')}.000Z`,
     changedBy: 'ak_1',
+    evidence: { via: 'api' },
     before: {},
     after: { inbox: 'ALL' },
     ...overrides,

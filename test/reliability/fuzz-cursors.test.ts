@@ -42,6 +42,7 @@ const seed = async () => {
             cause: 'set',
             changedAt,
             changedBy: 'ak_1',
+            evidence: { via: 'api' },
             before: {},
             after: { inbox: 'ALL' },
           },

@@ -212,6 +212,7 @@ describe('the service writes and reads every key with the longest identifiers', 
         cause: 'set' as const,
         changedAt: LATEST_TIME,
         changedBy: 'ak_test',
+        evidence: { via: 'api' as const },
         before: {},
         after: { inbox: 'NONE' as const },
       };

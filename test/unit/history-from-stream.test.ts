@@ -20,6 +20,8 @@ describe('the change a stream record of the config table records', () => {
           cause: 'set',
           changedAt: '2026-01-01T00:00:00.000Z',
           changedBy: 'ak_1',
+          // An item written before evidence existed: what its cause implies.
+          evidence: { via: 'api' },
           before: {},
           after: { inbox: 'NONE' },
         },
@@ -107,6 +109,26 @@ describe('the change a stream record of the config table records', () => {
       changedBy: 'ak_1',
       changedAt: '2026-01-01T00:00:00.000Z',
     });
+  });
+
+  test('the evidence written with the change travels with it; a change stored without one gets what its cause implies', () => {
+    const evidence = { via: 'page', keyId: 'k1', issuedAt: '2026-01-01T00:00:00.000Z', pageVersion: 'abc' };
+    const record = streamRecord(CONFIG, 'MODIFY', {
+      old: entryItem({ inbox: 'ALL' }),
+      new: entryItem({
+        inbox: 'NONE',
+        changeCause: 'link',
+        changedBy: 'link:k1',
+        changeEvidence: JSON.stringify(evidence),
+      }),
+    });
+    expect(changesOf(record)[0]?.change.evidence).toEqual(evidence);
+    const implied = (changeCause: string, changedBy: string) =>
+      changesOf(streamRecord(CONFIG, 'REMOVE', { old: entryItem({ inbox: 'ALL', changeCause, changedBy }) }))[0]?.change
+        .evidence;
+    expect(implied('migration', 'migration:m1')).toEqual({ via: 'migration', migrationId: 'm1' });
+    expect(implied('erasure', 'erasure:e1')).toEqual({ via: 'erasure', erasureId: 'e1' });
+    expect(implied('set', 'ak_1')).toEqual({ via: 'api' });
   });
 
   test('an item that is no config entry records nothing', () => {

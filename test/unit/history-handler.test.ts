@@ -86,6 +86,7 @@ describe('POST /v2/notifications/config/history', () => {
             cause: 'set',
             changedAt: '2026-01-01T00:00:00.000Z',
             changedBy: 'ak_1',
+            evidence: { via: 'api' },
             before: {},
             after: { inbox: 'NONE' },
           },

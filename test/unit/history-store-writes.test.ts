@@ -28,6 +28,7 @@ const writes: HistoryWrite[] = Array.from({ length: 60 }, (_, i) => ({
       cause: 'set',
       changedAt: '2026-01-01T00:00:00.000Z',
       changedBy: 'ak_1',
+      evidence: { via: 'api' },
       before: {},
       after: { inbox: 'ALL' },
     },

@@ -55,9 +55,9 @@ describe('one write, rendered as UpdateItem and, for the job pages, PartiQL', ()
       { cause: 'erasure', changedBy: 'erasure:e1', changedAt: '2026-02-01T00:00:00.000Z' },
     );
     expect(toUpdateItem(stamp)).toMatchObject({
-      ConditionExpression: '#a3 = :v3 AND #a4 = :v4',
-      ExpressionAttributeNames: { '#a3': 'version', '#a4': 'updatedAt' },
-      ExpressionAttributeValues: { ':v3': 3, ':v4': '2026-01-01T00:00:00.000Z' },
+      ConditionExpression: '#a4 = :v4 AND #a5 = :v5',
+      ExpressionAttributeNames: { '#a4': 'version', '#a5': 'updatedAt' },
+      ExpressionAttributeValues: { ':v4': 3, ':v5': '2026-01-01T00:00:00.000Z' },
     });
     expect(toPartiqlUpdate('config', stamp).Statement).toMatch(
       /WHERE "pk" = \? AND "sk" = \? AND "version" = \? AND "updatedAt" = \?$/,

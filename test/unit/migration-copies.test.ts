@@ -53,15 +53,22 @@ test('the put of the copy and the stamp of the source as read, in one transactio
   expect(stamp?.Update).toMatchObject({
     TableName: 'config',
     Key: { pk: 'DOC#org-1#doc-a', sk: 'u1' },
-    // The stamp stampForDelete writes (changeCause, changedBy, changedAt), on the version and time read.
-    UpdateExpression: 'SET #a0 = :v0, #a1 = :v1, #a2 = :v2',
-    ConditionExpression: '#a3 = :v3 AND #a4 = :v4',
-    ExpressionAttributeNames: { '#a1': 'changedBy', '#a2': 'changedAt', '#a3': 'version', '#a4': 'updatedAt' },
+    // The stamp stampForDelete writes (changeCause, changedBy, changedAt, changeEvidence), on the version and time read.
+    UpdateExpression: 'SET #a0 = :v0, #a1 = :v1, #a2 = :v2, #a3 = :v3',
+    ConditionExpression: '#a4 = :v4 AND #a5 = :v5',
+    ExpressionAttributeNames: {
+      '#a1': 'changedBy',
+      '#a2': 'changedAt',
+      '#a3': 'changeEvidence',
+      '#a4': 'version',
+      '#a5': 'updatedAt',
+    },
     ExpressionAttributeValues: {
-      ':v3': 3,
-      ':v4': source.updatedAt,
+      ':v4': 3,
+      ':v5': source.updatedAt,
       ':v1': 'migration:m1',
       ':v2': change.changedAt,
+      ':v3': JSON.stringify({ via: 'migration', migrationId: 'm1' }),
     },
   });
 });

@@ -21,6 +21,6 @@ export const preferencePageRoute = {
       SCHEDULE_STORE_GRANTS.setSchedule,
     ),
     secrets: ['linkKeys'],
-    settings: ['deliveryDefaults'],
+    settings: ['deliveryDefaults', 'linkEvidence'],
   },
 } as const satisfies PublicRoute;

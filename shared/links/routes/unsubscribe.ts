@@ -19,5 +19,6 @@ export const unsubscribeRoute = {
       PREFERENCE_STORE_GRANTS.setChannels,
     ),
     secrets: ['linkKeys'],
+    settings: ['linkEvidence'],
   },
 } as const satisfies PublicRoute;

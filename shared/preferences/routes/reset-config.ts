@@ -4,7 +4,7 @@ import { identifier } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
 import { accessOf, MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { userWriteMap } from '../results.js';
-import { category, documentIds, userIds } from '../schemas.js';
+import { category, consent, documentIds, userIds } from '../schemas.js';
 import { PREFERENCE_STORE_GRANTS } from '../store-grants.js';
 
 const ONE_OF_CHANNELS = `one of ${CHANNELS.join(', ')}`;
@@ -27,6 +27,7 @@ export const resetConfigRequest = z.strictObject({
   documentIds: z.optional(documentIds),
   channels: z.optional(channels),
   category,
+  consent,
 });
 export type ResetConfigRequest = z.infer<typeof resetConfigRequest>;
 

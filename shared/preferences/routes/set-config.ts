@@ -4,7 +4,7 @@ import { once } from '#shared/platform/once.js';
 import { accessOf, MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { POLICY_STORE_GRANTS } from '#shared/policy/store.js';
 import { userWriteMap } from '../results.js';
-import { category, channelConfig, documentIds, userIds } from '../schemas.js';
+import { category, channelConfig, consent, documentIds, userIds } from '../schemas.js';
 import { PREFERENCE_STORE_GRANTS } from '../store-grants.js';
 
 /** POST /v2/notifications/config/set */
@@ -14,6 +14,7 @@ export const setConfigRequest = z.strictObject({
   documentIds: z.optional(documentIds),
   config: channelConfig,
   category,
+  consent,
 });
 export type SetConfigRequest = z.infer<typeof setConfigRequest>;
 

@@ -4,7 +4,7 @@ import { once } from '#shared/platform/once.js';
 import { accessOf, MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { schedule } from '#shared/schedules/schema.js';
 import { userWriteMap } from '../results.js';
-import { userIds } from '../schemas.js';
+import { consent, userIds } from '../schemas.js';
 import { SCHEDULE_STORE_GRANTS } from '../store-grants.js';
 
 /** POST /v2/notifications/schedule/set */
@@ -13,6 +13,7 @@ export const setScheduleRequest = z.strictObject({
   userIds,
   /** The whole schedule, replacing the stored one; null removes it. */
   schedule: z.nullable(schedule()),
+  consent,
 });
 export type SetScheduleRequest = z.infer<typeof setScheduleRequest>;
 

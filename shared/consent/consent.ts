@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import * as z from 'zod/mini';
 import { ApiError } from '#shared/api/errors.js';
 import type { ApiEvidence } from './evidence.js';
+import type { ConsentTextStore } from './text-store.js';
 
 /*
  * `data.consent` of config/set, config/reset and schedule/set (docs/api.md, Consent evidence):
@@ -94,4 +95,19 @@ export const apiEvidence = (consent: ConsentRequest | undefined, requestTime: Da
     ...(consent.ipAddress === undefined ? {} : { ipAddress: consent.ipAddress }),
     ...(consent.userAgent === undefined ? {} : { userAgent: consent.userAgent }),
   };
+};
+
+/**
+ * Stores the text a consent states, once per organization (text-store.ts), before any change that
+ * refers to it is written: a change's textSha256 always finds its text.
+ */
+export const storeConsentText = async (
+  texts: ConsentTextStore | undefined,
+  organizationId: string,
+  consent: ConsentRequest | undefined,
+  requestTime: Date,
+): Promise<void> => {
+  if (consent?.text === undefined) return;
+  if (!texts) throw new Error('A consent with a text needs the consent text store');
+  await texts.putText(organizationId, textSha256(consent.text), consent.text, requestTime.toISOString());
 };

@@ -33,6 +33,8 @@ export interface EntryWrites {
   signal?: AbortSignal | undefined;
   /** Writes one entry. */
   write: (key: EntryKey) => Promise<void>;
+  /** Runs once the request is known to fit its limits, before the first entry is written (a consent's text). */
+  first?: (() => Promise<void>) | undefined;
   /** What the per-user messages and the 503 say. */
   messages: WriteMessages;
 }
@@ -136,12 +138,14 @@ export const writeEntries = async ({
   concurrency,
   signal,
   write,
+  first,
   messages,
 }: EntryWrites): Promise<Record<string, UserSetResult>> => {
   const userIds = distinct(requestedUserIds);
   const documentIds: (string | null)[] = requestedDocumentIds ? distinct(requestedDocumentIds) : [null];
   assertEntriesWithin(userIds.length, documentIds.length);
   assertWriteAnswerFits(userIds, documentIds, messages);
+  await first?.();
   // Entries not yet written, per user: a user succeeds when this reaches 0.
   const pending = new Map(userIds.map((userId) => [userId, documentIds.length]));
   // A failure that retrying cannot cure (a missing table, denied access) is a fault of the

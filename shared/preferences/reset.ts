@@ -1,6 +1,7 @@
 import { CHANNELS } from '#shared/api/channels.js';
-import { apiEvidence } from '#shared/consent/consent.js';
+import { apiEvidence, storeConsentText } from '#shared/consent/consent.js';
 import type { Evidence } from '#shared/consent/evidence.js';
+import type { ConsentTextStore } from '#shared/consent/text-store.js';
 import { REQUEST_WRITE_CONCURRENCY } from './batching.js';
 import { type WriteOptions, writeEntries } from './entry-writes.js';
 import type { ResetConfigRequest, ResetConfigResult } from './routes/reset-config.js';
@@ -14,6 +15,8 @@ export interface ResetConfigDeps {
   cause?: 'link';
   /** How a person made the change from a link; without it, the API's evidence of `data.consent`. */
   evidence?: Evidence | undefined;
+  /** Where a consent's text is stored; needed when a request states one. */
+  texts?: ConsentTextStore | undefined;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface ResetConfigDeps {
  * and the same time stamp: a late reset cannot remove a value set by a newer request.
  */
 export const resetConfig = async (
-  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause, evidence }: ResetConfigDeps,
+  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause, evidence, texts }: ResetConfigDeps,
   request: ResetConfigRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
@@ -44,6 +47,7 @@ export const resetConfig = async (
     ...request,
     concurrency,
     signal,
+    first: () => storeConsentText(texts, request.organizationId, request.consent, requestTime),
     write: (key) => store.resetChannels(key, channels, meta, { signal }),
     messages: {
       operation: 'reset',

@@ -1,5 +1,6 @@
-import { apiEvidence } from '#shared/consent/consent.js';
+import { apiEvidence, storeConsentText } from '#shared/consent/consent.js';
 import type { Evidence } from '#shared/consent/evidence.js';
+import type { ConsentTextStore } from '#shared/consent/text-store.js';
 import { assertSnoozeWithin, type Schedule } from '#shared/schedules/schema.js';
 import { REQUEST_WRITE_CONCURRENCY } from './batching.js';
 import { type UserSetResult, type WriteOptions, writeEntries } from './entry-writes.js';
@@ -16,6 +17,8 @@ export interface SetScheduleDeps {
   cause?: 'link';
   /** How a person made the change from a link; without it, the API's evidence of `data.consent`. */
   evidence?: Evidence | undefined;
+  /** Where a consent's text is stored; needed when a request states one. */
+  texts?: ConsentTextStore | undefined;
 }
 
 /** Instants are kept in UTC, as every answer gives them. */
@@ -28,7 +31,7 @@ const stored = (schedule: Schedule): Schedule =>
  * deadline as config/set; a write stamped older than the stored schedule's changes nothing.
  */
 export const setSchedule = async (
-  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause, evidence }: SetScheduleDeps,
+  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause, evidence, texts }: SetScheduleDeps,
   request: SetScheduleRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
@@ -47,6 +50,7 @@ export const setSchedule = async (
     userIds: request.userIds,
     concurrency,
     signal,
+    first: () => storeConsentText(texts, request.organizationId, request.consent, requestTime),
     write: (key) => store.setSchedule(key, schedule, meta, { signal }),
     messages: {
       operation: 'schedule',

@@ -1,7 +1,8 @@
 import type { FullChannelConfig } from '#shared/api/channels.js';
 import { distinct } from '#shared/api/identifiers.js';
-import { apiEvidence } from '#shared/consent/consent.js';
+import { apiEvidence, storeConsentText } from '#shared/consent/consent.js';
 import type { Evidence } from '#shared/consent/evidence.js';
+import type { ConsentTextStore } from '#shared/consent/text-store.js';
 import { REQUEST_WRITE_CONCURRENCY } from './batching.js';
 import { type UserSetResult, type WriteOptions, writeEntries } from './entry-writes.js';
 import { categoryConfigs } from './layers.js';
@@ -24,6 +25,8 @@ export interface SetConfigDeps {
   policies?: PolicySource | undefined;
   /** How a person made the change from a link; without it, the API's evidence of `data.consent`. */
   evidence?: Evidence | undefined;
+  /** Where a consent's text is stored; needed when a request states one. */
+  texts?: ConsentTextStore | undefined;
 }
 
 /**
@@ -32,7 +35,15 @@ export interface SetConfigDeps {
  * carries the request's start time, so a write that lands late cannot undo a newer one.
  */
 export const setConfig = async (
-  { store, now = () => new Date(), concurrency = REQUEST_WRITE_CONCURRENCY, cause, policies, evidence }: SetConfigDeps,
+  {
+    store,
+    now = () => new Date(),
+    concurrency = REQUEST_WRITE_CONCURRENCY,
+    cause,
+    policies,
+    evidence,
+    texts,
+  }: SetConfigDeps,
   request: SetConfigRequest,
   apiKey: string,
   { signal }: WriteOptions = {},
@@ -53,6 +64,7 @@ export const setConfig = async (
     ...request,
     concurrency,
     signal,
+    first: () => storeConsentText(texts, request.organizationId, request.consent, requestTime),
     write: (key) => store.setChannels(key, request.config, meta, { signal }),
     messages: {
       operation: 'set',

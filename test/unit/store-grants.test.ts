@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, test } from '@jest/globals';
 import { MIGRATION_ENTRIES_GRANTS } from '#service/migration-entries-grants.js';
+import { CONSENT_TEXT_STORE_GRANTS, DynamoConsentTextStore } from '#shared/consent/text-store.js';
 import { DynamoMigrationEntries } from '#shared/migration/copies.js';
 import type { StoreAccess } from '#shared/platform/route.js';
 import { DynamoErasureEntryStore } from '#shared/preferences/dynamo-erasure-entries.js';
@@ -123,6 +124,7 @@ describe('each store operation sends what its grants declare, no more, no less',
   const migrations = (client: DynamoDBDocumentClient) => new DynamoMigrationEntryStore(client, TABLE);
   const copies = (client: DynamoDBDocumentClient) => new DynamoMigrationEntries(client, TABLE);
   const erasures = (client: DynamoDBDocumentClient) => new DynamoErasureEntryStore(client, TABLE);
+  const texts = (client: DynamoDBDocumentClient) => new DynamoConsentTextStore(client, TABLE);
 
   const cases: [string, StoreAccess, ((client: DynamoDBDocumentClient) => Promise<unknown>)[], Answer[]][] = [
     [
@@ -229,6 +231,13 @@ describe('each store operation sends what its grants declare, no more, no less',
       [(c) => erasures(c).listUserEntries('o', 'u', 10)],
       [() => ({})],
     ],
+    [
+      'putText',
+      CONSENT_TEXT_STORE_GRANTS.putText,
+      [(c) => texts(c).putText('o', 'a'.repeat(64), 'Yes.', meta.updatedAt)],
+      [() => ({}), () => conditionFailed(undefined)],
+    ],
+    ['getTexts', CONSENT_TEXT_STORE_GRANTS.getTexts, [(c) => texts(c).getTexts('o', ['a'.repeat(64)])], [() => ({})]],
   ];
 
   test.each(cases)('%s', async (_name, access, paths, answers) => {
@@ -243,6 +252,7 @@ describe('each store operation sends what its grants declare, no more, no less',
       MIGRATION_ENTRY_STORE_GRANTS,
       MIGRATION_ENTRIES_GRANTS,
       ERASURE_ENTRY_STORE_GRANTS,
+      CONSENT_TEXT_STORE_GRANTS,
     ]) {
       for (const operation of Object.keys(grants)) expect(driven).toContain(operation);
     }

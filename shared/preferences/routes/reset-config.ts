@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CHANNELS, type Channel } from '#shared/api/channels.js';
 import { identifier } from '#shared/api/identifiers.js';
+import { CONSENT_TEXT_STORE_GRANTS } from '#shared/consent/text-store.js';
 import { once } from '#shared/platform/once.js';
 import { accessOf, MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { userWriteMap } from '../results.js';
@@ -52,6 +53,6 @@ export const resetConfigRoute = {
     // not the CPU, so they cost 3.5 times as much per millisecond as at 512 MB: some $1 more a
     // million 50 ms calls.
     memoryMb: 1769,
-    ...accessOf(PREFERENCE_STORE_GRANTS.resetChannels),
+    ...accessOf(PREFERENCE_STORE_GRANTS.resetChannels, CONSENT_TEXT_STORE_GRANTS.putText),
   },
 } as const satisfies Route;

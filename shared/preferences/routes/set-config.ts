@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
+import { CONSENT_TEXT_STORE_GRANTS } from '#shared/consent/text-store.js';
 import { once } from '#shared/platform/once.js';
 import { accessOf, MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { POLICY_STORE_GRANTS } from '#shared/policy/store.js';
@@ -38,8 +39,8 @@ export const setConfigRoute = {
     // --only=largest). Small sets wait on DynamoDB, not the CPU, so they cost 3.5 times as much
     // per millisecond as at 512 MB: some $1 more a million 50 ms calls.
     memoryMb: 1769,
-    // The store's set of each entry; the organization's policy read for its locks.
-    ...accessOf(PREFERENCE_STORE_GRANTS.setChannels, POLICY_STORE_GRANTS.get),
+    // The store's set of each entry; the organization's policy read for its locks; a consent's text stored once.
+    ...accessOf(PREFERENCE_STORE_GRANTS.setChannels, POLICY_STORE_GRANTS.get, CONSENT_TEXT_STORE_GRANTS.putText),
     settings: ['policyCache'],
   },
 } as const satisfies Route;

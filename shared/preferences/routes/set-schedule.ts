@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
+import { CONSENT_TEXT_STORE_GRANTS } from '#shared/consent/text-store.js';
 import { once } from '#shared/platform/once.js';
 import { accessOf, MAX_HTTP_TIMEOUT_SECONDS, type Route } from '#shared/platform/route.js';
 import { schedule } from '#shared/schedules/schema.js';
@@ -32,6 +33,6 @@ export const setScheduleRoute = {
   function: {
     // Up to 1000 users' organization-level entries, like the largest config/set of one document.
     timeoutSeconds: MAX_HTTP_TIMEOUT_SECONDS,
-    ...accessOf(SCHEDULE_STORE_GRANTS.setSchedule),
+    ...accessOf(SCHEDULE_STORE_GRANTS.setSchedule, CONSENT_TEXT_STORE_GRANTS.putText),
   },
 } as const satisfies Route;

@@ -4,7 +4,7 @@
  *
  * Runtime code, bottom to top: shared/api (the wire contract) < shared/platform (what every
  * function runs on) < the domains, in one order: jobs, auth, policy, schedules, consent < preferences < history, links <
- * migration, erasure, people < events < shared/edge (the function skeletons) < functions. Outside the runtime: service (the
+ * migration, erasure < people, events < shared/edge (the function skeletons) < functions. Outside the runtime: service (the
  * deployment description) reads the runtime; infra, local and tools read service; tools may use
  * local; tests read everything.
  */
@@ -27,7 +27,7 @@ const RANKS = {
   migration: 5,
   erasure: 5,
   // A person's data, gathered from every domain that holds some (the export).
-  people: 5,
+  people: 6,
   events: 6,
   edge: 7,
 };

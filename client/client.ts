@@ -11,9 +11,11 @@ import {
   type OperationId,
   type OperationInput,
   type OperationResult,
+  type UserExportInput,
+  type UserExportResult,
 } from './operations.js';
 import { anySignal, isRetryable, type RetryOptions, retryDelay, retrySettings, sleep } from './retry.js';
-import type { ConfigItem, GetConfigItemInput } from './types.js';
+import type { ConfigItem, ExportRecord, GetConfigItemInput } from './types.js';
 
 // Types come from the generated plain TypeScript of client/operations.ts, so that the package's
 // declarations stand alone; at run time the client needs nothing but `fetch`, those paths and
@@ -66,6 +68,12 @@ export type ServiceClient = OperationMethods & {
    * status (a failed migration resolves too: look at `status` and `error`).
    */
   waitForMigration(input: MigrationStatusInput, options?: WaitOptions): Promise<MigrationStatusResult>;
+  /**
+   * Every record of a user's export (exportUser), page after page: asks for the next page with
+   * the previous one's `nextCursor` as the caller reads on, and ends after the last page.
+   * `for await (const record of client.exportUserRecords({ organizationId, userId })) ...`
+   */
+  exportUserRecords(input: Omit<UserExportInput, 'cursor'>, options?: CallOptions): AsyncIterableIterator<ExportRecord>;
 };
 
 /**
@@ -217,5 +225,21 @@ export const createClient = ({
         call(path, data, options, mayResend(id as OperationId, data), IDEMPOTENCY_KEY[id as OperationId] === true),
     ]),
   ) as OperationMethods;
-  return { ...methods, getConfigItem, waitForMigration };
+  async function* exportUserRecords(
+    input: Omit<UserExportInput, 'cursor'>,
+    options?: CallOptions,
+  ): AsyncIterableIterator<ExportRecord> {
+    let cursor: string | undefined;
+    do {
+      const page = (await call(
+        OPERATION_PATHS.exportUser,
+        cursor === undefined ? input : { ...input, cursor },
+        options,
+      )) as UserExportResult;
+      yield* page.records;
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+  }
+
+  return { ...methods, getConfigItem, waitForMigration, exportUserRecords };
 };

@@ -17,6 +17,7 @@ export const OPERATION_PATHS = {
   getMigrationStatus: '/v2/organizations/documents/migrate/status',
   eraseUser: '/v2/organizations/users/erase',
   getErasureStatus: '/v2/organizations/users/erase/status',
+  exportUser: '/v2/organizations/users/export',
   createLinks: '/v2/notifications/links/create',
   revokeLinks: '/v2/notifications/links/revoke',
   setWebhooks: '/v2/organizations/webhooks/set',
@@ -845,6 +846,183 @@ export type ErasureStatusResult = {
   completedAt?: string | undefined;
 };
 
+/** `data` of exportUser. */
+export type UserExportInput = {
+  organizationId: string;
+  userId: string;
+  /** `nextCursor` of the previous page. */
+  cursor?: string | undefined;
+};
+
+/** `result.data` of exportUser. */
+export type UserExportResult = {
+  organizationId: string;
+  userId: string;
+  /** ISO-8601 UTC time. */
+  exportedAt: string;
+  records: Array<
+    | {
+        kind: 'entry';
+        documentId: string | null;
+        scope: 'document' | 'organization';
+        config: {
+          inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+          email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+          slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
+        };
+        categories: {
+          [key: string]: {
+            inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+            email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+            slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
+          };
+        };
+        updatedAt: string;
+      }
+    | {
+        kind: 'schedule';
+        schedule: {
+          timeZone: string;
+          quietHours?:
+            | Array<{
+                days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+                start: string;
+                end: string;
+                channels: Array<'inbox' | 'email' | 'slack'>;
+              }>
+            | undefined;
+          snoozeUntil?: string | null | undefined;
+          digest?:
+            | {
+                channels: Array<'inbox' | 'email' | 'slack'>;
+                cadence: 'daily' | 'weekly';
+                at: string;
+                day?: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun' | undefined;
+              }
+            | undefined;
+        };
+      }
+    | {
+        changeId: string;
+        organizationId: string;
+        userId: string;
+        documentId: string | null;
+        scope: 'document' | 'organization' | 'schedule';
+        category: string | null;
+        cause: 'set' | 'reset' | 'migration' | 'erasure' | 'link';
+        changedAt: string;
+        changedBy: string;
+        evidence:
+          | {
+              via: 'api';
+              source?: string | undefined;
+              capturedAt?: string | undefined;
+              textVersion?: string | undefined;
+              textSha256?: string | undefined;
+              ipAddress?: string | undefined;
+              userAgent?: string | undefined;
+            }
+          | {
+              via: 'link' | 'page';
+              keyId: string;
+              issuedAt?: string | undefined;
+              pageVersion?: string | undefined;
+              ipAddress?: string | undefined;
+              userAgent?: string | undefined;
+            }
+          | {
+              via: 'migration';
+              migrationId: string;
+            }
+          | {
+              via: 'erasure';
+              erasureId: string;
+            }
+          | {
+              via: 'import';
+              importId: string;
+            };
+        before:
+          | {
+              inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+              email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+              slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
+            }
+          | {
+              timeZone: string;
+              quietHours?:
+                | Array<{
+                    days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+                    start: string;
+                    end: string;
+                    channels: Array<'inbox' | 'email' | 'slack'>;
+                  }>
+                | undefined;
+              snoozeUntil?: string | null | undefined;
+              digest?:
+                | {
+                    channels: Array<'inbox' | 'email' | 'slack'>;
+                    cadence: 'daily' | 'weekly';
+                    at: string;
+                    day?: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun' | undefined;
+                  }
+                | undefined;
+            }
+          | null;
+        after:
+          | {
+              inbox?: 'ALL' | 'MINE' | 'NONE' | undefined;
+              email?: 'ALL' | 'MINE' | 'NONE' | undefined;
+              slack?: 'ALL' | 'MINE' | 'NONE' | undefined;
+            }
+          | {
+              timeZone: string;
+              quietHours?:
+                | Array<{
+                    days: Array<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'>;
+                    start: string;
+                    end: string;
+                    channels: Array<'inbox' | 'email' | 'slack'>;
+                  }>
+                | undefined;
+              snoozeUntil?: string | null | undefined;
+              digest?:
+                | {
+                    channels: Array<'inbox' | 'email' | 'slack'>;
+                    cadence: 'daily' | 'weekly';
+                    at: string;
+                    day?: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun' | undefined;
+                  }
+                | undefined;
+            }
+          | null;
+        kind: 'change';
+      }
+    | {
+        kind: 'consentText';
+        sha256: string;
+        text: string;
+      }
+    | {
+        kind: 'linkRevocation';
+        revokedBefore: string;
+      }
+    | {
+        erasureId: string;
+        organizationId: string;
+        userId: string;
+        status: 'pending' | 'in_progress' | 'completed' | 'failed';
+        erased: number;
+        createdAt: string;
+        updatedAt: string;
+        completedAt?: string | undefined;
+        kind: 'erasure';
+      }
+  >;
+  /** Present while more records follow: pass it as `cursor`. */
+  nextCursor?: string | undefined;
+};
+
 /** `data` of createLinks. */
 export type CreateLinksInput = {
   organizationId: string;
@@ -1036,6 +1214,7 @@ export interface OperationTypes {
   getMigrationStatus: { input: MigrationStatusInput; result: MigrationStatusResult };
   eraseUser: { input: EraseInput; result: EraseResult };
   getErasureStatus: { input: ErasureStatusInput; result: ErasureStatusResult };
+  exportUser: { input: UserExportInput; result: UserExportResult };
   createLinks: { input: CreateLinksInput; result: CreateLinksResult };
   revokeLinks: { input: RevokeLinksInput; result: RevokeLinksResult };
   setWebhooks: { input: SetWebhooksInput; result: SetWebhooksResult };

@@ -6,6 +6,7 @@ import type {
   MigrationStatusResult,
   SetConfigInput,
   SetConfigResult,
+  UserExportResult,
 } from './operations.js';
 
 // Names for the values the operations' generated types spell out inline. Derived from those
@@ -31,6 +32,10 @@ export type UserWriteResult = SetConfigResult[string];
 export type ConfigChange = ConfigHistoryResult['changes'][number];
 /** What made a change: `'set' | 'reset' | 'migration' | 'erasure'`. */
 export type ChangeCause = ConfigChange['cause'];
+/** One record of exportUser's answer, typed by `kind`: entry, schedule, change, consentText, linkRevocation, erasure. */
+export type ExportRecord = UserExportResult['records'][number];
+/** How a change was made: `via` api (with what the caller stated), link, page, migration, erasure or import. */
+export type ChangeEvidence = ConfigChange['evidence'];
 /** A migration's state: `'pending' | 'in_progress' | 'completed' | 'failed'`. */
 export type MigrationStatus = MigrationStatusResult['status'];
 /** An erasure's state, the same four as a migration's. */

@@ -1,5 +1,6 @@
 import { jobConsumer } from '#shared/edge/job-consumer.js';
 import { erasureJob } from '#shared/erasure/kind.js';
+import { DynamoLastErasure } from '#shared/erasure/last-erasure.js';
 import { runErasure } from '#shared/erasure/worker.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import { SqsJobQueue } from '#shared/jobs/queue.js';
@@ -22,6 +23,7 @@ const deps = {
     new SecretKeyring(secretsClient, secretId('linkKeys'), linkKeysCacheSeconds()),
   ),
   repository: new DynamoJobRepository(erasureJob, documentClient, tableName('migrations')),
+  last: new DynamoLastErasure(documentClient, tableName('migrations')),
   queue: new SqsJobQueue(erasureJob, sqsClient, queueUrl('erasures')),
 };
 

@@ -142,8 +142,9 @@ export const ERASURE_CONSUMER_FUNCTION = {
     { tables: { config: ['UpdateItem'] } },
     {
       tables: {
-        // Lease, progress, complete or fail (updates), read the record, release the user's lock.
-        migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
+        // Lease, progress, complete or fail (updates), read the record, release the user's lock;
+        // name the erasure the user's last as it ends (shared/erasure/last-erasure.ts).
+        migrations: ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'],
         // The user's history in the organization: its keys, then batch deletes.
         history: ['Query', 'BatchWriteItem'],
       },

@@ -9,6 +9,7 @@ import { revokeLinksRoute } from '#shared/links/routes/revoke-links.js';
 import { unsubscribeRoute } from '#shared/links/routes/unsubscribe.js';
 import { getMigrationStatusRoute } from '#shared/migration/routes/get-migration-status.js';
 import { migrateDocumentRoute } from '#shared/migration/routes/migrate-document.js';
+import { exportUserRoute } from '#shared/people/routes/export-user.js';
 import type { PublicRoute, Route } from '#shared/platform/route.js';
 import { getPolicyRoute } from '#shared/policy/routes/get-policy.js';
 import { setPolicyRoute } from '#shared/policy/routes/set-policy.js';
@@ -46,6 +47,7 @@ export const ROUTES = [
   getMigrationStatusRoute,
   eraseUserRoute,
   getErasureStatusRoute,
+  exportUserRoute,
   createLinksRoute,
   revokeLinksRoute,
   setWebhooksRoute,

@@ -9,6 +9,7 @@ import type { ErasureEntryStore, MarkedEntry } from '#shared/preferences/store.j
 import { entryId } from '#shared/preferences/store.js';
 import { isTombstone } from '#shared/preferences/tombstone.js';
 import { erasureJob } from './kind.js';
+import type { DynamoLastErasure } from './last-erasure.js';
 import type { ErasureRecord } from './model.js';
 
 /** Keys per page: one Query of the user index, one BatchGetItem, its stamps and deletes in PartiQL batches of 25. */
@@ -21,6 +22,8 @@ export interface ErasureWorkerDeps extends RunDeps<ErasureRecord> {
   history: Pick<HistoryStore, 'deleteUserHistory'>;
   /** Revokes the user's links in emails (shared/links/revocation.ts): an erasure ends every link made before it. */
   links?: LinkRevoker;
+  /** Names this erasure the user's last (last-erasure.ts): their export is its record alone. */
+  last?: Pick<DynamoLastErasure, 'mark'>;
   pageSize?: number;
 }
 
@@ -74,6 +77,7 @@ export const eraseStep: JobStep<ErasureRecord, ErasureWorkerDeps> = (deps, { rec
       if (!foundInPass) {
         await deps.links?.revoke(organizationId, [userId], now());
         await history.deleteUserHistory(organizationId, userId);
+        await deps.last?.mark(organizationId, userId, erasureId, now());
         return { outcome: 'done' };
       }
       nextPass();

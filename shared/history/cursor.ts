@@ -51,14 +51,21 @@ const SEALED_CURSOR = /^([a-z0-9][a-z0-9-]{0,31})\.([A-Za-z0-9_-]+)$/;
 const boundTo = ({ organizationId, userId, documentId }: Scope): Buffer =>
   Buffer.from(JSON.stringify(['config/history', organizationId, userId, documentId === undefined ? 0 : documentId]));
 
-/** The cursor of `key` for the request `scope`, sealed with the current key. */
-export const encodeCursor = (key: HistoryKey, scope: Scope, keys: CursorKeys): string => {
+/**
+ * `plain` sealed with the current key for the request `boundTo` names (its additional
+ * authenticated data): the one way the service's cursors are made (this history's, the export's).
+ */
+export const sealCursor = (plain: string, boundTo: Buffer, keys: CursorKeys): string => {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv(CIPHER, keys.current.historyCursor, iv, { authTagLength: TAG_BYTES });
-  cipher.setAAD(boundTo(scope));
-  const sealed = Buffer.concat([iv, cipher.update(JSON.stringify(key), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  cipher.setAAD(boundTo);
+  const sealed = Buffer.concat([iv, cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
   return `${keys.current.id}.${sealed.toString('base64url')}`;
 };
+
+/** The cursor of `key` for the request `scope`, sealed with the current key. */
+export const encodeCursor = (key: HistoryKey, scope: Scope, keys: CursorKeys): string =>
+  sealCursor(JSON.stringify(key), boundTo(scope), keys);
 
 const isStringRecord = (value: unknown): value is HistoryKey =>
   typeof value === 'object' &&
@@ -77,8 +84,8 @@ export const assertCursorShape = (cursor: string): void => {
   }
 };
 
-/** The plain text of a cursor sealed for `scope` with one of `keys`, or undefined. */
-const open = (cursor: string, scope: Scope, keys: CursorKeys): string | undefined => {
+/** The plain text of a cursor sealed for the request `boundTo` names with one of `keys`, or undefined. */
+export const openCursor = (cursor: string, boundTo: Buffer, keys: CursorKeys): string | undefined => {
   const [, keyId, body] = SEALED_CURSOR.exec(cursor) ?? [];
   const key = keyId === undefined ? undefined : keys.byId.get(keyId);
   if (!key || body === undefined) return undefined;
@@ -88,7 +95,7 @@ const open = (cursor: string, scope: Scope, keys: CursorKeys): string | undefine
     const decipher = createDecipheriv(CIPHER, key.historyCursor, sealed.subarray(0, IV_BYTES), {
       authTagLength: TAG_BYTES,
     });
-    decipher.setAAD(boundTo(scope));
+    decipher.setAAD(boundTo);
     decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
     return Buffer.concat([
       decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)),
@@ -103,7 +110,7 @@ const open = (cursor: string, scope: Scope, keys: CursorKeys): string | undefine
 export const decodeCursor = (cursor: string, scope: Scope, keys: CursorKeys): HistoryKey => {
   const { organizationId, userId, documentId } = scope;
   const invalid = new ApiError('INVALID_ARGUMENT', INVALID_CURSOR_MESSAGE);
-  const text = open(cursor, scope, keys);
+  const text = openCursor(cursor, boundTo(scope), keys);
   if (text === undefined) throw invalid;
   let key: unknown;
   try {

@@ -116,6 +116,7 @@ export class DynamoHistoryStore implements HistoryStore {
 
   async list({ organizationId, userId, documentId, category, limit, startKey }: HistoryQuery): Promise<HistoryPage> {
     const changes: HistoryChange[] = [];
+    const positions: Record<string, string>[] = [];
     let lastKey = startKey;
     // A category filter is applied after DynamoDB's Limit: a page is filled by a few more
     // Queries, each asking only for what is still missing, so it never holds more than `limit`.
@@ -139,10 +140,11 @@ export class DynamoHistoryStore implements HistoryStore {
         }),
       );
       changes.push(...(output.Items ?? []).map(toChange));
+      positions.push(...(output.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
       lastKey = output.LastEvaluatedKey as Record<string, string> | undefined;
       if (!lastKey || changes.length >= limit || category === undefined) break;
     }
-    return { changes, ...(lastKey ? { lastKey } : {}) };
+    return { changes, positions, ...(lastKey ? { lastKey } : {}) };
   }
 
   /** The user's partition, or one entry's changes of the user in the entry index. */

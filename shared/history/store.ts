@@ -19,6 +19,11 @@ export interface HistoryPage {
   changes: HistoryChange[];
   /** Present when more changes may follow. */
   lastKey?: Record<string, string>;
+  /**
+   * Each change's table key (pk and sk), in the order of `changes`: a Query of every entry of the
+   * user (no documentId) resumes after any of them (the export stops mid-page at its size bound).
+   */
+  positions?: Record<string, string>[];
 }
 
 /** A change to store, and when the table's TTL removes it (epoch seconds). */

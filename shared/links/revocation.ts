@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import pMap from 'p-map';
 import { ifConditionHolds } from '#shared/platform/conditional-write.js';
 import { TOMBSTONE_TTL_ATTRIBUTE } from '#shared/preferences/tombstone.js';
@@ -94,5 +94,30 @@ export class DynamoLinkRevoker implements LinkRevoker {
         ),
       { concurrency: REVOKE_CONCURRENCY, signal },
     );
+  }
+}
+
+/**
+ * When the user's links were last revoked (a person's data, in their export): the latest
+ * `revokedBefore` of the user's revocation items under every key of the keyring, one BatchGetItem.
+ */
+export class DynamoRevocationReader {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly keys: { keyring(): Promise<Keyring> },
+  ) {}
+
+  /** Epoch seconds: links issued before it are revoked; undefined when none ever were (or the record expired). */
+  async revokedBefore(organizationId: string, userId: string): Promise<number | undefined> {
+    const keyring = await this.keys.keyring();
+    const keys = [...keyring.byId.values()].map((key) => revocationKey(key, organizationId, userId));
+    const output = await this.client.send(
+      new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
+    );
+    const times = (output.Responses?.[this.tableName] ?? [])
+      .map((item) => item[REVOKED_BEFORE_ATTRIBUTE])
+      .filter((before): before is number => typeof before === 'number');
+    return times.length > 0 ? Math.max(...times) : undefined;
   }
 }

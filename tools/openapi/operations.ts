@@ -7,6 +7,7 @@ import { eraseUserDocs, getErasureStatusDocs } from './operation-docs/erasure.js
 import { getConfigHistoryDocs } from './operation-docs/history.js';
 import { createLinksDocs, revokeLinksDocs } from './operation-docs/links.js';
 import { getMigrationStatusDocs, migrateDocumentDocs } from './operation-docs/migration.js';
+import { exportUserDocs } from './operation-docs/people.js';
 import { getPolicyDocs, setPolicyDocs } from './operation-docs/policy.js';
 import { getConfigDocs, resetConfigDocs, resolveConfigDocs, setConfigDocs } from './operation-docs/preferences.js';
 import { getScheduleDocs, setScheduleDocs } from './operation-docs/schedules.js';
@@ -37,6 +38,7 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
   getMigrationStatus: getMigrationStatusDocs,
   eraseUser: eraseUserDocs,
   getErasureStatus: getErasureStatusDocs,
+  exportUser: exportUserDocs,
   createLinks: createLinksDocs,
   revokeLinks: revokeLinksDocs,
   setWebhooks: setWebhooksDocs,

@@ -86,6 +86,24 @@ export const setConfigDocs: OperationDocs<typeof setConfigRoute> = {
         },
       },
     },
+    withConsent: {
+      summary: 'With the consent the caller captured (the evidence of the change)',
+      value: {
+        organizationId: 'acme',
+        userIds: ['dana'],
+        config: { email: 'ALL' },
+        consent: {
+          source: 'signup-form',
+          textVersion: 'newsletter-v2',
+          text: 'Yes, email me about comments and mentions. I can change this at any time.',
+          ipAddress: '203.0.113.7',
+          userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)',
+        },
+      },
+      result: {
+        dana: { success: true, userId: 'dana', documentId: null, scope: 'organization', message: 'Config set.' },
+      },
+    },
     organization: {
       summary: 'Organization-level default (documentIds omitted)',
       value: { organizationId: 'acme', userIds: ['alice'], config: { inbox: 'MINE' } },

@@ -1,0 +1,92 @@
+import * as z from 'zod/mini';
+import { identifier } from '#shared/api/identifiers.js';
+import { CONSENT_TEXT_STORE_GRANTS } from '#shared/consent/text-store.js';
+import { erasureStatusResult } from '#shared/erasure/routes/get-erasure-status.js';
+import { historyChange } from '#shared/history/results.js';
+import { MAX_CURSOR_LENGTH } from '#shared/history/routes/get-config-history.js';
+import { once } from '#shared/platform/once.js';
+import { accessOf, type Route } from '#shared/platform/route.js';
+import { scope, storedChannelConfig } from '#shared/preferences/results.js';
+import { ERASURE_ENTRY_STORE_GRANTS, PREFERENCE_STORE_GRANTS } from '#shared/preferences/store-grants.js';
+import { schedule } from '#shared/schedules/schema.js';
+
+/** A page of the export holds at most this many records... */
+export const MAX_EXPORT_RECORDS = 1_000;
+/** ...and at most this many bytes of records (UTF-8 JSON). */
+export const MAX_EXPORT_PAGE_BYTES = 1_000_000;
+
+/** POST /v2/organizations/users/export */
+export const exportUserRequest = z.strictObject({
+  organizationId: identifier('organizationId'),
+  userId: identifier('userId'),
+  cursor: z.optional(
+    z
+      .string({ error: 'cursor must be a string from a previous answer' })
+      .check(
+        z.minLength(1, { error: 'cursor must not be empty' }),
+        z.maxLength(MAX_CURSOR_LENGTH * 8, { error: `cursor must be at most ${MAX_CURSOR_LENGTH * 8} characters` }),
+      ),
+  ),
+});
+export type ExportUserRequest = z.infer<typeof exportUserRequest>;
+
+/** One record of a person's data, typed by `kind`. */
+export const exportRecord = once(() =>
+  z.union([
+    /** A stored entry: a document's, or the organization level's (documentId null), with its category layers. */
+    z.strictObject({
+      kind: z.literal('entry'),
+      documentId: z.nullable(z.string()),
+      scope: scope(),
+      config: storedChannelConfig(),
+      categories: z.record(z.string(), storedChannelConfig()),
+      updatedAt: z.string(),
+    }),
+    /** The user's delivery schedule in the organization. */
+    z.strictObject({ kind: z.literal('schedule'), schedule: schedule() }),
+    /** A change of the history, with its evidence. */
+    z.extend(historyChange(), { kind: z.literal('change') }),
+    /** A consent text a change refers to by its SHA-256, once per export. */
+    z.strictObject({ kind: z.literal('consentText'), sha256: z.string(), text: z.string() }),
+    /** When the user's links were last revoked: links made before it no longer work. */
+    z.strictObject({ kind: z.literal('linkRevocation'), revokedBefore: z.iso.datetime() }),
+    /** After an erasure completed: its status record, and nothing of what it erased. */
+    z.extend(erasureStatusResult(), { kind: z.literal('erasure') }),
+  ]),
+);
+export type ExportRecord = z.output<ReturnType<typeof exportRecord>>;
+
+export const exportUserResult = once(() =>
+  z.strictObject({
+    organizationId: z.string(),
+    userId: z.string(),
+    exportedAt: z.iso.datetime(),
+    records: z.array(exportRecord()),
+    nextCursor: z.optional(z.string()),
+  }),
+);
+export type ExportUserResult = z.output<ReturnType<typeof exportUserResult>>;
+
+export const EXPORT_USER_MESSAGE = 'User data exported successfully.';
+
+export const exportUserRoute = {
+  operationId: 'exportUser',
+  path: '/v2/organizations/users/export',
+  request: exportUserRequest,
+  result: exportUserResult,
+  message: EXPORT_USER_MESSAGE,
+  scope: 'read',
+  function: {
+    ...accessOf(
+      // The user's entries: their keys on the user index, then the entries.
+      ERASURE_ENTRY_STORE_GRANTS.listUserEntries,
+      PREFERENCE_STORE_GRANTS.getEntries,
+      // The consent texts the changes refer to, and the user's link revocation items (BatchGetItem too).
+      CONSENT_TEXT_STORE_GRANTS.getTexts,
+      // The user's changes: one Query of their history partition per page; the last erasure's record.
+      { tables: { history: ['Query'], migrations: ['GetItem'] } },
+    ),
+    // The cursors' key is derived from the link keys (shared/history/cursor.ts), as are the revocation items' keys.
+    secrets: ['linkKeys'],
+  },
+} as const satisfies Route;

@@ -59,20 +59,44 @@ export const impliedEvidence = (cause: string, changedBy: string): Evidence => {
   return { via: 'api' };
 };
 
+/** Every field an evidence may have, in the order answers give them (a stored map keeps none). */
+const FIELD_ORDER = [
+  'via',
+  'source',
+  'capturedAt',
+  'textVersion',
+  'textSha256',
+  'keyId',
+  'issuedAt',
+  'pageVersion',
+  'migrationId',
+  'erasureId',
+  'importId',
+  'ipAddress',
+  'userAgent',
+] as const;
+
+const inOrder = (evidence: Evidence): Evidence => {
+  const fields = evidence as unknown as Record<string, unknown>;
+  return Object.fromEntries(
+    FIELD_ORDER.filter((field) => fields[field] !== undefined).map((field) => [field, fields[field]]),
+  ) as unknown as Evidence;
+};
+
 /** The evidence stored on an item, or what its attribution implies when it holds none (or an unreadable one). */
 export const storedEvidence = (stored: unknown, cause: string, changedBy: string): Evidence => {
   if (typeof stored === 'string') {
     try {
       const parsed = JSON.parse(stored) as unknown;
       if (parsed && typeof parsed === 'object' && EVIDENCE_VIAS.includes((parsed as Evidence).via)) {
-        return parsed as Evidence;
+        return inOrder(parsed as Evidence);
       }
     } catch {
       // Falls through to the implied evidence.
     }
   }
   if (stored && typeof stored === 'object' && EVIDENCE_VIAS.includes((stored as Evidence).via)) {
-    return stored as Evidence;
+    return inOrder(stored as Evidence);
   }
   return impliedEvidence(cause, changedBy);
 };

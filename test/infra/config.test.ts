@@ -34,7 +34,16 @@ describe('an ad-hoc stage: settings from -c flags', () => {
       accountConcurrencyLimit: 1000,
       logLevel: 'INFO',
       logRetentionDays: 30,
+      linkEvidenceClient: true,
     });
+  });
+
+  test('history retention up to 3,650 days (proof of consent over years); the link evidence keeps the client unless told', () => {
+    expect(parseServiceConfig({ historyRetentionDays: '3650' }).historyRetentionDays).toBe(3650);
+    expect(() => parseServiceConfig({ historyRetentionDays: '3651' })).toThrow(/historyRetentionDays/);
+    expect(parseServiceConfig({ linkEvidenceClient: 'false' }).linkEvidenceClient).toBe(false);
+    expect(parseServiceConfig({ linkEvidenceClient: 'true' }).linkEvidenceClient).toBe(true);
+    expect(() => parseServiceConfig({ linkEvidenceClient: 'maybe' })).toThrow(/linkEvidenceClient/);
   });
 
   test('command-line strings are coerced; an empty value means unset', () => {

@@ -4,6 +4,8 @@ import { fixedPagesIn } from '#shared/links/pages/fixed-pages.js';
 import { preferencesPage } from '#shared/links/preferences.js';
 import { preferencePageRoute } from '#shared/links/routes/preference-page.js';
 import { SecretKeyring } from '#shared/links/secret-keyring.js';
+import { dynamoExportDeps } from '#shared/people/dynamo-export.js';
+import { exportAll } from '#shared/people/export.js';
 import { documentClient } from '#shared/platform/aws-clients.js';
 import {
   deliveryDefaults,
@@ -20,6 +22,11 @@ const keys = new SecretKeyring(secretsClient, secretId('linkKeys'), linkKeysCach
 const reader = new DynamoLinkStateReader(documentClient, tableName('config'), tableName('migrations'));
 const store = new DynamoPreferenceStore(documentClient, tableName('config'));
 const schedules = new DynamoScheduleStore(documentClient, tableName('config'));
+const exportDeps = dynamoExportDeps(
+  documentClient,
+  { config: tableName('config'), history: tableName('history'), migrations: tableName('migrations') },
+  keys,
+);
 
 export const handler = publicRoute(
   preferencePageRoute,
@@ -31,5 +38,6 @@ export const handler = publicRoute(
     schedules,
     defaults: deliveryDefaults(),
     keepClient: linkEvidenceClient(),
+    download: (organizationId, userId) => exportAll(exportDeps, organizationId, userId),
   }),
 );

@@ -110,7 +110,13 @@ export const publicRoute = (
       const response =
         result.status === 303
           ? answer(303, '', { ...result.headers, location: result.location ?? '.' })
-          : answer(result.status, result.body, { ...result.headers });
+          : result.download
+            ? answer(result.status, result.body, {
+                ...result.headers,
+                'content-type': 'application/json; charset=utf-8',
+                'content-disposition': `attachment; filename="${result.download}"`,
+              })
+            : answer(result.status, result.body, { ...result.headers });
       if (result.base64) response.isBase64Encoded = true;
       if (requested === 'HEAD') response.body = '';
       return response;

@@ -25,7 +25,7 @@ import { brandOf } from './pages/brand.js';
 import { EMBED_SCRIPT_HASH, embedScript } from './pages/embed.js';
 import { badRequestPage, fixedPagesIn } from './pages/fixed-pages.js';
 import { pageHeaders } from './pages/layout.js';
-import { DEFAULT_VALUE, preferencePage } from './pages/preference-page.js';
+import { DEFAULT_VALUE, DOWNLOAD_FIELD, DOWNLOAD_VALUE, preferencePage } from './pages/preference-page.js';
 import { scheduleSection } from './pages/schedule-section.js';
 import { SCHEDULE_FIELDS, scheduleChange, scheduleFieldKind } from './schedule-form.js';
 
@@ -48,7 +48,17 @@ export interface PreferencePageDeps {
   now?: () => Date;
   /** Keep the client's address and user agent in the evidence (the `linkEvidence` setting); default yes. */
   keepClient?: boolean;
+  /**
+   * Everything the service holds of the user in the organization (users/export's records, all
+   * pages): "Download my data". Without it the page does not offer it.
+   */
+  download?: ((organizationId: string, userId: string) => Promise<unknown>) | undefined;
 }
+
+/** The downloaded file's name. */
+export const DOWNLOAD_FILE_NAME = 'my-notification-data.json';
+/** A download larger than this is refused with a page that says so (Lambda answers at most 6 MB). */
+export const MAX_DOWNLOAD_BYTES = 5_000_000;
 
 type Choice = DeliverySetting | typeof DEFAULT_VALUE;
 const CHOICES: readonly string[] = [...DELIVERY_SETTINGS, DEFAULT_VALUE];
@@ -57,6 +67,7 @@ export const PREFERENCE_REASONS = {
   unknownField: said('reason.unknownField'),
   value: said('reason.value'),
   repeated: said('reason.repeated'),
+  dataTooLarge: said('reason.dataTooLarge'),
 } as const;
 
 // `org`, `doc`, or either with `/<category id>`; then the channel; then what the page showed
@@ -136,7 +147,16 @@ const changesOf = (rows: readonly Row[], form: Submitted) => {
 };
 
 export const preferencesPage =
-  ({ keys, reader, store, schedules, defaults, now = () => new Date(), keepClient = true }: PreferencePageDeps) =>
+  ({
+    keys,
+    reader,
+    store,
+    schedules,
+    defaults,
+    now = () => new Date(),
+    keepClient = true,
+    download,
+  }: PreferencePageDeps) =>
   async (request: PublicRequest): Promise<PageAnswer> => {
     const at = now();
     const logo = asksForLogo(request.query, request.method);
@@ -168,7 +188,15 @@ export const preferencesPage =
     if (request.method === 'GET') {
       const extra = scheduleSection(words, stored, at);
       const script = origins.length > 0 ? embedScript(origins) : undefined;
-      const body = preferencePage({ words, model, saved: request.query.saved === '1', extra, brand, script });
+      const body = preferencePage({
+        words,
+        model,
+        saved: request.query.saved === '1',
+        extra,
+        brand,
+        script,
+        download: download !== undefined,
+      });
       return withHeaders({ status: 200, body });
     }
 
@@ -176,6 +204,15 @@ export const preferencesPage =
       withHeaders({ status: 400, body: badRequestPage(words, reason, brand) });
     const parsed = await parseForm(request.body, request.contentType);
     if (!parsed.ok) return badRequest(parsed.reason);
+    if (parsed.fields.some(([name]) => name === DOWNLOAD_FIELD)) {
+      const [only, ...more] = parsed.fields;
+      if (!download || more.length > 0 || only?.[1] !== DOWNLOAD_VALUE) {
+        return badRequest(PREFERENCE_REASONS.unknownField);
+      }
+      const file = JSON.stringify(await download(link.organizationId, link.userId), null, 2);
+      if (Buffer.byteLength(file, 'utf8') > MAX_DOWNLOAD_BYTES) return badRequest(PREFERENCE_REASONS.dataTooLarge);
+      return { status: 200, body: file, download: DOWNLOAD_FILE_NAME };
+    }
     const checked = readForm(parsed.fields);
     if (!checked.ok) return badRequest(checked.reason);
     const changes = changesOf([...model.organization, ...model.document], checked.form);

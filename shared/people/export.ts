@@ -176,3 +176,23 @@ const nextPhase = ({ sent, pending }: ExportPosition, phase: ExportPosition['pha
   sent,
   pending,
 });
+
+/**
+ * The whole export at once (the preference page's "Download my data"): every page's records,
+ * as one answer of the export's shape without a cursor.
+ */
+export const exportAll = async (
+  deps: ExportDeps,
+  organizationId: string,
+  userId: string,
+): Promise<ExportUserResult> => {
+  const first = await exportUser(deps, { organizationId, userId });
+  const records = [...first.records];
+  let cursor = first.nextCursor;
+  while (cursor !== undefined) {
+    const page = await exportUser(deps, { organizationId, userId, cursor });
+    records.push(...page.records);
+    cursor = page.nextCursor;
+  }
+  return { organizationId, userId, exportedAt: first.exportedAt, records };
+};

@@ -41,6 +41,8 @@ export interface PageAnswer {
   headers?: Readonly<Record<string, string>>;
   /** The body is base64 of bytes (a logo). */
   base64?: boolean;
+  /** The body is a JSON file to save under this name (a 200 with Content-Disposition: attachment), not a page. */
+  download?: string;
 }
 
 /** The pages that say the same for every request of a route, rendered once per container. */

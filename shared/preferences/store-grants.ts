@@ -1,3 +1,4 @@
+import { CONSENT_TEXT_STORE_GRANTS } from '#shared/consent/text-store.js';
 import type { StoreAccess } from '#shared/platform/route.js';
 import { USER_INDEX } from './keys.js';
 import type { ErasureEntryStore, MigrationEntryStore, PreferenceStore, ScheduleStore } from './store.js';
@@ -47,6 +48,19 @@ export const MIGRATION_ENTRY_STORE_GRANTS = {
   deleteEntryIf: { tables: { config: ['DeleteItem'] } },
   deleteEntriesIf: DELETE,
 } as const satisfies Record<keyof MigrationEntryStore, StoreAccess>;
+
+/**
+ * What reading a user's export sends (shared/people/: users/export and the preference page's
+ * "Download my data"): the user's entry keys on the user index and the entries, the consent texts
+ * and the link revocation items (BatchGetItem), one Query of the user's history partition per
+ * page, the last erasure's name and record (GetItem). Declared here, below both routes' domains.
+ */
+export const USER_EXPORT_READS: readonly StoreAccess[] = [
+  { indexes: { config: [USER_INDEX] } },
+  READ,
+  CONSENT_TEXT_STORE_GRANTS.getTexts,
+  { tables: { history: ['Query'], migrations: ['GetItem'] } },
+];
 
 export const ERASURE_ENTRY_STORE_GRANTS = {
   // The user's entries, found on the user index (never a Scan).

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
@@ -213,6 +214,51 @@ describe.each([1280, 390])('at %i px', (width) => {
       quietHours: [{ days: ['mon', 'fri'], start: '22:00', end: '07:00', channels: ['email'] }],
       digest,
     });
+  });
+
+  test('"Download my data": the button saves one JSON file holding the records of the export', async () => {
+    const userId = `data-${width}`;
+    const set = await service.call('/v2/notifications/config/set', {
+      organizationId: ORG,
+      userIds: [userId],
+      config: { slack: 'ALL' },
+      consent: { source: 'settings', text: 'Slack me, please.' },
+    });
+    expect(set.status).toBe(200);
+    // The change is recorded from the stream: wait until the export shows it.
+    const exported = async () =>
+      (
+        (await service.call('/v2/organizations/users/export', { organizationId: ORG, userId })).body.result?.data as
+          | { records: { kind: string }[] }
+          | undefined
+      )?.records ?? [];
+    for (let tries = 0; tries < 100 && !(await exported()).some((r) => r.kind === 'change'); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const links = await createLinks(service, { organizationId: ORG, userIds: [userId] });
+    const { page, errors, close } = await open(links[userId]?.preferencesUrl as string, width);
+    try {
+      await checkLayout(page);
+      const button = page.getByRole('button', { name: 'Download my data' });
+      await button.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, `preferences-${width}-download.png`), fullPage: true });
+      const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+      expect(download.suggestedFilename()).toBe('my-notification-data.json');
+      const file = JSON.parse(await readFile((await download.path()) as string, 'utf8')) as {
+        userId: string;
+        records: { kind: string }[];
+      };
+      expect(file.userId).toBe(userId);
+      expect(file.records).toEqual(await exported());
+      expect(file.records.map((record) => record.kind)).toEqual(
+        expect.arrayContaining(['entry', 'change', 'consentText']),
+      );
+      // The page stays where it was: a download is no navigation.
+      expect(page.url()).toBe(links[userId]?.preferencesUrl);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
   });
 
   test('the unsubscribe page: its choices, nothing changed by opening it; the button unsubscribes', async () => {

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createClient, type ExportRecord, type ServiceClient } from '#client/index.js';
 import { textSha256 } from '#shared/consent/consent.js';
+import { createLinks, openPage, postForm } from '../support/links.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // Contract 14.2 over HTTP through the local twin: users/export answers the user's entries, schedule,
@@ -102,3 +103,31 @@ test('a cursor of another user is refused', async () => {
   });
   expect({ status, code: body.error?.status }).toEqual({ status: 400, code: 'INVALID_ARGUMENT' });
 });
+
+test('"Download my data" on the preference page: the same records as one JSON file, to save', async () => {
+  await client.setConfig({
+    organizationId: ORG,
+    userIds: ['fay'],
+    config: { email: 'NONE' },
+    consent: { source: 'settings', text: TEXT },
+  });
+  const links = await createLinks(service, { organizationId: ORG, userIds: ['fay'] });
+  const url = links.fay?.preferencesUrl as string;
+  expect((await openPage(url)).html).toContain('name="download" value="data"');
+  const api = await eventually(
+    () => records('fay'),
+    (list) => list.some((record) => record.kind === 'consentText'),
+  );
+  const file = await postForm(url, 'download=data');
+  expect(file.status).toBe(200);
+  expect(file.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(file.headers.get('content-disposition')).toBe('attachment; filename="my-notification-data.json"');
+  expect(file.headers.get('cache-control')).toBe('no-store');
+  const saved = JSON.parse(file.html) as { organizationId: string; userId: string; records: ExportRecord[] };
+  expect(saved).toMatchObject({ organizationId: ORG, userId: 'fay' });
+  expect(saved.records).toEqual(api);
+  // Anything beside the one field, or another value: the 400 page, nothing answered.
+  for (const body of ['download=all', 'download=data&org:email~default=ALL', 'download=data&download=data']) {
+    expect({ body, status: (await postForm(url, body)).status }).toEqual({ body, status: 400 });
+  }
+}, 60_000);

@@ -57,9 +57,23 @@ export interface PreferencePageView {
   brand?: PageBrand | undefined;
   /** At the end of the body: the script of a page that may be framed (embed.ts). */
   script?: Html | undefined;
+  /** Offer "Download my data" (a form of its own: DOWNLOAD_FIELD). */
+  download?: boolean;
 }
 
-export const preferencePage = ({ words, model, saved, extra, brand, script }: PreferencePageView): string => {
+/** The one field of the "Download my data" form, and its value. */
+export const DOWNLOAD_FIELD = 'download';
+export const DOWNLOAD_VALUE = 'data';
+
+const downloadHtml = (words: Words): Html =>
+  html`<h2>${words.t('preferences.dataTitle')}</h2>
+<p>${words.t('preferences.dataIntro')}</p>
+<form method="post">
+<input type="hidden" name="${DOWNLOAD_FIELD}" value="${DOWNLOAD_VALUE}">
+<p><button type="submit">${words.t('preferences.download')}</button></p>
+</form>`;
+
+export const preferencePage = ({ words, model, saved, extra, brand, script, download }: PreferencePageView): string => {
   let count = 0;
   const nextId = () => `s${++count}`;
   return page(
@@ -79,7 +93,8 @@ ${model.document.map((row) => rowHtml(words, row, nextId))}`
 }
 ${extra ?? ''}
 <p><button type="submit">${words.t('preferences.save')}</button></p>
-</form>`,
+</form>
+${download ? downloadHtml(words) : ''}`,
     brand,
     script,
   );

@@ -1,5 +1,5 @@
 import { accessOf, type PublicRoute } from '#shared/platform/route.js';
-import { PREFERENCE_STORE_GRANTS, SCHEDULE_STORE_GRANTS } from '#shared/preferences/store-grants.js';
+import { PREFERENCE_STORE_GRANTS, SCHEDULE_STORE_GRANTS, USER_EXPORT_READS } from '#shared/preferences/store-grants.js';
 import { PREFERENCES_PREFIX } from '../urls.js';
 
 /**
@@ -19,6 +19,8 @@ export const preferencePageRoute = {
       PREFERENCE_STORE_GRANTS.setChannels,
       PREFERENCE_STORE_GRANTS.resetChannels,
       SCHEDULE_STORE_GRANTS.setSchedule,
+      // "Download my data": the user's export, read whole.
+      ...USER_EXPORT_READS,
     ),
     secrets: ['linkKeys'],
     settings: ['deliveryDefaults', 'linkEvidence'],

@@ -1,13 +1,12 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
-import { CONSENT_TEXT_STORE_GRANTS } from '#shared/consent/text-store.js';
 import { erasureStatusResult } from '#shared/erasure/routes/get-erasure-status.js';
 import { historyChange } from '#shared/history/results.js';
 import { MAX_CURSOR_LENGTH } from '#shared/history/routes/get-config-history.js';
 import { once } from '#shared/platform/once.js';
 import { accessOf, type Route } from '#shared/platform/route.js';
 import { scope, storedChannelConfig } from '#shared/preferences/results.js';
-import { ERASURE_ENTRY_STORE_GRANTS, PREFERENCE_STORE_GRANTS } from '#shared/preferences/store-grants.js';
+import { USER_EXPORT_READS } from '#shared/preferences/store-grants.js';
 import { schedule } from '#shared/schedules/schema.js';
 
 /** A page of the export holds at most this many records... */
@@ -77,15 +76,8 @@ export const exportUserRoute = {
   message: EXPORT_USER_MESSAGE,
   scope: 'read',
   function: {
-    ...accessOf(
-      // The user's entries: their keys on the user index, then the entries.
-      ERASURE_ENTRY_STORE_GRANTS.listUserEntries,
-      PREFERENCE_STORE_GRANTS.getEntries,
-      // The consent texts the changes refer to, and the user's link revocation items (BatchGetItem too).
-      CONSENT_TEXT_STORE_GRANTS.getTexts,
-      // The user's changes: one Query of their history partition per page; the last erasure's record.
-      { tables: { history: ['Query'], migrations: ['GetItem'] } },
-    ),
+    // What reading the export sends.
+    ...accessOf(...USER_EXPORT_READS),
     // The cursors' key is derived from the link keys (shared/history/cursor.ts), as are the revocation items' keys.
     secrets: ['linkKeys'],
   },

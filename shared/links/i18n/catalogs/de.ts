@@ -54,6 +54,10 @@ export const de: Catalog = {
   'preferences.default': 'Standard: {value}',
   'preferences.locked': '(von Ihrer Organisation festgelegt: hier nicht änderbar)',
   'preferences.save': 'Speichern',
+  'preferences.dataTitle': 'Ihre Daten',
+  'preferences.dataIntro':
+    'Alles, was hier über Ihre Auswahl gespeichert ist, und wie sie getroffen wurde, als eine Datei.',
+  'preferences.download': 'Meine Daten herunterladen',
   'row.everythingElse': 'Alles Übrige',
   'row.everythingElseNote':
     'Benachrichtigungen jeder anderen Art sowie der oben genannten Arten, die auf „Standard“ stehen.',
@@ -98,6 +102,8 @@ export const de: Catalog = {
   'reason.unknownField': 'Das Formular enthält ein Feld, das es auf der Einstellungsseite nicht gibt.',
   'reason.value': 'Das Formular enthält einen Wert, der keine der Auswahlmöglichkeiten ist.',
   'reason.repeated': 'Das Formular enthält ein Feld doppelt.',
+  'reason.dataTooLarge':
+    'Ihre Daten sind zu groß, um sie hier herunterzuladen. Fragen Sie den Absender Ihrer E-Mails danach.',
   'reason.noTimeZoneField': 'Das Formular enthält Ruhezeiten ohne das Feld für die Zeitzone.',
   'reason.timeZone':
     'Diese Zeitzone kennen wir nicht: Geben Sie einen Namen wie Europe/Berlin oder America/New_York ein.',

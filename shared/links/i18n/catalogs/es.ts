@@ -53,6 +53,10 @@ export const es: Catalog = {
   'preferences.default': 'Predeterminado: {value}',
   'preferences.locked': '(lo ha fijado tu organización: no se puede cambiar aquí)',
   'preferences.save': 'Guardar',
+  'preferences.dataTitle': 'Tus datos',
+  'preferences.dataIntro':
+    'Todo lo que se guarda aquí sobre tus elecciones, y cómo se hizo cada una, en un solo archivo.',
+  'preferences.download': 'Descargar mis datos',
   'row.everythingElse': 'Todo lo demás',
   'row.everythingElseNote':
     'Las notificaciones de cualquier otro tipo, y las de los tipos anteriores que estén en el valor predeterminado.',
@@ -96,6 +100,8 @@ export const es: Catalog = {
   'reason.unknownField': 'El formulario contiene un campo que no está en la página de preferencias.',
   'reason.value': 'El formulario contiene un valor que no es ninguna de las opciones.',
   'reason.repeated': 'El formulario contiene un campo repetido.',
+  'reason.dataTooLarge':
+    'Tus datos son demasiado grandes para descargarlos aquí. Pídeselos al remitente de tus correos.',
   'reason.noTimeZoneField': 'El formulario contiene horas de silencio sin el campo de zona horaria.',
   'reason.timeZone': 'No reconocemos esa zona horaria: escribe un nombre como Europe/Madrid o America/Mexico_City.',
   'reason.timeZoneSpelled': 'Escribe la zona horaria así: {zone}.',

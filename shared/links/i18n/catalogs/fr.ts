@@ -54,6 +54,10 @@ export const fr: Catalog = {
   'preferences.default': 'Par défaut : {value}',
   'preferences.locked': '(réglé par votre organisation : non modifiable ici)',
   'preferences.save': 'Enregistrer',
+  'preferences.dataTitle': 'Vos données',
+  'preferences.dataIntro':
+    'Tout ce qui est conservé ici sur vos choix, et la façon dont chacun a été fait, en un seul fichier.',
+  'preferences.download': 'Télécharger mes données',
   'row.everythingElse': 'Tout le reste',
   'row.everythingElseNote':
     'Les notifications de tout autre type, et celles des types ci-dessus laissés au réglage par défaut.',
@@ -99,6 +103,8 @@ export const fr: Catalog = {
   'reason.unknownField': 'Le formulaire contient un champ qui ne figure pas sur la page des préférences.',
   'reason.value': 'Le formulaire contient une valeur qui ne fait pas partie des choix.',
   'reason.repeated': 'Le formulaire contient deux fois le même champ.',
+  'reason.dataTooLarge':
+    'Vos données sont trop volumineuses pour être téléchargées ici. Demandez-les à l’expéditeur de vos e-mails.',
   'reason.noTimeZoneField': 'Le formulaire contient des heures calmes sans le champ du fuseau horaire.',
   'reason.timeZone': 'Ce fuseau horaire nous est inconnu : indiquez un nom comme Europe/Paris ou America/New_York.',
   'reason.timeZoneSpelled': 'Écrivez le fuseau horaire ainsi : {zone}.',

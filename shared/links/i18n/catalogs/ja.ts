@@ -51,6 +51,9 @@ export const ja: Catalog = {
   'preferences.default': 'デフォルト：{value}',
   'preferences.locked': '（組織が設定しているため、ここでは変更できません）',
   'preferences.save': '保存',
+  'preferences.dataTitle': 'あなたのデータ',
+  'preferences.dataIntro': 'ここに保存されているあなたの選択と、それぞれがどのように行われたかを、1つのファイルで。',
+  'preferences.download': 'データをダウンロード',
   'row.everythingElse': 'その他すべて',
   'row.everythingElseNote': 'ほかの種類の通知と、上の種類のうちデフォルトのままの通知。',
   'row.all': 'すべての通知',
@@ -93,6 +96,8 @@ export const ja: Catalog = {
   'reason.unknownField': 'フォームに、設定ページにない項目が含まれています。',
   'reason.value': 'フォームに、選択肢にない値が含まれています。',
   'reason.repeated': 'フォームに同じ項目が 2 回含まれています。',
+  'reason.dataTooLarge':
+    'データが大きすぎるため、ここではダウンロードできません。メールの送信者にお問い合わせください。',
   'reason.noTimeZoneField': 'フォームにおやすみ時間がありますが、タイムゾーンの項目がありません。',
   'reason.timeZone': '認識できないタイムゾーンです。Asia/Tokyo や America/New_York などの名前を入力してください。',
   'reason.timeZoneSpelled': 'タイムゾーンは {zone} と入力してください。',

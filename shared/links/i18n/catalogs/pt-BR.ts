@@ -53,6 +53,10 @@ export const ptBR: Catalog = {
   'preferences.default': 'Padrão: {value}',
   'preferences.locked': '(definido pela sua organização: não pode ser alterado aqui)',
   'preferences.save': 'Salvar',
+  'preferences.dataTitle': 'Seus dados',
+  'preferences.dataIntro':
+    'Tudo o que é guardado aqui sobre suas escolhas, e como cada uma foi feita, em um único arquivo.',
+  'preferences.download': 'Baixar meus dados',
   'row.everythingElse': 'Todo o resto',
   'row.everythingElseNote': 'Notificações de qualquer outro tipo e dos tipos acima que estão no padrão.',
   'row.all': 'Todas as notificações',
@@ -94,6 +98,7 @@ export const ptBR: Catalog = {
   'reason.unknownField': 'O formulário contém um campo que não está na página de preferências.',
   'reason.value': 'O formulário contém um valor que não é uma das opções.',
   'reason.repeated': 'O formulário contém um campo repetido.',
+  'reason.dataTooLarge': 'Seus dados são grandes demais para baixar aqui. Peça-os ao remetente dos seus e-mails.',
   'reason.noTimeZoneField': 'O formulário contém horários de silêncio sem o campo de fuso horário.',
   'reason.timeZone': 'Não conhecemos esse fuso horário: escreva um nome como America/Sao_Paulo ou Europe/Lisbon.',
   'reason.timeZoneSpelled': 'Escreva o fuso horário assim: {zone}.',

@@ -1,3 +1,4 @@
+import { LAST_ERASURE_GRANTS } from '#shared/erasure/last-erasure.js';
 import { PUBLISHER_STREAM_FILTERS } from '#shared/events/publisher.js';
 import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
 import { accessOf, type FunctionAccess } from '#shared/platform/route.js';
@@ -142,13 +143,14 @@ export const ERASURE_CONSUMER_FUNCTION = {
     { tables: { config: ['UpdateItem'] } },
     {
       tables: {
-        // Lease, progress, complete or fail (updates), read the record, release the user's lock;
-        // name the erasure the user's last as it ends (shared/erasure/last-erasure.ts).
-        migrations: ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'],
+        // Lease, progress, complete or fail (updates), read the record, release the user's lock.
+        migrations: ['GetItem', 'UpdateItem', 'DeleteItem'],
         // The user's history in the organization: its keys, then batch deletes.
         history: ['Query', 'BatchWriteItem'],
       },
     },
+    // As it ends, the erasure names itself the user's last (their export answers its record alone).
+    LAST_ERASURE_GRANTS.mark,
   ),
   // Continuations of a long erasure go back on its own queue.
   queues: { erasures: ['SendMessage'] },

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { JobRepository } from '#shared/jobs/repository.js';
 import { escapeKeyPart } from '#shared/platform/key-parts.js';
+import type { StoreAccess } from '#shared/platform/route.js';
 import { erasureJob } from './kind.js';
 import { ERASURE_TTL_ATTRIBUTE, type ErasureRecord, type ErasureView, erasureExpiry } from './model.js';
 
@@ -20,7 +21,7 @@ export const lastErasureKey = (organizationId: string, userId: string) => ({
 export const LAST_ERASURE_GRANTS = {
   mark: { tables: { migrations: ['PutItem'] } },
   find: { tables: { migrations: ['GetItem'] } },
-} as const;
+} as const satisfies Record<'mark' | 'find', StoreAccess>;
 
 export class DynamoLastErasure {
   constructor(

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { MIGRATION_ENTRIES_GRANTS } from '#service/migration-entries-grants.js';
 import { REPO_ROOT } from '#service/repository-root.js';
+import { CONSENT_TEXT_STORE_GRANTS } from '#shared/consent/text-store.js';
+import { LAST_ERASURE_GRANTS } from '#shared/erasure/last-erasure.js';
 import type { StoreAccess } from '#shared/platform/route.js';
 import { USER_INDEX } from '#shared/preferences/keys.js';
 import { ERASURE_ENTRY_STORE_GRANTS, PREFERENCE_STORE_GRANTS } from '#shared/preferences/store-grants.js';
@@ -194,6 +196,9 @@ describe('grants match what the code calls', () => {
         )
       : [];
   const union = (...lists: string[][]) => [...new Set(lists.flat())].sort();
+  // A request that states a consent text stores it (storeConsentText: the text store's putText).
+  const textPuts = (code: string) =>
+    code.includes('storeConsentText(') ? actionsOf(declaredActions(CONSENT_TEXT_STORE_GRANTS), ['putText']) : [];
 
   test('config set and get', () => {
     const setCode = exported('shared/preferences/service.ts', 'setConfig');
@@ -202,7 +207,10 @@ describe('grants match what the code calls', () => {
     const get = calledOn(getCode, 'store');
     expect(set.length * get.length).toBeGreaterThan(0);
     expect(policyReads(setCode)).toEqual(['dynamodb:GetItem']);
-    expect(granted('setConfig', 'ConfigTable')).toEqual(union(actionsOf(preferences(), set), policyReads(setCode)));
+    expect(textPuts(setCode)).toEqual(['dynamodb:PutItem']);
+    expect(granted('setConfig', 'ConfigTable')).toEqual(
+      union(actionsOf(preferences(), set), policyReads(setCode), textPuts(setCode)),
+    );
     expect(granted('getConfig', 'ConfigTable')).toEqual(union(actionsOf(preferences(), get), policyReads(getCode)));
   });
 
@@ -216,8 +224,13 @@ describe('grants match what the code calls', () => {
       union(actionsOf(preferences(), resolve), policyReads(resolveCode)),
     );
     expect(granted('resolveConfig', 'ConfigTable')).toEqual(['dynamodb:BatchGetItem']);
-    expect(granted('resetConfig', 'ConfigTable')).toEqual(actionsOf(preferences(), reset));
-    expect(granted('resetConfig', 'ConfigTable')).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
+    expect(granted('resetConfig', 'ConfigTable')).toEqual(union(actionsOf(preferences(), reset), textPuts(resetCode)));
+    // Updates and deletes of entries; a consent's text put once.
+    expect(granted('resetConfig', 'ConfigTable')).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
     for (const key of ['resolveConfig', 'resetConfig'] as const) {
       expect(granted(key, 'MigrationsTable')).toEqual([]);
       expect(granted(key, 'MigrationQueue')).toEqual([]);
@@ -325,8 +338,15 @@ describe('grants match what the code calls', () => {
     expect(actionsOf(erased, ['listUserEntries'])).toEqual([]);
     expect(ERASURE_ENTRY_STORE_GRANTS.listUserEntries.indexes.config).toEqual([USER_INDEX]);
     expect(granted('ErasureConsumer', 'ConfigTable')).toEqual(actionsOf(erased, onTable));
+    // As it ends, the erasure names itself the user's last (`deps.last?.mark(`).
+    const named = [...worker.matchAll(/\bdeps\.last\?\.(\w+)\(/g)].flatMap(([, method]) =>
+      LAST_ERASURE_GRANTS[method as keyof typeof LAST_ERASURE_GRANTS].tables.migrations.map(
+        (action) => `dynamodb:${action}`,
+      ),
+    );
+    expect(named).toEqual(['dynamodb:PutItem']);
     expect(granted('ErasureConsumer', 'MigrationsTable')).toEqual(
-      actionsOf(migrations(), calledOn(worker, 'repository')),
+      union(actionsOf(migrations(), calledOn(worker, 'repository')), named),
     );
     const history = adapterActions('shared/history/dynamo-store.ts', 'DynamoHistoryStore');
     expect(granted('ErasureConsumer', 'HistoryTable')).toEqual(actionsOf(history, calledOn(worker, 'history')));

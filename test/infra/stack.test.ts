@@ -545,9 +545,11 @@ describe('functions', () => {
       [ENV.migrationsTable]: tableId('migrations'),
       [ENV.linkKeysSecret]: secretId(),
     };
-    expect(variables('unsubscribe')).toEqual(page);
+    expect(variables('unsubscribe')).toEqual({ ...page, [ENV.linkEvidenceClient]: 'true' });
     expect(variables('preferencePage')).toEqual({
       ...page,
+      [ENV.historyTable]: tableId('history'),
+      [ENV.linkEvidenceClient]: 'true',
       [ENV.defaultInbox]: 'NONE',
       [ENV.defaultEmail]: 'ALL',
       [ENV.defaultSlack]: 'NONE',
@@ -579,10 +581,11 @@ describe('least-privilege IAM', () => {
       [tableId('limits')]: ['dynamodb:UpdateItem'],
     };
     // The policy item is read for its locks (set, a GetItem) and as a layer (get, resolve: one key
-    // of their batched read); set writes entry by entry (a conditional UpdateItem each).
+    // of their batched read); set writes entry by entry (a conditional UpdateItem each), and a
+    // consent's text once (a conditional PutItem).
     expect(dataAccess('setConfig')).toEqual({
       ...credentials,
-      [tableId('config')]: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      [tableId('config')]: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     });
     expect(dataAccess('getConfig')).toEqual({
       ...credentials,
@@ -594,8 +597,8 @@ describe('least-privilege IAM', () => {
     });
     expect(dataAccess('resetConfig')).toEqual({
       ...credentials,
-      // Entry by entry: an update, and the delete of an emptied organization-level entry.
-      [tableId('config')]: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
+      // Entry by entry: an update, and the delete of an emptied organization-level entry; a consent's text.
+      [tableId('config')]: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
     });
     expect(dataAccess('migrateDocument')).toEqual({
       ...credentials,
@@ -634,10 +637,22 @@ describe('least-privilege IAM', () => {
       [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],
       [tableId('migrations')]: ['dynamodb:BatchGetItem'],
     });
+    // The preference page also reads the user's export whole ("Download my data").
     expect(dataAccess('preferencePage')).toEqual({
       ...keys,
       [tableId('config')]: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
-      [tableId('migrations')]: ['dynamodb:BatchGetItem'],
+      [tableId('migrations')]: ['dynamodb:BatchGetItem', 'dynamodb:GetItem'],
+      [tableId('history')]: ['dynamodb:Query'],
+      [`${tableId('config')}/index/byUser`]: ['dynamodb:Query'],
+    });
+    // The export reads only; it seals its cursors with a key derived from the link keys.
+    expect(dataAccess('exportUser')).toEqual({
+      ...credentials,
+      ...keys,
+      [tableId('config')]: ['dynamodb:BatchGetItem'],
+      [tableId('migrations')]: ['dynamodb:GetItem'],
+      [tableId('history')]: ['dynamodb:Query'],
+      [`${tableId('config')}/index/byUser`]: ['dynamodb:Query'],
     });
     expect(dataAccess('ErasureConsumer')[secretId()]).toEqual(['secretsmanager:GetSecretValue']);
     // config/history seals its cursors with a key derived from them.
@@ -672,6 +687,7 @@ describe('least-privilege IAM', () => {
       'setWebhooks',
       'rotateWebhookSecret',
       'WebhookDispatcher',
+      'exportUser',
     ];
     for (const key of FUNCTION_KEYS) {
       if (!readers.includes(key)) {

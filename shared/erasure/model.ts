@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import type { JobRecord } from '#shared/jobs/record.js';
 import type { JobStatus } from '#shared/jobs/status.js';
-import type { erasureStatusResult } from './routes/get-erasure-status.js';
+import type { erasureStatusResult } from './status-schema.js';
 
 export type ErasureStatus = JobStatus;
 

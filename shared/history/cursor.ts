@@ -16,6 +16,9 @@ import { CHANGE_SORT_KEY, entrySortPrefix, userPartition } from './keys.js';
  * key it refuses (an empty or malformed sort key was a ValidationException, answered 500).
  */
 
+/** Far above any history cursor the service hands out (a key of at most some 4 KiB, sealed, base64url). */
+export const MAX_CURSOR_LENGTH = 8192;
+
 export const INVALID_CURSOR_MESSAGE = 'cursor is not valid for this request; start again without it.';
 
 export type HistoryKey = Record<string, string>;

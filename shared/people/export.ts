@@ -7,13 +7,8 @@ import { categoryConfigs } from '#shared/preferences/layers.js';
 import type { EntryKey, StoredEntry } from '#shared/preferences/model.js';
 import { type ErasureEntryStore, entryId, type PreferenceStore } from '#shared/preferences/store.js';
 import { decodeExportCursor, type ExportPosition, encodeExportCursor, SENT_PREFIX } from './cursor.js';
-import {
-  type ExportRecord,
-  type ExportUserRequest,
-  type ExportUserResult,
-  MAX_EXPORT_PAGE_BYTES,
-  MAX_EXPORT_RECORDS,
-} from './routes/export-user.js';
+import { type ExportRecord, type ExportUserResult, MAX_EXPORT_PAGE_BYTES, MAX_EXPORT_RECORDS } from './records.js';
+import type { ExportUserRequest } from './routes/export-user.js';
 
 /*
  * docs/api.md, users/export: everything the service holds of a user in an organization, page by

@@ -8,7 +8,7 @@ import type { HistoryChange } from '#shared/history/results.js';
 import { newKeyringDocument, staticKeyring } from '#shared/links/keyring.js';
 import { DynamoLinkRevoker, DynamoRevocationReader } from '#shared/links/revocation.js';
 import { type ExportDeps, exportUser } from '#shared/people/export.js';
-import type { ExportRecord, ExportUserResult } from '#shared/people/routes/export-user.js';
+import type { ExportRecord, ExportUserResult } from '#shared/people/records.js';
 import { DynamoErasureEntryStore } from '#shared/preferences/dynamo-erasure-entries.js';
 import { DynamoScheduleStore } from '#shared/preferences/dynamo-schedule-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';

@@ -3,13 +3,12 @@ import { categoryId } from '#shared/api/categories.js';
 import { identifier } from '#shared/api/identifiers.js';
 import { once } from '#shared/platform/once.js';
 import type { Route } from '#shared/platform/route.js';
+import { MAX_CURSOR_LENGTH } from '../cursor.js';
 import { ENTRY_INDEX } from '../keys.js';
 import { historyChange } from '../results.js';
 
 export const DEFAULT_HISTORY_LIMIT = 50;
 export const MAX_HISTORY_LIMIT = 100;
-/** Far above any cursor the service hands out (a key of at most some 4 KiB, sealed, base64url). */
-export const MAX_CURSOR_LENGTH = 8192;
 
 /** POST /v2/notifications/config/history */
 export const historyRequest = z.strictObject({

@@ -1,18 +1,9 @@
 import * as z from 'zod/mini';
 import { identifier } from '#shared/api/identifiers.js';
-import { erasureStatusResult } from '#shared/erasure/routes/get-erasure-status.js';
-import { historyChange } from '#shared/history/results.js';
-import { MAX_CURSOR_LENGTH } from '#shared/history/routes/get-config-history.js';
-import { once } from '#shared/platform/once.js';
+import { MAX_CURSOR_LENGTH } from '#shared/history/cursor.js';
 import { accessOf, type Route } from '#shared/platform/route.js';
-import { scope, storedChannelConfig } from '#shared/preferences/results.js';
 import { USER_EXPORT_READS } from '#shared/preferences/store-grants.js';
-import { schedule } from '#shared/schedules/schema.js';
-
-/** A page of the export holds at most this many records... */
-export const MAX_EXPORT_RECORDS = 1_000;
-/** ...and at most this many bytes of records (UTF-8 JSON). */
-export const MAX_EXPORT_PAGE_BYTES = 1_000_000;
+import { exportUserResult } from '../records.js';
 
 /** POST /v2/organizations/users/export */
 export const exportUserRequest = z.strictObject({
@@ -28,43 +19,6 @@ export const exportUserRequest = z.strictObject({
   ),
 });
 export type ExportUserRequest = z.infer<typeof exportUserRequest>;
-
-/** One record of a person's data, typed by `kind`. */
-export const exportRecord = once(() =>
-  z.union([
-    /** A stored entry: a document's, or the organization level's (documentId null), with its category layers. */
-    z.strictObject({
-      kind: z.literal('entry'),
-      documentId: z.nullable(z.string()),
-      scope: scope(),
-      config: storedChannelConfig(),
-      categories: z.record(z.string(), storedChannelConfig()),
-      updatedAt: z.string(),
-    }),
-    /** The user's delivery schedule in the organization. */
-    z.strictObject({ kind: z.literal('schedule'), schedule: schedule() }),
-    /** A change of the history, with its evidence. */
-    z.extend(historyChange(), { kind: z.literal('change') }),
-    /** A consent text a change refers to by its SHA-256, once per export. */
-    z.strictObject({ kind: z.literal('consentText'), sha256: z.string(), text: z.string() }),
-    /** When the user's links were last revoked: links made before it no longer work. */
-    z.strictObject({ kind: z.literal('linkRevocation'), revokedBefore: z.iso.datetime() }),
-    /** After an erasure completed: its status record, and nothing of what it erased. */
-    z.extend(erasureStatusResult(), { kind: z.literal('erasure') }),
-  ]),
-);
-export type ExportRecord = z.output<ReturnType<typeof exportRecord>>;
-
-export const exportUserResult = once(() =>
-  z.strictObject({
-    organizationId: z.string(),
-    userId: z.string(),
-    exportedAt: z.iso.datetime(),
-    records: z.array(exportRecord()),
-    nextCursor: z.optional(z.string()),
-  }),
-);
-export type ExportUserResult = z.output<ReturnType<typeof exportUserResult>>;
 
 export const EXPORT_USER_MESSAGE = 'User data exported successfully.';
 

@@ -1,10 +1,6 @@
 import { INVALID_CURSOR_MESSAGE } from '#shared/history/cursor.js';
-import {
-  EXPORT_USER_MESSAGE,
-  type exportUserRoute,
-  MAX_EXPORT_PAGE_BYTES,
-  MAX_EXPORT_RECORDS,
-} from '#shared/people/routes/export-user.js';
+import { MAX_EXPORT_PAGE_BYTES, MAX_EXPORT_RECORDS } from '#shared/people/records.js';
+import { EXPORT_USER_MESSAGE, type exportUserRoute } from '#shared/people/routes/export-user.js';
 import { BODY_RULE, IDENTIFIER_RULE, type OperationDocs, TIME, withInvalidArgument } from './common.js';
 import { EXAMPLE_ERASURE_ID } from './erasure.js';
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logger } from '#shared/platform/logger.js';
 import { bundleBench } from './bundles.js';
+import { consentBench } from './consent.js';
 import { devReloadBench } from './dev-reload.js';
 import { largestBench } from './largest.js';
 import { migrationBench } from './migration.js';
@@ -42,6 +43,7 @@ const SECTIONS = [
   'rejected',
   'largest',
   'twin-store',
+  'consent',
   'throughput',
   'webhooks',
   'migration',
@@ -128,6 +130,7 @@ const main = async () => {
     const [users = 0, documents = 0] = (option('twin-set') ?? (quick ? '100x3' : '1000x5')).split('x').map(Number);
     return twinStoreBench({ users, documents, rounds: Number(option('twin-rounds') ?? (full ? 3 : quick ? 1 : 2)) });
   });
+  await run('consent', () => consentBench({ users: quick ? 100 : 1000, pages: quick ? 2 : 5 }));
   await run('throughput', () =>
     throughputBench({
       connections: (option('connections') ?? (quick ? '8' : '1,8,32')).split(',').map(Number),

@@ -11,6 +11,7 @@ import { addCredential, callAs, PATHS, type TestCredential, waitForMigration } f
 // can choose: DEBUG level and Powertools' POWERTOOLS_LOGGER_LOG_EVENT, which logs each
 // incoming event. Everything the process writes to stdout and stderr is captured, and so is
 // the local server's own request log.
+const CONSENT_TEXT = 'Yes: email me when someone mentions me (wording v7, never logged).';
 let service: LocalService;
 let credential: TestCredential;
 const captured: string[] = [];
@@ -90,6 +91,13 @@ test('no token (valid or wrong), no token hash and no webhook secret appears in 
   const started = await callAs(service, credential, PATHS.migrate, data.migrate);
   const migrationId = (started.body.result!.data as { migrationId: string }).migrationId;
   expect(await waitForMigration(service, credential, 'org-1', migrationId)).toMatchObject({ status: 'completed' });
+  // A consent's text is the person's words in the organization's wording: never in a log either,
+  // stored or refused (a capture time in the future).
+  await callAs(service, credential, PATHS.set, { ...data.set, consent: { source: 'settings', text: CONSENT_TEXT } });
+  await callAs(service, credential, PATHS.set, {
+    ...data.set,
+    consent: { source: 'settings', text: CONSENT_TEXT, capturedAt: '2999-01-01T00:00:00Z' },
+  });
   // An unexpected failure: the config table is gone, so the route answers INTERNAL and logs the error.
   await service.dynamo.send(new DeleteTableCommand({ TableName: service.tables.config }));
   expect((await callAs(service, credential, PATHS.get, data.get)).status).toBe(500);
@@ -98,7 +106,14 @@ test('no token (valid or wrong), no token hash and no webhook secret appears in 
   // The capture works: the logs name the api key (not a secret) and the failure.
   expect(text).toContain(credential.apiKey);
   expect(text).toContain('Unexpected error');
-  for (const secret of [credential.token, wrong.token, unknown.token, service.token, hashToken(credential.token)]) {
+  for (const secret of [
+    credential.token,
+    wrong.token,
+    unknown.token,
+    service.token,
+    hashToken(credential.token),
+    CONSENT_TEXT,
+  ]) {
     expect({ secret, found: text.includes(secret) }).toEqual({ secret, found: false });
   }
   // Nor an endpoint's secret, whole or its key bytes alone.

@@ -121,6 +121,25 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
       (d) => {
         d.category = 'c'.repeat(65);
       },
+      // A consent stated wrongly (docs/api.md, Consent evidence).
+      (d) => {
+        d.consent = { source: 'settings', color: 'blue' };
+      },
+      (d) => {
+        d.consent = { source: 'settings', capturedAt: '2999-01-01T00:00:00Z' };
+      },
+      (d) => {
+        d.consent = { source: 'settings', capturedAt: '2000-01-01T00:00:00Z' };
+      },
+      (d) => {
+        d.consent = { source: 'settings', ipAddress: '999.1.1.1' };
+      },
+      (d) => {
+        d.consent = { source: 'settings', text: 't'.repeat(5_001) };
+      },
+      (d) => {
+        d.consent = 'yes';
+      },
       (d) => {
         d.config = {};
       },
@@ -443,6 +462,26 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
     extraMutations: [
       (d) => {
         d.erasureId = '';
+      },
+    ],
+  },
+  {
+    name: 'exportUser',
+    path: '/v2/organizations/users/export',
+    valid: { organizationId: 'org-1', userId: 'u1' },
+    required: ['organizationId', 'userId'],
+    extraMutations: [
+      (d) => {
+        d.cursor = '';
+      },
+      (d) => {
+        d.cursor = 'k1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+      },
+      (d) => {
+        d.cursor = 'x'.repeat(70_000);
+      },
+      (d) => {
+        d.cursor = 7;
       },
     ],
   },

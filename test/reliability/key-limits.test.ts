@@ -7,6 +7,8 @@ import { MAX_IDENTIFIER_LENGTH } from '#shared/api/identifiers.js';
 import { Authenticator } from '#shared/auth/authenticator.js';
 import { hashToken, MAX_API_KEY_LENGTH, MAX_TOKEN_LENGTH } from '#shared/auth/credential.js';
 import { DynamoCredentialStore } from '#shared/auth/dynamo-credential-store.js';
+import { consentTextKey } from '#shared/consent/text-store.js';
+import { lastErasureKey } from '#shared/erasure/last-erasure.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import { historyKeys } from '#shared/history/keys.js';
 import { getJobView } from '#shared/jobs/view.js';
@@ -84,6 +86,9 @@ describe('the worst case in bytes', () => {
       categoryHistorySk: bytes(historyKeys(worstCategoryEntry, LATEST_TIME, LONGEST_SEQUENCE).sk),
       categoryHistoryEntrySk: bytes(historyKeys(worstCategoryEntry, LATEST_TIME, LONGEST_SEQUENCE).entrySk),
       policyPk: bytes(policyKey(WORST_ESCAPED).pk),
+      consentTextPk: bytes(consentTextKey(WORST_ESCAPED, 'f'.repeat(64)).pk),
+      consentTextSk: bytes(consentTextKey(WORST_ESCAPED, 'f'.repeat(64)).sk),
+      lastErasurePk: bytes(lastErasureKey(WORST_ESCAPED, WORST_ESCAPED).pk),
     };
     expect(sizes).toEqual({
       documentEntryPk: 4 + 768 + 1 + 768, // DOC#<org>#<doc>
@@ -99,6 +104,9 @@ describe('the worst case in bytes', () => {
       categoryHistorySk: 27 + 1 + 40 + 1 + 64, // ...#<category id, 64 ASCII characters>
       categoryHistoryEntrySk: 768 + 1 + 27 + 1 + 40 + 1 + 64,
       policyPk: 7 + 768, // POLICY#<org>
+      consentTextPk: 8 + 768, // CONSENT#<org>
+      consentTextSk: 64, // the text's SHA-256, hex
+      lastErasurePk: 7 + 768 + 1 + 768, // ERASED#<org>#<user>
     });
     for (const [key, size] of Object.entries(sizes)) {
       // The history table's index keys (entryPk, entrySk) have the same limits as table keys.

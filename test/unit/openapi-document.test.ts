@@ -63,6 +63,7 @@ describe('operations', () => {
       'getMigrationStatus',
       'eraseUser',
       'getErasureStatus',
+      'exportUser',
       'createLinks',
       'revokeLinks',
       'setWebhooks',

@@ -266,7 +266,7 @@ describe('inside an app', () => {
       // A change saved inside the frame: the page after the save tells the parent.
       const inFrame = page.frameLocator('#preferences');
       await inFrame.getByRole('group', { name: 'Commentaires' }).getByLabel('E-mail').selectOption('NONE');
-      await inFrame.locator('button[type=submit]').click();
+      await inFrame.getByRole('button', { name: 'Enregistrer' }).click();
       await page.locator('#saved').waitFor({ state: 'visible' });
       expect(await inFrame.locator('.status[role=status]').count()).toBe(1);
       const stored = await service.call('/v2/notifications/config/get', {

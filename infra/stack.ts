@@ -37,14 +37,16 @@ import {
 } from '#service/routes.js';
 import { TABLES, type TableName } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
-import { type FunctionSetting, publicRoutePaths, type QueueName, type SecretName } from '#shared/platform/route.js';
+import { type FileFolder, type FunctionSetting, publicRoutePaths, type QueueName, type SecretName } from '#shared/platform/route.js';
 import { type DeadLetters, ServiceAlarms } from './constructs/service-alarms.js';
 import {
   acknowledgeLogGroupRules,
+  type BoundBucket,
   type BoundQueue,
   type BoundSecret,
   ServiceFunction,
 } from './constructs/service-function.js';
+import { createFilesBucket } from './files-bucket.js';
 import { CONTROL_TOWER } from './guard-rules.js';
 import {
   createErasureQueues,
@@ -88,6 +90,8 @@ export class ServiceStack extends Stack {
   readonly queues: Record<QueueName, BoundQueue>;
   /** The tables, by their name in service/tables.ts. */
   readonly tables: ReturnType<typeof createServiceTables>;
+  /** The bucket of import and export files (infra/files-bucket.ts). */
+  readonly files: BoundBucket;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -102,6 +106,8 @@ export class ServiceStack extends Stack {
     const erasureQueues = createErasureQueues(this);
     const webhookQueues = createWebhookQueues(this);
     this.tables = tables;
+    const files: BoundBucket = { bucket: createFilesBucket(this, removalPolicy), env: ENV.filesBucket };
+    this.files = files;
     const queues: Record<QueueName, BoundQueue> = {
       migrations: migrationQueue,
       erasures: { queue: erasureQueues.queue, env: ENV.erasureQueueUrl },
@@ -180,6 +186,9 @@ export class ServiceStack extends Stack {
       }
       for (const [queue, actions] of Object.entries(spec.queues ?? {})) {
         fn.grantQueue(queues[queue as QueueName], actions);
+      }
+      for (const [folder, actions] of Object.entries(spec.files ?? {})) {
+        fn.grantFiles(files, folder as FileFolder, actions);
       }
       for (const secret of spec.secrets ?? []) fn.grantSecret(secrets[secret]);
       if (spec.eventBus?.includes('PutEvents')) {
@@ -378,6 +387,7 @@ export class ServiceStack extends Stack {
       value: linkKeys.secretArn,
       description: 'The keys of the links in emails: pass to `npm run link-keys -- --secret-id`',
     });
+    new CfnOutput(this, 'FilesBucketName', { value: files.bucket.bucketName });
     new CfnOutput(this, 'EventBusName', {
       value: this.eventBus.eventBusName,
       description: 'Where the service publishes its events (source notification-preferences)',

@@ -5,6 +5,7 @@ import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -12,8 +13,9 @@ import { esbuildAliases } from '#service/bundle-aliases.js';
 import { type FunctionSpec, memoryOf, timeoutSecondsOf } from '#service/functions.js';
 import { LAMBDA_SDK_SETTINGS } from '#service/lambda-sdk-settings.js';
 import { REPO_ROOT } from '#service/repository-root.js';
+import { FILE_FOLDERS } from '#shared/files/keys.js';
 import type { EnvName } from '#shared/platform/environment.js';
-import type { QueueAction, TableAction } from '#shared/platform/route.js';
+import type { FileAction, FileFolder, QueueAction, TableAction } from '#shared/platform/route.js';
 import { CONTROL_TOWER } from '../guard-rules.js';
 
 /** Why the service's log groups are exempt from two Control Tower rules (see infra/guard-rules.ts). */
@@ -47,6 +49,12 @@ export interface BoundTable {
 /** A secret and the environment variable that carries its ARN to the functions. */
 export interface BoundSecret {
   secret: ISecret;
+  env: EnvName;
+}
+
+/** A bucket and the environment variable that carries its name to the functions. */
+export interface BoundBucket {
+  bucket: IBucket;
   env: EnvName;
 }
 
@@ -215,6 +223,20 @@ export class ServiceFunction extends Construct {
       resourceArns: [secret.secretArn],
     });
     this.function.addEnvironment(env, secret.secretArn);
+    return this;
+  }
+
+  /**
+   * Grants exactly `actions` on the objects of one folder of the files bucket (`<folder>/*`, not
+   * the bucket: no listing) and sets the bucket's name variable.
+   */
+  grantFiles({ bucket, env }: BoundBucket, folder: FileFolder, actions: readonly FileAction[]): this {
+    Grant.addToPrincipal({
+      grantee: this.function,
+      actions: actions.map((action) => `s3:${action}`),
+      resourceArns: [bucket.arnForObjects(`${FILE_FOLDERS[folder]}/*`)],
+    });
+    this.function.addEnvironment(env, bucket.bucketName);
     return this;
   }
 

@@ -59,6 +59,8 @@ export const ENV = {
    * client's IP address and user agent (`false`: neither is stored).
    */
   linkEvidenceClient: 'LINK_EVIDENCE_CLIENT',
+  /** The bucket of import and export files (contract 15.3). */
+  filesBucket: 'FILES_BUCKET_NAME',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
@@ -106,6 +108,7 @@ const QUEUE_ENV: Record<QueueName, EnvName> = {
 };
 export const queueUrl = (queue: QueueName, env: Env = process.env): string => requireEnv(QUEUE_ENV[queue], env);
 export const eventBusName = (env: Env = process.env): string => requireEnv(ENV.eventBusName, env);
+export const filesBucketName = (env: Env = process.env): string => requireEnv(ENV.filesBucket, env);
 
 /** The queue's maxReceiveCount: the delivery with this receive count is the last attempt. */
 export const maxReceiveCount = (queue: JobQueueName, env: Env = process.env): number => {

@@ -41,6 +41,21 @@ export type QueueName = 'migrations' | 'erasures' | 'webhooks';
 /** The queues of jobs (shared/jobs/): a message names a job, and the last receive fails it. */
 export type JobQueueName = Extract<QueueName, 'migrations' | 'erasures'>;
 
+/**
+ * The folders of the files bucket (shared/files/keys.ts names the keys under them): uploaded
+ * import files, the rejected rows of an import, export files. A grant names its folder, so that
+ * no function reaches another kind of file.
+ */
+export type FileFolder = 'imports' | 'importErrors' | 'exports';
+
+/**
+ * S3 object actions a function may be given on a folder of the files bucket. Signing a presigned
+ * URL takes the action the URL performs (PutObject for an upload, GetObject for a download);
+ * writing a file in parts takes PutObject (create, upload each part, complete) and
+ * AbortMultipartUpload. No listing, no deletion: the bucket's lifecycle deletes.
+ */
+export type FileAction = 'GetObject' | 'PutObject' | 'AbortMultipartUpload';
+
 /** Deployment settings a function reads from its environment (the stack sets them from CDK context). */
 export type FunctionSetting =
   | 'deliveryDefaults'
@@ -69,6 +84,8 @@ export interface FunctionAccess {
   /** Indexes the function queries, by table: Query on each named index only (table actions never reach an index). */
   indexes?: Partial<Record<TableName, readonly string[]>>;
   queues?: Partial<Record<QueueName, readonly QueueAction[]>>;
+  /** Object actions per folder of the files bucket (contract 15.3). */
+  files?: Partial<Record<FileFolder, readonly FileAction[]>>;
   /** Tables whose change stream invokes the function (the stack adds the event source mappings). */
   streams?: readonly TableName[];
   /**

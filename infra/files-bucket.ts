@@ -1,0 +1,64 @@
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { FILE_RETENTION_DAYS } from '#shared/files/keys.js';
+import { guardRule } from './guard-rules.js';
+
+/**
+ * The bucket of import and export files (contract 15.3): private (every public access blocked,
+ * ACLs off), encrypted at rest with S3-managed keys, TLS only, and every object deleted
+ * FILE_RETENTION_DAYS after it was written; an upload left unfinished is aborted after a day.
+ * Presigned URLs, signed by the functions that may perform the call, are the only way in or out.
+ */
+export const createFilesBucket = (scope: Construct, removalPolicy: RemovalPolicy): Bucket => {
+  const bucket = new Bucket(scope, 'FilesBucket', {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    encryption: BucketEncryption.S3_MANAGED,
+    enforceSSL: true,
+    versioned: false,
+    lifecycleRules: [
+      {
+        id: 'DeleteFilesAfterRetention',
+        expiration: Duration.days(FILE_RETENTION_DAYS),
+        abortIncompleteMultipartUploadAfter: Duration.days(1),
+      },
+    ],
+    // Files live 7 days at most: a stack deleted with files younger than that keeps the bucket
+    // until an operator empties it (docs/operations.md, Files bucket), rather than a custom
+    // resource that deletes objects on the stack's behalf.
+    removalPolicy,
+  });
+  const logs =
+    'Server access logs would record each presigned request, whose query string carries its signature, in a ' +
+    'second bucket to keep and protect; the files are transient (deleted after 7 days), each one is created by ' +
+    "an authenticated API call that the API's access logs and the job's status record already trace.";
+  Validations.of(bucket).acknowledge(
+    { id: 'AwsSolutions-S1', reason: logs },
+    { id: guardRule('s3_bucket_logging_enabled_check'), reason: logs },
+    {
+      id: guardRule('s3_bucket_default_encryption_kms_check'),
+      reason:
+        'Encrypted at rest with S3-managed keys, like the tables and queues with their AWS managed keys: a ' +
+        'customer managed key would add a key policy and kms grants to every function that signs a URL, and a ' +
+        'KMS call per request, for no control the service needs over files that live 7 days.',
+    },
+    {
+      id: guardRule('s3_bucket_versioning_enabled_check'),
+      reason:
+        'Each file is written once under a new random key and never rewritten; versions would only keep ' +
+        'deleted files past their 7 days, which the contract forbids.',
+    },
+    {
+      id: guardRule('s3_bucket_object_lock_enabled_check'),
+      reason: 'Object lock would keep files the contract says are deleted 7 days after they were written.',
+    },
+    {
+      id: guardRule('s3_event_notifications_enabled_check'),
+      reason:
+        'No file yet starts work by its arrival: the import files, whose upload starts an import, are the ' +
+        "notification's to come (contract 15.1); export files are written by the service itself.",
+    },
+  );
+  return bucket;
+};

@@ -24,6 +24,8 @@ export const dataPaths = (dataDir: string) => ({
   events: join(dataDir, 'events.jsonl'),
   /** The keys of the links in emails, served by the Secrets Manager stand-in (local/secrets/). */
   linkKeys: join(dataDir, 'link-keys.json'),
+  /** The files bucket's objects, kept by the S3 stand-in (local/files/local-s3.ts). */
+  files: join(dataDir, 'files'),
   /** The banner's `export` line, for `source` (local/shell-env.ts). */
   shellEnv: join(dataDir, 'env.sh'),
 });
@@ -39,6 +41,8 @@ export interface RunningServer {
   sqsEndpoint: string;
   /** The Secrets Manager stand-in holding the link keys (absent in a file an older twin wrote). */
   secretsEndpoint?: string;
+  /** The S3 stand-in holding the files bucket (absent in a file an older twin wrote). */
+  filesEndpoint?: string;
   startedAt: string;
 }
 

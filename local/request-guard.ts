@@ -34,7 +34,7 @@ export const isOwnHost = (header: string | undefined, localPort: number, bindHos
 export const accessKeyIdOf = (authorization: string | undefined): string | undefined =>
   /^AWS4-HMAC-SHA256 .*\bCredential=([^/,\s]+)\//.exec(authorization ?? '')?.[1];
 
-const sameText = (a: string, b: string): boolean => {
+export const sameText = (a: string, b: string): boolean => {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);

@@ -38,6 +38,7 @@ import {
 } from './data-dir.js';
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
 import { type LocalEventBridge, startLocalEventBridge } from './events/local-event-bridge.js';
+import { type LocalS3, startLocalS3 } from './files/local-s3.js';
 import { type FunctionLoader, IN_PROCESS, type RouteFunction } from './function-loader.js';
 import { InFlight } from './in-flight.js';
 import { perInvocation, useInvokeStore } from './invoke-store.js';
@@ -157,6 +158,9 @@ export interface LocalRuntime {
   eventsEndpoint: string;
   /** The Secrets Manager stand-in, which serves the link keys to the functions. */
   secretsEndpoint: string;
+  /** The S3 stand-in, which keeps the files bucket (import and export files) and serves its presigned URLs. */
+  filesEndpoint: string;
+  filesBucket: string;
   /** The file of the link keys (undefined in memory). */
   linkKeysFile: string | undefined;
   queueUrl: string;
@@ -203,6 +207,7 @@ let firstPorts:
       sqs: number;
       events: number;
       secrets: number;
+      files: number;
     }
   | undefined;
 let firstCredential: AwsCredential | undefined;
@@ -349,6 +354,14 @@ const start = async (
     log,
   });
   cleanups.push(() => secrets.close());
+  // The files bucket, in the data directory (in memory: a temporary directory, removed on close).
+  const files: LocalS3 = await startLocalS3({
+    credential: awsCredential,
+    region: LOCAL_REGION,
+    ...(inMemory ? {} : { directory: paths.files }),
+    port: firstPorts?.files ?? 0,
+  });
+  cleanups.push(() => files.close());
   if (!firstPorts) firstInMemory = inMemory;
   firstCredential ??= awsCredential;
   firstPorts ??= {
@@ -357,6 +370,7 @@ const start = async (
     sqs: portOf(sqs.endpoint),
     events: portOf(events.endpoint),
     secrets: portOf(secrets.endpoint),
+    files: portOf(files.endpoint),
   };
   const maxReceiveCount = queueOptions.maxReceiveCount ?? DEFAULT_MAX_RECEIVE_COUNT;
   const deadLetterQueue = sqs.createQueue(MIGRATION_DLQ_NAME);
@@ -399,6 +413,8 @@ const start = async (
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: events.endpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+    AWS_ENDPOINT_URL_S3: files.endpoint,
+    [ENV.filesBucket]: files.bucket,
     [ENV.eventBusName]: LOCAL_EVENT_BUS_NAME,
     // Links on the API's own URL, as a stage sets its domain: never the Host a request names.
     [ENV.linksBaseUrl]:
@@ -420,6 +436,7 @@ const start = async (
       (await import('#shared/platform/sqs-client.js')).sqsClient,
       (await import('#shared/platform/events-client.js')).eventBridgeClient,
       (await import('#shared/platform/secrets-client.js')).secretsClient,
+      (await import('#shared/platform/s3-client.js')).s3Client,
     ];
     const recording = recordCalls(clients, `${FUNCTION_PREFIX}-`, options.recordAwsCalls);
     cleanups.push(async () => recording.stop());
@@ -567,6 +584,7 @@ const start = async (
       dynamoEndpoint: embedded.endpoint,
       sqsEndpoint: sqs.endpoint,
       secretsEndpoint: secrets.endpoint,
+      filesEndpoint: files.endpoint,
       startedAt: new Date().toISOString(),
     });
     cleanups.push(() => removeRunningServer(dataDir));
@@ -595,6 +613,8 @@ const start = async (
     sqsEndpoint: sqs.endpoint,
     eventsEndpoint: events.endpoint,
     secretsEndpoint: secrets.endpoint,
+    filesEndpoint: files.endpoint,
+    filesBucket: files.bucket,
     linkKeysFile: inMemory ? undefined : paths.linkKeys,
     queueUrl: queue.url,
     deadLetterQueueUrl: deadLetterQueue.url,

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { REPO_ROOT } from '#service/repository-root.js';
@@ -173,6 +174,24 @@ describe('npm run inspect', () => {
     expect(stdout).toContain(`Local twin at DynamoDB ${service.dynamoEndpoint}, SQS ${service.sqsEndpoint}`);
     expect(stdout).toContain('migrations-dlq: 1 of 1 message(s)');
     expect(stdout).toContain('Events: kept in a data directory only');
+  });
+
+  test("files: the bucket's objects in the data directory, newest first, with their size", async () => {
+    const s3 = new S3Client({
+      endpoint: service.filesEndpoint,
+      region: 'local',
+      credentials: service.awsCredential,
+      forcePathStyle: true,
+    });
+    await s3.send(
+      new PutObjectCommand({ Bucket: service.filesBucket, Key: 'exports/acme/e1', Body: '{"userId":"a"}\n' }),
+    );
+    s3.destroy();
+    const { code, stdout } = await inspect(['files', '--data-dir', dataDir]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`Files (bucket ${service.filesBucket}): 1, newest first`);
+    expect(stdout).toMatch(/^ {2}exports\/acme\/e1 +15 +\d{4}-/m);
+    expect(await readdir(join(dataDir, 'files'))).toContain(service.filesBucket);
   });
 
   test('no twin, a wrong command line: a message and an exit code, never a stack', async () => {

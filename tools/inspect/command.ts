@@ -1,12 +1,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dataPaths, readRunningServer, resolveDataDir } from '#local/data-dir.js';
+import { LOCAL_FILES_BUCKET } from '#local/files/local-s3.js';
 import { LOCAL_REGION } from '#local/lambda-context.js';
 import { twinCredential } from '../cli/local-store.js';
 import { type CliIo, describeError, parseCommandLine, printable, UsageError } from '../cli/output.js';
 import { inspectDeliveries } from './deliveries.js';
 import { inspectEvents } from './events.js';
+import { inspectFiles } from './files.js';
 import { inspectQueues, MAX_SHOWN_MESSAGES } from './queues.js';
 import { inspectTables } from './tables.js';
 
@@ -15,7 +18,7 @@ import { inspectTables } from './tables.js';
  * AWS SDK (and its events file): tables, queues with their dead letters, recent events. It reads
  * only; a dead letter stays where it is.
  */
-export const USAGE = `Usage: npm run inspect [-- [tables] [queues] [events] [deliveries] [options]]
+export const USAGE = `Usage: npm run inspect [-- [tables] [queues] [events] [deliveries] [files] [options]]
 
 Shows what the local twin (\`npm start\`) holds; every part without a subcommand.
   tables    each table's item count and organizations; with --org, that organization's items
@@ -24,6 +27,7 @@ Shows what the local twin (\`npm start\`) holds; every part without a subcommand
             dead-letter queues and of change-publisher-failures, read without taking them
   events    the latest events the service published (events.jsonl in the data directory)
   deliveries  the latest webhook delivery attempts: endpoint, event, answer, next attempt
+  files     the files bucket's objects (import uploads, rejected rows, exports), newest first
 
 Options:
   --org ID          one organization's items and events
@@ -34,6 +38,7 @@ Options:
   --dynamodb URL    the twin's DynamoDB endpoint, and
   --sqs URL         its SQS endpoint, instead of endpoint.json (an --in-memory twin writes none;
                     its banner prints both)
+  --s3 URL          its S3 endpoint, for files (likewise)
   -h, --help        this text
 
 Exit codes: 0 done, 1 the twin could not be reached or read, 2 invalid command line.`;
@@ -44,10 +49,11 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   dynamodb: { type: 'string' },
   sqs: { type: 'string' },
+  s3: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const PARTS = ['tables', 'queues', 'events', 'deliveries'] as const;
+const PARTS = ['tables', 'queues', 'events', 'deliveries', 'files'] as const;
 type Part = (typeof PARTS)[number];
 
 const DEFAULT_LIMIT = 20;
@@ -83,6 +89,7 @@ const parse = (argv: string[]) => {
     organizationId: values.org,
     limit,
     dataDirOption: values['data-dir'],
+    s3Endpoint: values.s3 === undefined ? undefined : endpoint(values.s3, 's3'),
     given:
       values.dynamodb !== undefined && values.sqs !== undefined
         ? { dynamoEndpoint: endpoint(values.dynamodb, 'dynamodb'), sqsEndpoint: endpoint(values.sqs, 'sqs') }
@@ -105,7 +112,8 @@ export const runInspectCommand = async (argv: string[], io: CliIo): Promise<numb
   }
   const { parts, organizationId, limit } = options;
   const dataDir = resolveDataDir(options.dataDirOption ? { DATA_DIR: options.dataDirOption } : env);
-  const needsTwin = parts.has('tables') || parts.has('queues') || parts.has('deliveries');
+  const needsTwin =
+    parts.has('tables') || parts.has('queues') || parts.has('deliveries') || (parts.has('files') && !options.s3Endpoint);
   const running = options.given ? undefined : await readRunningServer(dataDir);
   const twin = options.given ?? running;
   if (needsTwin && !twin) {
@@ -133,6 +141,8 @@ export const runInspectCommand = async (argv: string[], io: CliIo): Promise<numb
   const clientOptions = { region: LOCAL_REGION, credentials, maxAttempts: 2 };
   const dynamo = twin && new DynamoDBClient({ endpoint: twin.dynamoEndpoint, ...clientOptions });
   const sqs = twin && new SQSClient({ endpoint: twin.sqsEndpoint, ...clientOptions });
+  const s3Endpoint = options.s3Endpoint ?? running?.filesEndpoint;
+  const s3 = s3Endpoint ? new S3Client({ endpoint: s3Endpoint, forcePathStyle: true, ...clientOptions }) : undefined;
   let target = '';
   try {
     if (parts.has('tables') && dynamo) {
@@ -155,12 +165,21 @@ export const runInspectCommand = async (argv: string[], io: CliIo): Promise<numb
           : await inspectEvents(dataPaths(dataDir).events, organizationId, limit),
       );
     }
+    if (parts.has('files')) {
+      target = `the twin's S3 (${s3Endpoint})`;
+      sections.push(
+        s3
+          ? await inspectFiles(s3, LOCAL_FILES_BUCKET, limit)
+          : ['Files: this twin names no S3 endpoint (give --s3 URL from its banner)'],
+      );
+    }
   } catch (error) {
     io.stderr(printable(`inspect: ${describeError(error, target, 'a table or queue')}`));
     return 1;
   } finally {
     dynamo?.destroy();
     sqs?.destroy();
+    s3?.destroy();
   }
   io.stdout(sections.map((lines) => lines.join('\n')).join('\n\n'));
   return 0;

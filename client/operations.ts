@@ -18,6 +18,8 @@ export const OPERATION_PATHS = {
   eraseUser: '/v2/organizations/users/erase',
   getErasureStatus: '/v2/organizations/users/erase/status',
   exportUser: '/v2/organizations/users/export',
+  createExport: '/v2/organizations/exports/create',
+  getExportStatus: '/v2/organizations/exports/status',
   createLinks: '/v2/notifications/links/create',
   revokeLinks: '/v2/notifications/links/revoke',
   setWebhooks: '/v2/organizations/webhooks/set',
@@ -48,6 +50,7 @@ export const NOT_REPEATABLE: { readonly [Id in OperationId]?: { why: string; onl
 export const IDEMPOTENCY_KEY: { readonly [Id in OperationId]?: true } = {
   migrateDocument: true,
   eraseUser: true,
+  createExport: true,
 };
 
 /** `data` of setConfig. */
@@ -1023,6 +1026,47 @@ export type UserExportResult = {
   nextCursor?: string | undefined;
 };
 
+/** `data` of createExport. */
+export type CreateExportInput = {
+  organizationId: string;
+  /** `jsonl` or `csv`. */
+  format: 'jsonl' | 'csv';
+  /** Only these documents (1 to 30); without, the whole organization, its organization level included. */
+  documentIds?: string[] | undefined;
+};
+
+/** `result.data` of createExport. */
+export type CreateExportResult = {
+  /** Unique, sortable by creation time. */
+  exportId: string;
+};
+
+/** `data` of getExportStatus. */
+export type ExportStatusInput = {
+  organizationId: string;
+  exportId: string;
+};
+
+/** `result.data` of getExportStatus. */
+export type ExportStatusResult = {
+  exportId: string;
+  organizationId: string;
+  format: 'jsonl' | 'csv';
+  status: 'pending' | 'in_progress' | 'completed' | 'failed';
+  /** Rows written to the file so far. */
+  rows: number;
+  /** Once completed: a presigned GET of the file, valid 1 hour, issued anew by each call. */
+  downloadUrl?: string | undefined;
+  /** ISO-8601 UTC time. */
+  downloadExpiresAt?: string | undefined;
+  /** ISO-8601 UTC time. */
+  createdAt: string;
+  /** ISO-8601 UTC time. */
+  updatedAt: string;
+  /** ISO-8601 UTC time. */
+  completedAt?: string | undefined;
+};
+
 /** `data` of createLinks. */
 export type CreateLinksInput = {
   organizationId: string;
@@ -1215,6 +1259,8 @@ export interface OperationTypes {
   eraseUser: { input: EraseInput; result: EraseResult };
   getErasureStatus: { input: ErasureStatusInput; result: ErasureStatusResult };
   exportUser: { input: UserExportInput; result: UserExportResult };
+  createExport: { input: CreateExportInput; result: CreateExportResult };
+  getExportStatus: { input: ExportStatusInput; result: ExportStatusResult };
   createLinks: { input: CreateLinksInput; result: CreateLinksResult };
   revokeLinks: { input: RevokeLinksInput; result: RevokeLinksResult };
   setWebhooks: { input: SetWebhooksInput; result: SetWebhooksResult };

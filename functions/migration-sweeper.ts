@@ -1,5 +1,6 @@
 import { scheduledJob } from '#shared/edge/scheduled-job.js';
 import { erasureJob } from '#shared/erasure/kind.js';
+import { exportJob } from '#shared/exports/kind.js';
 import { SqsJobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { sweepJobs, sweepKinds } from '#shared/jobs/sweep.js';
@@ -26,6 +27,16 @@ const erasures = {
   ...limits,
 };
 
+const exports = {
+  repository: new DynamoJobRepository(exportJob, documentClient, table),
+  queue: new SqsJobQueue(exportJob, sqsClient, queueUrl('exports')),
+  ...limits,
+};
+
 export const handler = scheduledJob(() =>
-  sweepKinds([() => sweepJobs(migrationJob, migrations), () => sweepJobs(erasureJob, erasures)]),
+  sweepKinds([
+    () => sweepJobs(migrationJob, migrations),
+    () => sweepJobs(erasureJob, erasures),
+    () => sweepJobs(exportJob, exports),
+  ]),
 );

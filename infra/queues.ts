@@ -5,6 +5,8 @@ import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import {
   ERASURE_MAX_RECEIVE_COUNT,
   ERASURE_VISIBILITY_TIMEOUT_SECONDS,
+  EXPORT_MAX_RECEIVE_COUNT,
+  EXPORT_VISIBILITY_TIMEOUT_SECONDS,
   MIGRATION_MAX_RECEIVE_COUNT,
   MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
   WEBHOOK_MAX_RECEIVE_COUNT,
@@ -38,7 +40,7 @@ const KEPT_FOR_AN_OPERATOR = { ...QUEUE_DEFAULTS, retentionPeriod: Duration.days
 
 interface WorkQueueSpec {
   /** Construct ids `${id}Queue` and `${id}DeadLetterQueue`. */
-  id: 'Migration' | 'Erasure' | 'Webhook';
+  id: 'Migration' | 'Erasure' | 'Webhook' | 'Export';
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
   /** "migrations", "erasures": what its dead letters are, for the acknowledged rule. */
@@ -81,6 +83,15 @@ export const createErasureQueues = (scope: Construct): WorkQueues =>
     visibilityTimeoutSeconds: ERASURE_VISIBILITY_TIMEOUT_SECONDS,
     maxReceiveCount: ERASURE_MAX_RECEIVE_COUNT,
     holds: 'erasures',
+  });
+
+/** The export queue and its dead-letter queue: as the erasure queues, for export messages. */
+export const createExportQueues = (scope: Construct): WorkQueues =>
+  createWorkQueues(scope, {
+    id: 'Export',
+    visibilityTimeoutSeconds: EXPORT_VISIBILITY_TIMEOUT_SECONDS,
+    maxReceiveCount: EXPORT_MAX_RECEIVE_COUNT,
+    holds: 'exports',
   });
 
 /**

@@ -18,6 +18,8 @@ import {
   ERASURE_CONSUMER_FUNCTION,
   ERASURE_MAX_RECEIVE_COUNT,
   ERASURE_VISIBILITY_TIMEOUT_SECONDS,
+  EXPORT_CONSUMER_FUNCTION,
+  EXPORT_MAX_RECEIVE_COUNT,
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
@@ -50,6 +52,7 @@ import { createFilesBucket } from './files-bucket.js';
 import { CONTROL_TOWER } from './guard-rules.js';
 import {
   createErasureQueues,
+  createExportQueues,
   createMigrationQueues,
   createPublisherFailureQueue,
   createWebhookQueues,
@@ -78,6 +81,7 @@ export class ServiceStack extends Stack {
     | 'MigrationConsumer'
     | 'MigrationSweeper'
     | 'ErasureConsumer'
+    | 'ExportConsumer'
     | 'ChangePublisher'
     | 'WebhookDispatcher',
     ServiceFunction
@@ -105,6 +109,7 @@ export class ServiceStack extends Stack {
 
     const erasureQueues = createErasureQueues(this);
     const webhookQueues = createWebhookQueues(this);
+    const exportQueues = createExportQueues(this);
     this.tables = tables;
     const files: BoundBucket = { bucket: createFilesBucket(this, removalPolicy), env: ENV.filesBucket };
     this.files = files;
@@ -112,6 +117,7 @@ export class ServiceStack extends Stack {
       migrations: migrationQueue,
       erasures: { queue: erasureQueues.queue, env: ENV.erasureQueueUrl },
       webhooks: { queue: webhookQueues.queue, env: ENV.webhookQueueUrl },
+      exports: { queue: exportQueues.queue, env: ENV.exportQueueUrl },
     };
     this.queues = queues;
     this.eventBus = new EventBus(this, 'EventBus', {
@@ -154,6 +160,7 @@ export class ServiceStack extends Stack {
       migrationMaxReceiveCount: { [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT) },
       historyRetention: { [ENV.historyRetentionDays]: String(config.historyRetentionDays) },
       erasureMaxReceiveCount: { [ENV.erasureMaxReceiveCount]: String(ERASURE_MAX_RECEIVE_COUNT) },
+      exportMaxReceiveCount: { [ENV.exportMaxReceiveCount]: String(EXPORT_MAX_RECEIVE_COUNT) },
       rateLimit: {
         [ENV.rateLimitPerSecond]: String(config.rateLimitPerSecond),
         [ENV.rateLimitBurst]: String(config.rateLimitBurst),
@@ -251,6 +258,14 @@ export class ServiceStack extends Stack {
         maxConcurrency: config.consumerMaxConcurrency,
       }),
     );
+    const exportConsumer = deploy('ExportConsumerFunction', EXPORT_CONSUMER_FUNCTION);
+    exportConsumer.function.addEventSource(
+      new SqsEventSource(exportQueues.queue, {
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: config.consumerMaxConcurrency,
+      }),
+    );
     // History and events from the config and migrations tables' streams.
     const publisher = deploy('ChangePublisherFunction', CHANGE_PUBLISHER_FUNCTION);
 
@@ -266,6 +281,7 @@ export class ServiceStack extends Stack {
       MigrationConsumer: consumer,
       MigrationSweeper: sweeper,
       ErasureConsumer: erasureConsumer,
+      ExportConsumer: exportConsumer,
       ChangePublisher: publisher,
       WebhookDispatcher: dispatcher,
     };
@@ -360,6 +376,7 @@ export class ServiceStack extends Stack {
       'erasure',
     );
     watchWebhooks(alarms, webhookQueues);
+    alarms.addDeadLetterQueue('ExportDeadLetterQueue', exportQueues.deadLetterQueue, EXPORT_DEAD_LETTERS);
     alarms.addDeadLetterQueue('ChangePublisherFailureQueue', publisherFailures, PUBLISHER_FAILURES);
     alarms.addIteratorAge('ChangePublisherIteratorAge', publisher.function, PUBLISHER_ITERATOR_AGE_SECONDS);
     for (const [id, fn] of Object.entries(this.functions)) {
@@ -379,6 +396,7 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'MigrationDeadLetterQueueUrl', { value: deadLetterQueue.queueUrl });
     new CfnOutput(this, 'HistoryTableName', { value: tables.history.table.tableName });
     new CfnOutput(this, 'ErasureQueueUrl', { value: erasureQueues.queue.queueUrl });
+    new CfnOutput(this, 'ExportQueueUrl', { value: exportQueues.queue.queueUrl });
     new CfnOutput(this, 'ErasureDeadLetterQueueUrl', { value: erasureQueues.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'WebhookQueueUrl', { value: webhookQueues.queue.queueUrl });
     new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: webhookQueues.deadLetterQueue.queueUrl });
@@ -408,6 +426,13 @@ const ERASURE_DEAD_LETTERS: DeadLetters = {
   growing:
     'More erasure messages reached the dead-letter queue in the last 5 minutes: new erasures failed ' +
     'for good. See the NotEmpty alarm for what to do.',
+};
+
+const EXPORT_DEAD_LETTERS: DeadLetters = {
+  notEmpty:
+    'Export messages are in the dead-letter queue: those exports are marked failed and wrote no file. ' +
+    'Inspect the consumer logs; the caller starts another export.',
+  growing: 'More export messages reached the dead-letter queue in the last 5 minutes. See the NotEmpty alarm.',
 };
 
 const PUBLISHER_FAILURES: DeadLetters = {

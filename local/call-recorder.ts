@@ -19,6 +19,8 @@ export interface AwsCall {
   bus?: string;
   /** The secret's id as the function names it. */
   secret?: string;
+  /** The key of an object of the files bucket (a presigned URL's too: signing it takes the action). */
+  object?: string;
 }
 
 interface MiddlewareClient {
@@ -32,6 +34,15 @@ const SERVICE_PREFIX: Record<string, string> = {
   SQSClient: 'sqs',
   EventBridgeClient: 'events',
   SecretsManagerClient: 'secretsmanager',
+  S3Client: 's3',
+};
+
+/** The IAM action of an S3 call: the parts of a multipart upload are PutObject's. */
+const S3_ACTIONS: Record<string, string> = {
+  CreateMultipartUpload: 'PutObject',
+  UploadPart: 'PutObject',
+  CompleteMultipartUpload: 'PutObject',
+  ListParts: 'ListMultipartUploadParts',
 };
 
 /** The tables a DynamoDB call touches: its TableName, a batch's RequestItems, a transaction's items, a PartiQL statement's. */
@@ -55,6 +66,9 @@ const callsOf = (fn: string, client: string, command: string, input: Input): Aws
   const operation = command.replace(/Command$/, '');
   if (service === 'sqs')
     return [{ function: fn, action: `sqs:${operation}`, queue: String(input.QueueUrl).split('/').pop() }];
+  if (service === 's3') {
+    return [{ function: fn, action: `s3:${S3_ACTIONS[operation] ?? operation}`, object: String(input.Key) }];
+  }
   if (service === 'secretsmanager') {
     return [{ function: fn, action: `secretsmanager:${operation}`, secret: String(input.SecretId) }];
   }

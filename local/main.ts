@@ -9,6 +9,8 @@ import {
   DEFAULT_MAX_RECEIVE_COUNT,
   ERASURE_DLQ_NAME,
   ERASURE_QUEUE_NAME,
+  EXPORT_DLQ_NAME,
+  EXPORT_QUEUE_NAME,
   type LocalRuntime,
   MIGRATION_DLQ_NAME,
   MIGRATION_QUEUE_NAME,
@@ -23,8 +25,10 @@ import {
 const QUEUES = [
   [MIGRATION_QUEUE_NAME, `migrations to run, for the migration consumer (dead letters: ${MIGRATION_DLQ_NAME})`],
   [ERASURE_QUEUE_NAME, `erasures to run, for the erasure consumer (dead letters: ${ERASURE_DLQ_NAME})`],
+  [EXPORT_QUEUE_NAME, `exports to write, for the export consumer (dead letters: ${EXPORT_DLQ_NAME})`],
   [MIGRATION_DLQ_NAME, `migration messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
   [ERASURE_DLQ_NAME, `erasure messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
+  [EXPORT_DLQ_NAME, `export messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
   [PUBLISHER_FAILURES_QUEUE_NAME, "stream batches the change publisher gave up on (Lambda's on-failure shape)"],
 ];
 

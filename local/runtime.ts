@@ -6,6 +6,7 @@ import {
   CHANGE_PUBLISHER_FUNCTION,
   CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
   ERASURE_CONSUMER_FUNCTION,
+  EXPORT_CONSUMER_FUNCTION,
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
@@ -62,6 +63,8 @@ export const ERASURE_QUEUE_NAME = 'erasures';
 export const ERASURE_DLQ_NAME = 'erasures-dlq';
 export const WEBHOOK_QUEUE_NAME = 'webhooks';
 export const WEBHOOK_DLQ_NAME = 'webhooks-dlq';
+export const EXPORT_QUEUE_NAME = 'exports';
+export const EXPORT_DLQ_NAME = 'exports-dlq';
 /** The change publisher's on-failure destination: descriptions of stream batches given up on. */
 export const PUBLISHER_FAILURES_QUEUE_NAME = 'change-publisher-failures';
 /** The bus the change publisher puts events on (EVENT_BUS_NAME), in the EventBridge twin. */
@@ -173,6 +176,9 @@ export interface LocalRuntime {
   /** The webhooks queue (the bus's events, by its rule, and the dispatcher's retries) and its dead letters. */
   webhookQueue: LocalQueue;
   webhookDeadLetterQueue: LocalQueue;
+  /** The export queue and its dead letters. */
+  exportQueue: LocalQueue;
+  exportDeadLetterQueue: LocalQueue;
   /** Where the stream twin describes the batches the change publisher failed for good. */
   publisherFailureQueue: LocalQueue;
   /** Every queue of the SQS twin, dead-letter queues included, in the order created. */
@@ -390,6 +396,12 @@ const start = async (
     retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
   });
   webhookTarget.queue = webhookQueue;
+  // The export queue: the same delivery settings.
+  const exportDeadLetterQueue = sqs.createQueue(EXPORT_DLQ_NAME);
+  const exportQueue = sqs.createQueue(EXPORT_QUEUE_NAME, {
+    deadLetter: { queue: exportDeadLetterQueue, maxReceiveCount },
+    retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+  });
   const publisherFailureQueue = sqs.createQueue(PUBLISHER_FAILURES_QUEUE_NAME);
   const restoredMessages = await sqs.restore();
 
@@ -406,6 +418,8 @@ const start = async (
     [ENV.erasureQueueUrl]: erasureQueue.url,
     [ENV.erasureMaxReceiveCount]: String(maxReceiveCount),
     [ENV.webhookQueueUrl]: webhookQueue.url,
+    [ENV.exportQueueUrl]: exportQueue.url,
+    [ENV.exportMaxReceiveCount]: String(maxReceiveCount),
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: embedded.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
@@ -504,6 +518,14 @@ const start = async (
     concurrency: queueOptions.concurrency ?? 2,
     timeoutMs: timeoutSecondsOf(WEBHOOK_DISPATCHER_FUNCTION) * 1000,
     memoryMb: memoryOf(WEBHOOK_DISPATCHER_FUNCTION),
+  });
+  exportQueue.attach({
+    handler: await functions.load<QueueConsumer>(EXPORT_CONSUMER_FUNCTION.entry),
+    functionName: `${FUNCTION_PREFIX}-ExportConsumer`,
+    batchSize: 1,
+    concurrency: queueOptions.concurrency ?? 2,
+    timeoutMs: timeoutSecondsOf(EXPORT_CONSUMER_FUNCTION) * 1000,
+    memoryMb: memoryOf(EXPORT_CONSUMER_FUNCTION),
   });
   queue.attach({
     handler: consumer,
@@ -621,6 +643,8 @@ const start = async (
     queue,
     deadLetterQueue,
     erasureQueue,
+    exportQueue,
+    exportDeadLetterQueue,
     erasureDeadLetterQueue,
     webhookQueue,
     webhookDeadLetterQueue,

@@ -1,5 +1,6 @@
 import { LAST_ERASURE_GRANTS } from '#shared/erasure/last-erasure.js';
 import { PUBLISHER_STREAM_FILTERS } from '#shared/events/publisher.js';
+import { EXPORT_ENTRY_STORE_GRANTS as EXPORTED } from '#shared/exports/entries.js';
 import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
 import { accessOf, type FunctionAccess } from '#shared/platform/route.js';
 import { ERASURE_ENTRY_STORE_GRANTS as ERASED } from '#shared/preferences/store-grants.js';
@@ -88,7 +89,7 @@ export const MIGRATION_SWEEPER_FUNCTION = {
   // Mark re-queued or failed (updates), release locks.
   tables: { migrations: ['UpdateItem', 'DeleteItem'] },
   indexes: { migrations: [ACTIVE_INDEX] },
-  queues: { migrations: ['SendMessage'], erasures: ['SendMessage'] },
+  queues: { migrations: ['SendMessage'], erasures: ['SendMessage'], exports: ['SendMessage'] },
 } as const satisfies FunctionSpec;
 
 export const MIGRATION_SWEEP_INTERVAL_MINUTES = 5;
@@ -190,6 +191,31 @@ export const WEBHOOK_DISPATCHER_FUNCTION = {
 export const WEBHOOK_BATCH_SIZE = 10;
 export { WEBHOOK_MAX_RECEIVE_COUNT };
 export const WEBHOOK_VISIBILITY_TIMEOUT_SECONDS = 6 * WEBHOOK_DISPATCHER_FUNCTION.timeoutSeconds;
+/** The export queue: the consumer receives a message this many times before it is dead-lettered. */
+export const EXPORT_MAX_RECEIVE_COUNT = 5;
+
+/** The SQS consumer that writes an organization's export file (shared/jobs/run.ts with shared/exports/worker.ts). */
+export const EXPORT_CONSUMER_FUNCTION = {
+  entry: 'functions/export-consumer.ts',
+  description: "Writes an organization's export file",
+  timeoutSeconds: 60,
+  // One full vCPU, like the migration consumer: its work is the SDK's cost per call.
+  memoryMb: 1769,
+  ...accessOf(
+    // The organization's entries: its partition of the user index, then the entries by key.
+    EXPORTED.listOrganizationEntries,
+    EXPORTED.getEntries,
+    // Lease, progress, complete or fail (updates), read the record.
+    { tables: { migrations: ['GetItem', 'UpdateItem'] } },
+  ),
+  // The file, whole or in parts (create, each part, complete: PutObject).
+  files: { exports: ['PutObject'] },
+  // Continuations of a long export go back on its own queue.
+  queues: { exports: ['SendMessage'] },
+  settings: ['exportMaxReceiveCount'],
+} as const satisfies FunctionSpec;
+
+export const EXPORT_VISIBILITY_TIMEOUT_SECONDS = 6 * EXPORT_CONSUMER_FUNCTION.timeoutSeconds;
 
 /** The functions behind no route, by their name in the stack (`<name>Function`); the routes' come from the operations. */
 export const NON_ROUTE_FUNCTIONS = {
@@ -197,6 +223,7 @@ export const NON_ROUTE_FUNCTIONS = {
   MigrationConsumer: MIGRATION_CONSUMER_FUNCTION,
   MigrationSweeper: MIGRATION_SWEEPER_FUNCTION,
   ErasureConsumer: ERASURE_CONSUMER_FUNCTION,
+  ExportConsumer: EXPORT_CONSUMER_FUNCTION,
   ChangePublisher: CHANGE_PUBLISHER_FUNCTION,
   WebhookDispatcher: WEBHOOK_DISPATCHER_FUNCTION,
 } as const satisfies Record<string, FunctionSpec>;

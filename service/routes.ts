@@ -2,6 +2,8 @@ import { getBrandingRoute } from '#shared/branding/routes/get-branding.js';
 import { setBrandingRoute } from '#shared/branding/routes/set-branding.js';
 import { eraseUserRoute } from '#shared/erasure/routes/erase-user.js';
 import { getErasureStatusRoute } from '#shared/erasure/routes/get-erasure-status.js';
+import { createExportRoute } from '#shared/exports/routes/create-export.js';
+import { getExportStatusRoute } from '#shared/exports/routes/get-export-status.js';
 import { getConfigHistoryRoute } from '#shared/history/routes/get-config-history.js';
 import { createLinksRoute } from '#shared/links/routes/create-links.js';
 import { preferencePageRoute } from '#shared/links/routes/preference-page.js';
@@ -48,6 +50,8 @@ export const ROUTES = [
   eraseUserRoute,
   getErasureStatusRoute,
   exportUserRoute,
+  createExportRoute,
+  getExportStatusRoute,
   createLinksRoute,
   revokeLinksRoute,
   setWebhooksRoute,

@@ -59,6 +59,9 @@ export const ENV = {
    * client's IP address and user agent (`false`: neither is stored).
    */
   linkEvidenceClient: 'LINK_EVIDENCE_CLIENT',
+  exportQueueUrl: 'EXPORT_QUEUE_URL',
+  /** The export queue's maxReceiveCount: the consumer marks an export failed on the last attempt. */
+  exportMaxReceiveCount: 'EXPORT_MAX_RECEIVE_COUNT',
   /** The bucket of import and export files (contract 15.3). */
   filesBucket: 'FILES_BUCKET_NAME',
 } as const;
@@ -105,14 +108,20 @@ const QUEUE_ENV: Record<QueueName, EnvName> = {
   migrations: ENV.migrationQueueUrl,
   erasures: ENV.erasureQueueUrl,
   webhooks: ENV.webhookQueueUrl,
+  exports: ENV.exportQueueUrl,
 };
 export const queueUrl = (queue: QueueName, env: Env = process.env): string => requireEnv(QUEUE_ENV[queue], env);
 export const eventBusName = (env: Env = process.env): string => requireEnv(ENV.eventBusName, env);
 export const filesBucketName = (env: Env = process.env): string => requireEnv(ENV.filesBucket, env);
 
 /** The queue's maxReceiveCount: the delivery with this receive count is the last attempt. */
+const RECEIVE_COUNT_ENV: Record<JobQueueName, EnvName> = {
+  migrations: ENV.migrationMaxReceiveCount,
+  erasures: ENV.erasureMaxReceiveCount,
+  exports: ENV.exportMaxReceiveCount,
+};
 export const maxReceiveCount = (queue: JobQueueName, env: Env = process.env): number => {
-  const name = queue === 'migrations' ? ENV.migrationMaxReceiveCount : ENV.erasureMaxReceiveCount;
+  const name = RECEIVE_COUNT_ENV[queue];
   const count = wholeNumber(name, env, { min: 1, fallback: undefined });
   if (count === undefined) throw new Error(`Environment variable ${name} must be a whole number, at least 1`);
   return count;

@@ -37,9 +37,9 @@ export type TableAction =
 /** SQS actions a function may be given to produce messages (consuming goes through the event source). */
 export type QueueAction = 'SendMessage';
 
-export type QueueName = 'migrations' | 'erasures' | 'webhooks';
+export type QueueName = 'migrations' | 'erasures' | 'webhooks' | 'exports';
 /** The queues of jobs (shared/jobs/): a message names a job, and the last receive fails it. */
-export type JobQueueName = Extract<QueueName, 'migrations' | 'erasures'>;
+export type JobQueueName = Extract<QueueName, 'migrations' | 'erasures' | 'exports'>;
 
 /**
  * The folders of the files bucket (shared/files/keys.ts names the keys under them): uploaded
@@ -66,7 +66,8 @@ export type FunctionSetting =
   | 'rateLimit'
   | 'policyCache'
   | 'linksBaseUrl'
-  | 'linkEvidence';
+  | 'linkEvidence'
+  | 'exportMaxReceiveCount';
 
 /** Actions on the service's event bus. */
 export type EventBusAction = 'PutEvents';

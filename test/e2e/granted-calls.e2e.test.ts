@@ -45,6 +45,7 @@ const until = async (what: string, done: () => Promise<boolean>, timeoutMs = 30_
 const targetOf = (call: AwsCall): string => {
   if (call.queue) return s.logicalId(s.stack.queues[call.queue as keyof typeof s.stack.queues].queue);
   if (call.bus) return s.logicalId(s.stack.eventBus);
+  if (call.object !== undefined) return `${s.logicalId(s.stack.files.bucket)}/${call.object}`;
   if (call.secret !== undefined) {
     // The twin's Secrets Manager stand-in holds one secret: the stack's link keys.
     if (call.secret !== LOCAL_LINK_KEYS_SECRET) throw new Error(`No secret ${call.secret}`);
@@ -147,6 +148,7 @@ test("every AWS call each function makes through the twin is allowed by that fun
   await service.sweeper.runNow();
   await service.queue.whenIdle();
   await service.erasureQueue.whenIdle();
+  await service.exportQueue.whenIdle();
 
   const recorded = [...calls.values()];
   const functions = new Set(recorded.map((call) => call.function));
@@ -154,6 +156,7 @@ test("every AWS call each function makes through the twin is allowed by that fun
     expect.arrayContaining([
       'ChangePublisher',
       'ErasureConsumer',
+      'ExportConsumer',
       'MigrationConsumer',
       'MigrationSweeper',
       'setConfig',
@@ -170,7 +173,7 @@ test("every AWS call each function makes through the twin is allowed by that fun
     .filter((call) => !allows(statementsOf(s, resources, call.function as FunctionKey), call.action, targetOf(call)))
     .map(
       (call) =>
-        `${call.function}: ${call.action} on ${call.index ? `${call.table} index ${call.index}` : (call.table ?? call.queue ?? call.bus ?? call.secret)}`,
+        `${call.function}: ${call.action} on ${call.index ? `${call.table} index ${call.index}` : (call.table ?? call.queue ?? call.bus ?? call.secret ?? call.object)}`,
     );
   expect(denied).toEqual([]);
 
@@ -186,7 +189,7 @@ test("every AWS call each function makes through the twin is allowed by that fun
   for (const key of Object.keys(s.stack.functions) as FunctionKey[]) {
     const used = recorded.filter((call) => call.function === key);
     for (const statement of statementsOf(s, resources, key)) {
-      for (const action of statement.actions.filter((a) => /^(dynamodb|sqs|events|secretsmanager):/.test(a))) {
+      for (const action of statement.actions.filter((a) => /^(dynamodb|sqs|events|secretsmanager|s3):/.test(a))) {
         for (const target of statement.targets) {
           if (eventSource(key, action, target)) continue;
           if (!used.some((call) => call.action === action && targetOf(call) === target))

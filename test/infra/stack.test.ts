@@ -8,7 +8,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 import { ServiceFunction } from '#infra/constructs/service-function.js';
-import { CONTROL_TOWER } from '#infra/guard-rules.js';
+import { CONTROL_TOWER, guardRule } from '#infra/guard-rules.js';
 import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
 import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
 import {
@@ -17,6 +17,7 @@ import {
   CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
   ERASURE_CONSUMER_FUNCTION,
   ERASURE_MAX_RECEIVE_COUNT,
+  EXPORT_CONSUMER_FUNCTION,
   type FunctionSpec,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
@@ -32,6 +33,7 @@ import { LAMBDA_SDK_SETTINGS } from '#service/lambda-sdk-settings.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { functionSpecOf, PUBLIC_ROUTES, publicFunctionSpecOf, ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
+import { FILE_FOLDERS } from '#shared/files/keys.js';
 import { ENV } from '#shared/platform/environment.js';
 import { WEBHOOK_EVENT_TYPES } from '#shared/webhooks/model.js';
 import {
@@ -83,6 +85,7 @@ const FUNCTION_KEYS: FunctionKey[] = [
   'MigrationConsumer',
   'MigrationSweeper',
   'ErasureConsumer',
+  'ExportConsumer',
   'ChangePublisher',
   'WebhookDispatcher',
 ];
@@ -101,6 +104,7 @@ type QueueId =
   | 'ErasureDeadLetterQueue'
   | 'WebhookQueue'
   | 'WebhookDeadLetterQueue'
+  | 'ExportQueue'
   | 'ChangePublisherFailureQueue';
 const queueId = (name: QueueId) =>
   only(
@@ -181,10 +185,28 @@ describe('cdk-nag AwsSolutions', () => {
       [CONTROL_TOWER.logKmsKey]: logGroups,
       [CONTROL_TOWER.lambdaVpc]: /^NotificationPreferences-test\/\w+Function\/Function$/,
       [CONTROL_TOWER.queueDeadLetter]:
-        /^NotificationPreferences-test\/(MigrationDeadLetterQueue|ErasureDeadLetterQueue|WebhookDeadLetterQueue|ChangePublisherFailureQueue)$/,
+        /^NotificationPreferences-test\/(MigrationDeadLetterQueue|ErasureDeadLetterQueue|WebhookDeadLetterQueue|ExportDeadLetterQueue|ChangePublisherFailureQueue)$/,
       'AwsSolutions-SQS3': /^NotificationPreferences-test\/ChangePublisherFailureQueue$/,
       // Rotated by the operators, not by Secrets Manager (docs/operations.md, Link keys).
       'AwsSolutions-SMG4': /^NotificationPreferences-test\/LinkKeys$/,
+      // The files bucket (docs/operations.md, Files bucket).
+      ...Object.fromEntries(
+        [
+          'AwsSolutions-S1',
+          guardRule('s3_bucket_logging_enabled_check'),
+          guardRule('s3_bucket_default_encryption_kms_check'),
+          guardRule('s3_bucket_versioning_enabled_check'),
+          guardRule('s3_bucket_object_lock_enabled_check'),
+          guardRule('s3_event_notifications_enabled_check'),
+        ].map((id) => [id, /^NotificationPreferences-test\/FilesBucket$/]),
+      ),
+      // A folder of the files bucket, for the functions that sign its URLs or write its files.
+      ...Object.fromEntries(
+        Object.values(FILE_FOLDERS).map((folder) => [
+          `AwsSolutions-IAM5[Resource::<${s.logicalId(s.stack.files.bucket)}.Arn>/${folder}/*]`,
+          /^NotificationPreferences-test\/\w+Function\/Role\/DefaultPolicy$/,
+        ]),
+      ),
     };
     for (const { path, id, reason } of found) {
       expect(reason.length).toBeGreaterThan(40);
@@ -254,10 +276,11 @@ describe('functions', () => {
     expect(fnProps('getConfig').Timeout).toBe(10);
     expect(fnProps('resetConfig').Timeout).toBe(29);
     expect(fnProps('MigrationConsumer').Timeout).toBe(MIGRATION_CONSUMER_FUNCTION.timeoutSeconds);
-    // 512 MB everywhere but the migration consumer and config/set and config/reset, which get one
-    // full vCPU for their CPU-bound work (a migration's pages, a request's 5,000 writes).
+    // 512 MB everywhere but the migration and export consumers and config/set and config/reset, which
+    // get one full vCPU for their CPU-bound work (a job's pages, a request's 5,000 writes).
     const memory: Partial<Record<FunctionKey, number>> = {
       MigrationConsumer: 1769,
+      ExportConsumer: 1769,
       setConfig: 1769,
       resetConfig: 1769,
     };
@@ -502,11 +525,30 @@ describe('functions', () => {
       [ENV.migrationMaxReceiveCount]: String(MIGRATION_MAX_RECEIVE_COUNT),
     });
     // The stall limit is left to its default (MIGRATION_STALL_LIMIT_SECONDS is for the local twin).
-    // It sweeps erasures too, re-queued on their own queue.
+    // It sweeps erasures and exports too, re-queued on their own queues.
     expect(variables('MigrationSweeper')).toEqual({
       [ENV.migrationsTable]: tableId('migrations'),
       [ENV.migrationQueueUrl]: queueId('MigrationQueue'),
       [ENV.erasureQueueUrl]: queueId('ErasureQueue'),
+      [ENV.exportQueueUrl]: queueId('ExportQueue'),
+    });
+    // Exports: the start queues, the status signs a download, the consumer reads entries and writes the file.
+    expect(variables('createExport')).toEqual({
+      ...http,
+      [ENV.migrationsTable]: tableId('migrations'),
+      [ENV.exportQueueUrl]: queueId('ExportQueue'),
+    });
+    expect(variables('getExportStatus')).toEqual({
+      ...http,
+      [ENV.migrationsTable]: tableId('migrations'),
+      [ENV.filesBucket]: s.logicalId(s.stack.files.bucket),
+    });
+    expect(variables('ExportConsumer')).toEqual({
+      [ENV.configTable]: tableId('config'),
+      [ENV.migrationsTable]: tableId('migrations'),
+      [ENV.exportQueueUrl]: queueId('ExportQueue'),
+      [ENV.exportMaxReceiveCount]: '5',
+      [ENV.filesBucket]: s.logicalId(s.stack.files.bucket),
     });
     // The history: its table, and the link keys' secret, from which the cursors' key is derived.
     expect(variables('getConfigHistory')).toEqual({
@@ -700,6 +742,7 @@ describe('least-privilege IAM', () => {
       [`${tableId('migrations')}/index/activeByUpdatedAt`]: ['dynamodb:Query'],
       [queueId('MigrationQueue')]: ['sqs:SendMessage'],
       [queueId('ErasureQueue')]: ['sqs:SendMessage'],
+      [queueId('ExportQueue')]: ['sqs:SendMessage'],
     });
   });
 
@@ -711,6 +754,7 @@ describe('least-privilege IAM', () => {
       ['MigrationConsumer', MIGRATION_CONSUMER_FUNCTION],
       ['MigrationSweeper', MIGRATION_SWEEPER_FUNCTION],
       ['ErasureConsumer', ERASURE_CONSUMER_FUNCTION],
+      ['ExportConsumer', EXPORT_CONSUMER_FUNCTION],
       ['ChangePublisher', CHANGE_PUBLISHER_FUNCTION],
       ['WebhookDispatcher', WEBHOOK_DISPATCHER_FUNCTION],
     ];
@@ -939,6 +983,8 @@ describe('stateful resources', () => {
       'ChangePublisherFailureQueue98BBC116',
       'ErasureDeadLetterQueueFFEF4100',
       'ErasureQueue3725DE58',
+      'ExportDeadLetterQueue5786E07E',
+      'ExportQueueC5F748C5',
       'MigrationDeadLetterQueue934940CB',
       'MigrationQueue0B48C43A',
       'WebhookDeadLetterQueue6DD1CE59',
@@ -948,7 +994,7 @@ describe('stateful resources', () => {
       ofType('AWS::SQS::Queue')
         .filter(([, q]) => q.Properties.RedrivePolicy)
         .map(([id]) => id),
-    ).toEqual(['MigrationQueue0B48C43A', 'ErasureQueue3725DE58', 'WebhookQueueA9D318EA']);
+    ).toEqual(['MigrationQueue0B48C43A', 'ErasureQueue3725DE58', 'WebhookQueueA9D318EA', 'ExportQueueC5F748C5']);
     expect(tableId('config')).toBe('ConfigTable5CD72349');
     expect(tableId('migrations')).toBe('MigrationsTable97ED8188');
     expect(tableId('credentials')).toBe('CredentialsTableD9D3F717');
@@ -1317,6 +1363,8 @@ describe('alarms', () => {
         'WebhookDeadLetterQueueNotEmpty',
         'WebhookDeadLetterQueueGrowing',
         'WebhookQueueOldestMessage',
+        'ExportDeadLetterQueueNotEmpty',
+        'ExportDeadLetterQueueGrowing',
         'ChangePublisherFailureQueueNotEmpty',
         'ChangePublisherFailureQueueGrowing',
         'ChangePublisherIteratorAge',
@@ -1342,7 +1390,7 @@ describe('alarms', () => {
   });
 
   test('with an alarm email, every alarm notifies an encrypted, TLS-only topic with that subscription', () => {
-    expect(alarms()).toHaveLength(14 + 3 * FUNCTION_KEYS.length);
+    expect(alarms()).toHaveLength(16 + 3 * FUNCTION_KEYS.length);
     for (const alarm of alarms()) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId() }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId() }]);
@@ -1384,6 +1432,8 @@ test('outputs: API URL, table names, queue URLs, the event bus', () => {
       'HistoryTableName',
       'ErasureQueueUrl',
       'ErasureDeadLetterQueueUrl',
+      'ExportQueueUrl',
+      'FilesBucketName',
       'ChangePublisherFailureQueueUrl',
       'WebhookQueueUrl',
       'WebhookDeadLetterQueueUrl',

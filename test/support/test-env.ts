@@ -10,6 +10,9 @@ export const setUnitTestEnv = (): void => {
   process.env[ENV.migrationMaxReceiveCount] = '5';
   process.env[ENV.erasureQueueUrl] = `${UNUSED_QUEUE}/erasures`;
   process.env[ENV.erasureMaxReceiveCount] = '5';
+  process.env[ENV.exportQueueUrl] = `${UNUSED_QUEUE}/exports`;
+  process.env[ENV.exportMaxReceiveCount] = '5';
+  process.env[ENV.filesBucket] = 'files-bucket';
   process.env[ENV.credentialCacheSeconds] = '60';
   process.env[ENV.linkKeysSecret] = 'link-keys-secret';
   process.env.AWS_REGION = 'eu-west-1';

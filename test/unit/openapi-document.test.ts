@@ -64,6 +64,8 @@ describe('operations', () => {
       'eraseUser',
       'getErasureStatus',
       'exportUser',
+      'createExport',
+      'getExportStatus',
       'createLinks',
       'revokeLinks',
       'setWebhooks',

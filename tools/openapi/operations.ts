@@ -4,6 +4,7 @@ import type { Route } from '#shared/platform/route.js';
 import { getBrandingDocs, setBrandingDocs } from './operation-docs/branding.js';
 import type { OperationDocs } from './operation-docs/common.js';
 import { eraseUserDocs, getErasureStatusDocs } from './operation-docs/erasure.js';
+import { createExportDocs, getExportStatusDocs } from './operation-docs/exports.js';
 import { getConfigHistoryDocs } from './operation-docs/history.js';
 import { createLinksDocs, revokeLinksDocs } from './operation-docs/links.js';
 import { getMigrationStatusDocs, migrateDocumentDocs } from './operation-docs/migration.js';
@@ -39,6 +40,8 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
   eraseUser: eraseUserDocs,
   getErasureStatus: getErasureStatusDocs,
   exportUser: exportUserDocs,
+  createExport: createExportDocs,
+  getExportStatus: getExportStatusDocs,
   createLinks: createLinksDocs,
   revokeLinks: revokeLinksDocs,
   setWebhooks: setWebhooksDocs,

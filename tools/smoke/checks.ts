@@ -329,6 +329,25 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
     expectEqual('the erasure', [status.erasureId, status.userId, status.status], [erasureId, u3, 'completed']);
   });
 
+  await check(
+    'exports: a file of the organization, fetched by its presigned URL',
+    ['createExport', 'getExportStatus'],
+    async () => {
+      const { exportId } = await client.createExport({ organizationId: org, format: 'jsonl', documentIds: [docC] });
+      const deadline = Date.now() + (options.migrationTimeoutMs ?? DEFAULT_MIGRATION_TIMEOUT_MS);
+      let status = await client.getExportStatus({ organizationId: org, exportId });
+      while ((status.status === 'pending' || status.status === 'in_progress') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        status = await client.getExportStatus({ organizationId: org, exportId });
+      }
+      expectEqual('the export', [status.exportId, status.status], [exportId, 'completed']);
+      const file = await (options.fetch ?? fetch)(status.downloadUrl ?? '', { signal: AbortSignal.timeout(30_000) });
+      expectEqual('the download', file.status, 200);
+      const rows = (await file.text()).split('\n').filter(Boolean).length;
+      expectEqual('its rows', rows, status.rows);
+    },
+  );
+
   await check('policy/set: the stored policy set again, one version later', ['getPolicy', 'setPolicy'], async () => {
     // Setting what is stored changes nothing users get, and a rerun never races a version.
     const stored = await client.getPolicy({ organizationId: org });

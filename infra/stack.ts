@@ -39,7 +39,13 @@ import {
 } from '#service/routes.js';
 import { TABLES, type TableName } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
-import { type FileFolder, type FunctionSetting, publicRoutePaths, type QueueName, type SecretName } from '#shared/platform/route.js';
+import {
+  type FileFolder,
+  type FunctionSetting,
+  publicRoutePaths,
+  type QueueName,
+  type SecretName,
+} from '#shared/platform/route.js';
 import { type DeadLetters, ServiceAlarms } from './constructs/service-alarms.js';
 import {
   acknowledgeLogGroupRules,

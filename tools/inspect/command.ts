@@ -113,7 +113,10 @@ export const runInspectCommand = async (argv: string[], io: CliIo): Promise<numb
   const { parts, organizationId, limit } = options;
   const dataDir = resolveDataDir(options.dataDirOption ? { DATA_DIR: options.dataDirOption } : env);
   const needsTwin =
-    parts.has('tables') || parts.has('queues') || parts.has('deliveries') || (parts.has('files') && !options.s3Endpoint);
+    parts.has('tables') ||
+    parts.has('queues') ||
+    parts.has('deliveries') ||
+    (parts.has('files') && !options.s3Endpoint);
   const running = options.given ? undefined : await readRunningServer(dataDir);
   const twin = options.given ?? running;
   if (needsTwin && !twin) {

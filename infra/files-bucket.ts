@@ -2,7 +2,7 @@ import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { FILE_RETENTION_DAYS } from '#shared/files/keys.js';
-import { guardRule } from './guard-rules.js';
+import { CONTROL_TOWER } from './guard-rules.js';
 
 /**
  * The bucket of import and export files (contract 15.3): private (every public access blocked,
@@ -35,26 +35,26 @@ export const createFilesBucket = (scope: Construct, removalPolicy: RemovalPolicy
     "an authenticated API call that the API's access logs and the job's status record already trace.";
   Validations.of(bucket).acknowledge(
     { id: 'AwsSolutions-S1', reason: logs },
-    { id: guardRule('s3_bucket_logging_enabled_check'), reason: logs },
+    { id: CONTROL_TOWER.bucketLogging, reason: logs },
     {
-      id: guardRule('s3_bucket_default_encryption_kms_check'),
+      id: CONTROL_TOWER.bucketKmsKey,
       reason:
         'Encrypted at rest with S3-managed keys, like the tables and queues with their AWS managed keys: a ' +
         'customer managed key would add a key policy and kms grants to every function that signs a URL, and a ' +
         'KMS call per request, for no control the service needs over files that live 7 days.',
     },
     {
-      id: guardRule('s3_bucket_versioning_enabled_check'),
+      id: CONTROL_TOWER.bucketVersioning,
       reason:
         'Each file is written once under a new random key and never rewritten; versions would only keep ' +
         'deleted files past their 7 days, which the contract forbids.',
     },
     {
-      id: guardRule('s3_bucket_object_lock_enabled_check'),
+      id: CONTROL_TOWER.bucketObjectLock,
       reason: 'Object lock would keep files the contract says are deleted 7 days after they were written.',
     },
     {
-      id: guardRule('s3_event_notifications_enabled_check'),
+      id: CONTROL_TOWER.bucketNotifications,
       reason:
         'No file yet starts work by its arrival: the import files, whose upload starts an import, are the ' +
         "notification's to come (contract 15.1); export files are written by the service itself.",

@@ -21,4 +21,14 @@ export const CONTROL_TOWER = {
   lambdaVpc: guardRule('lambda_inside_vpc_check'),
   /** CT.SQS.PR.1: a queue must have a dead-letter queue. */
   queueDeadLetter: guardRule('sqs_dlq_check'),
+  /** A bucket must have server access logging. */
+  bucketLogging: guardRule('s3_bucket_logging_enabled_check'),
+  /** A bucket must be encrypted with a KMS key. */
+  bucketKmsKey: guardRule('s3_bucket_default_encryption_kms_check'),
+  /** A bucket must keep versions. */
+  bucketVersioning: guardRule('s3_bucket_versioning_enabled_check'),
+  /** A bucket must have object lock. */
+  bucketObjectLock: guardRule('s3_bucket_object_lock_enabled_check'),
+  /** A bucket must send event notifications. */
+  bucketNotifications: guardRule('s3_event_notifications_enabled_check'),
 } as const;

@@ -234,7 +234,7 @@ describe('cdk-nag AwsSolutions', () => {
 
 describe('functions', () => {
   test('one per route, the NOT_FOUND catch-all, the consumers, the sweeper and the publisher, all with the shared defaults', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + PUBLIC_ROUTES.length + 6);
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + PUBLIC_ROUTES.length + 7);
     for (const key of FUNCTION_KEYS) {
       const props = fnProps(key);
       expect(props).toMatchObject({

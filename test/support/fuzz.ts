@@ -486,6 +486,34 @@ export const ROUTE_FUZZ_SPECS: RouteFuzzSpec[] = [
     ],
   },
   {
+    name: 'createExport',
+    path: '/v2/organizations/exports/create',
+    valid: { organizationId: 'org-1', format: 'jsonl' },
+    required: ['organizationId', 'format'],
+    extraMutations: [
+      (d) => {
+        d.format = 'xml';
+      },
+      (d) => {
+        d.documentIds = [];
+      },
+      (d) => {
+        d.documentIds = Array.from({ length: 31 }, (_, i) => `doc-${i}`);
+      },
+    ],
+  },
+  {
+    name: 'getExportStatus',
+    path: '/v2/organizations/exports/status',
+    valid: { organizationId: 'org-1', exportId: '01JZZZZZZZZZZZZZZZZZZZZZZZ' },
+    required: ['organizationId', 'exportId'],
+    extraMutations: [
+      (d) => {
+        d.exportId = '';
+      },
+    ],
+  },
+  {
     name: 'createLinks',
     path: '/v2/notifications/links/create',
     valid: { organizationId: 'org-1', userIds: ['u1'], documentId: 'doc-1', category: 'comment', channel: 'email' },

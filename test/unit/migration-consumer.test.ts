@@ -192,10 +192,19 @@ describe('migration consumer', () => {
         {
           Update: expect.objectContaining({
             Key: { pk: 'DOC#org-1#long-src', sk: 'u1' },
-            // Only while the source has the version and write time it was read with.
-            ConditionExpression: '#a3 = :v3 AND #a4 = :v4',
-            ExpressionAttributeNames: expect.objectContaining({ '#a3': 'version', '#a4': 'updatedAt' }),
-            ExpressionAttributeValues: expect.objectContaining({ ':v3': 1, ':v4': '2026-03-01T00:00:00.000Z' }),
+            // Only while the source has the version and write time it was read with; the stamp
+            // is the migration's attribution, its evidence included.
+            ConditionExpression: '#a4 = :v4 AND #a5 = :v5',
+            ExpressionAttributeNames: expect.objectContaining({
+              '#a3': 'changeEvidence',
+              '#a4': 'version',
+              '#a5': 'updatedAt',
+            }),
+            ExpressionAttributeValues: expect.objectContaining({
+              ':v3': JSON.stringify({ via: 'migration', migrationId: 'long' }),
+              ':v4': 1,
+              ':v5': '2026-03-01T00:00:00.000Z',
+            }),
           }),
         },
       ],

@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
-import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import type { StoredBranding } from '#shared/branding/model.js';
 import { newKeyringDocument, staticKeyring } from '#shared/links/keyring.js';
-import type { LinkState, LinkStateReader } from '#shared/links/link-state.js';
 import type { LinkScope } from '#shared/links/model.js';
 import { PAGE_HEADERS } from '#shared/links/pages/layout.js';
-import { preferencesPage } from '#shared/links/preferences.js';
 import { sealLink } from '#shared/links/token.js';
-import { unsubscribePage } from '#shared/links/unsubscribe.js';
 import type { PageAnswer, PublicRequest } from '#shared/platform/public-page.js';
+import { pageHandlers } from '../support/page-handlers.js';
 
 // What the pages show of an organization's branding (contract 16.2): its name in the title and
 // above the heading, its logo from the page's own route, its colour, its support and privacy
@@ -32,20 +29,7 @@ const BRANDED: StoredBranding = {
   logoVersion: 'v1v1v1v1v1v1v1v1',
 };
 
-const pagesOf = (branding: StoredBranding | undefined) => {
-  const reader: LinkStateReader = {
-    read: async (link) =>
-      ({
-        policy: { organizationId: link.organizationId, policy: {}, version: 0 },
-        ...(branding ? { branding } : {}),
-      }) as LinkState,
-  };
-  const deps = { keys, reader, store: {} as never, now: () => NOW };
-  return {
-    unsubscribe: unsubscribePage(deps),
-    preferences: preferencesPage({ ...deps, schedules: {} as never, defaults: BUILT_IN_DEFAULTS }),
-  };
-};
+const pagesOf = (branding: StoredBranding | undefined) => pageHandlers(keys, NOW, branding);
 
 const token = async (purpose: 'unsubscribe' | 'preferences', extra: Partial<LinkScope> = {}) =>
   sealLink(

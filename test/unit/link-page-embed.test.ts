@@ -1,17 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from '@jest/globals';
 import * as z from 'zod/mini';
-import { BUILT_IN_DEFAULTS } from '#shared/api/channels.js';
 import type { StoredBranding } from '#shared/branding/model.js';
 import { createLinks } from '#shared/links/create.js';
 import { newKeyringDocument, staticKeyring } from '#shared/links/keyring.js';
-import type { LinkState, LinkStateReader } from '#shared/links/link-state.js';
 import { EMBED_SCRIPT_BYTES } from '#shared/links/pages/embed.js';
-import { preferencesPage } from '#shared/links/preferences.js';
 import { createLinksRequest } from '#shared/links/routes/create-links.js';
 import { openLink } from '#shared/links/token.js';
-import { unsubscribePage } from '#shared/links/unsubscribe.js';
 import type { PublicRequest } from '#shared/platform/public-page.js';
+import { pageHandlers } from '../support/page-handlers.js';
 
 // The preference page inside an organization's app (contract 16.3): short-lived links, framing by
 // the branding's embedOrigins only, and a script under the page's CSP that tells the parent.
@@ -20,20 +17,7 @@ const keys = staticKeyring(newKeyringDocument('k1'));
 const NOW = new Date('2026-03-01T10:00:00Z');
 const ORIGINS = ['https://app.acme.example', 'https://admin.acme.example:8443'];
 
-const pagesOf = (branding: StoredBranding | undefined) => {
-  const reader: LinkStateReader = {
-    read: async (link) =>
-      ({
-        policy: { organizationId: link.organizationId, policy: {}, version: 0 },
-        ...(branding ? { branding } : {}),
-      }) as LinkState,
-  };
-  const deps = { keys, reader, store: {} as never, now: () => NOW };
-  return {
-    unsubscribe: unsubscribePage(deps),
-    preferences: preferencesPage({ ...deps, schedules: {} as never, defaults: BUILT_IN_DEFAULTS }),
-  };
-};
+const pagesOf = (branding: StoredBranding | undefined) => pageHandlers(keys, NOW, branding);
 
 const linksFor = async (extra: Record<string, unknown> = {}) => {
   const request = z.parse(createLinksRequest, { organizationId: 'acme', userIds: ['u'], ...extra });

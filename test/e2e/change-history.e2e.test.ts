@@ -12,6 +12,7 @@ import { dbPathHolder } from '#local/dynamodb-local.js';
 import { TABLES } from '#service/tables.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
 import type { HistoryChange } from '#shared/history/results.js';
+import { eventually } from '../support/eventually.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 import { startNpmStartProcess } from '../support/npm-start-process.js';
 
@@ -20,16 +21,6 @@ import { startNpmStartProcess } from '../support/npm-start-process.js';
 // data directory's events.jsonl.
 
 /** Polls until `check` holds, or fails with what was last seen. The 5 s a change may take, and slack for a busy machine. */
-const eventually = async <T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 30_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!check(value) && Date.now() < deadline) {
-    await sleep(100);
-    value = await read();
-  }
-  return value;
-};
-
 const eventLines = async (file: string) =>
   (await readFile(file, 'utf8').catch(() => ''))
     .split('\n')

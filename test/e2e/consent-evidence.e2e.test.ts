@@ -1,10 +1,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { textSha256 } from '#shared/consent/consent.js';
 import type { HistoryChange } from '#shared/history/results.js';
+import { eventually } from '../support/eventually.js';
 import { createLinks, oneClick, postForm } from '../support/links.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
@@ -25,16 +25,6 @@ afterAll(async () => {
 });
 
 const ORG = 'evidence-org';
-
-const eventually = async <T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 30_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!check(value) && Date.now() < deadline) {
-    await sleep(100);
-    value = await read();
-  }
-  return value;
-};
 
 const ok = async (path: string, data: unknown) => {
   const { status, body, text } = await service.call(path, data);

@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { eventually } from '../support/eventually.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
 // users/erase over HTTP against the local twin: the entries, then the history, are gone; the
@@ -24,16 +24,6 @@ const ok = async (path: string, data: unknown) => {
   const { status, body } = await service.call(path, data);
   expect({ path, status, error: body.error }).toEqual({ path, status: 200, error: undefined });
   return body.result?.data as Record<string, unknown>;
-};
-
-const eventually = async <T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 30_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!check(value) && Date.now() < deadline) {
-    await sleep(100);
-    value = await read();
-  }
-  return value;
 };
 
 const history = async (userId: string) =>

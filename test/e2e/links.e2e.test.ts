@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { sealLink } from '#shared/links/token.js';
 import { waitForMigration } from '../reliability/support.js';
+import { eventually } from '../support/eventually.js';
 import { createLinks, LINK_PATHS, oneClick, openPage, postForm, tokenOf, twinKeyring } from '../support/links.js';
 import { type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
 
@@ -63,15 +64,6 @@ const unsubscribeFromCategory = async (userId: string, documentId: string) => {
   expect((await oneClick(url, 'List-Unsubscribe=One-Click&scope=category')).status).toBe(200);
   expect((await get(userId, { category: 'comment' })).categories).toEqual({ comment: { email: 'NONE' } });
   return url;
-};
-
-const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return read();
 };
 
 describe('links/create', () => {

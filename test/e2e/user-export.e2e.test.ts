@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createClient, type ExportRecord, type ServiceClient } from '#client/index.js';
 import { textSha256 } from '#shared/consent/consent.js';
+import { eventually } from '../support/eventually.js';
 import { createLinks, openPage, postForm } from '../support/links.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 
@@ -27,16 +27,6 @@ const records = async (userId: string): Promise<ExportRecord[]> => {
   const all: ExportRecord[] = [];
   for await (const record of client.exportUserRecords({ organizationId: ORG, userId })) all.push(record);
   return all;
-};
-
-const eventually = async <T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 30_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!check(value) && Date.now() < deadline) {
-    await sleep(100);
-    value = await read();
-  }
-  return value;
 };
 
 test("the user's entries, schedule, changes with evidence and the texts they cite; after an erasure, its record alone", async () => {

@@ -1,14 +1,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoreAccess } from '#shared/platform/route.js';
 import { DynamoMarkedEntries } from '#shared/preferences/dynamo-marked-entries.js';
-import { documentPartition, parsePartition, USER_INDEX } from '#shared/preferences/keys.js';
+import { documentPartition, USER_INDEX, userIndexPage } from '#shared/preferences/keys.js';
 import type { EntryKey, StoredEntry } from '#shared/preferences/model.js';
+import type { UserEntryPage } from '#shared/preferences/store.js';
 
 /** One page of an organization's entry keys, and where the next one starts. */
-export interface EntryKeyPage {
-  keys: EntryKey[];
-  lastKey?: Record<string, string>;
-}
+/** A page of the organization's entry keys (the same shape as an erasure's page of a user's). */
+export type EntryKeyPage = UserEntryPage;
 
 /** What an export reads of the config table: the organization's entries, page by page. */
 export interface ExportEntryStore {
@@ -58,12 +57,7 @@ export class DynamoExportEntryStore extends DynamoMarkedEntries implements Expor
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );
-    const keys = (output.Items ?? []).map((item): EntryKey => {
-      const { documentId } = parsePartition(item.pk as string);
-      return { organizationId, userId: item.sk as string, documentId };
-    });
-    const lastKey = output.LastEvaluatedKey as Record<string, string> | undefined;
-    return { keys, ...(lastKey ? { lastKey } : {}) };
+    return userIndexPage(organizationId, output);
   }
 
   getEntries(keys: readonly EntryKey[]): Promise<StoredEntry[]> {

@@ -1,7 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoMarkedEntries } from './dynamo-marked-entries.js';
-import { parsePartition, USER_INDEX } from './keys.js';
-import type { EntryKey } from './model.js';
+import { USER_INDEX, userIndexPage } from './keys.js';
 import type { ErasureEntryStore, UserEntryPage } from './store.js';
 
 /** The config table's ErasureEntryStore: a user's entries found on the user index, and the stamped deletes. */
@@ -23,11 +22,6 @@ export class DynamoErasureEntryStore extends DynamoMarkedEntries implements Eras
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );
-    const keys = (output.Items ?? []).map((item): EntryKey => {
-      const { documentId } = parsePartition(item.pk as string);
-      return { organizationId, userId: item.sk as string, documentId };
-    });
-    const lastKey = output.LastEvaluatedKey as Record<string, string> | undefined;
-    return { keys, ...(lastKey ? { lastKey } : {}) };
+    return userIndexPage(organizationId, output);
   }
 }

@@ -1,5 +1,6 @@
 import { escapeKeyPart, type TableKey, unescapeKeyPart } from '#shared/platform/key-parts.js';
 import type { EntryKey } from './model.js';
+import type { UserEntryPage } from './store.js';
 
 export { escapeKeyPart, type TableKey, unescapeKeyPart } from '#shared/platform/key-parts.js';
 
@@ -40,4 +41,20 @@ export const parsePartition = (pk: string): { organizationId: string; documentId
     return { organizationId: unescapeKeyPart(org), documentId: unescapeKeyPart(doc) };
   }
   throw new Error(`Not a config partition key: ${pk}`);
+};
+
+/**
+ * A page of the user index (which projects only the keys) as entry keys, with the key to go on
+ * from: what the erasure and the export read of it.
+ */
+export const userIndexPage = (
+  organizationId: string,
+  output: { Items?: Record<string, unknown>[] | undefined; LastEvaluatedKey?: Record<string, unknown> | undefined },
+): UserEntryPage => {
+  const keys = (output.Items ?? []).map((item): EntryKey => {
+    const { documentId } = parsePartition(item.pk as string);
+    return { organizationId, userId: item.sk as string, documentId };
+  });
+  const lastKey = output.LastEvaluatedKey as Record<string, string> | undefined;
+  return { keys, ...(lastKey ? { lastKey } : {}) };
 };

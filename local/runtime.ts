@@ -46,7 +46,7 @@ import { perInvocation, useInvokeStore } from './invoke-store.js';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './lambda-context.js';
 import { hostPort } from './listen.js';
 import { ensureLocalCredential, type LocalCredential } from './local-credential.js';
-import { assertPortFree, holdFreePort, namingPort } from './ports.js';
+import { assertPortFree, holdFreePort, isAddressInUse, namingPort, PortInUseError } from './ports.js';
 import { type LocalSqs, startLocalSqs } from './queue/local-sqs.js';
 import type { LocalQueue, QueueConsumer } from './queue/queue.js';
 import { routeFunctions } from './route-functions.js';
@@ -219,6 +219,7 @@ let firstPorts:
 let firstCredential: AwsCredential | undefined;
 let firstInMemory = false;
 let running = false;
+const REUSED_PORT_ATTEMPTS = 5;
 
 const portOf = (endpoint: string) => Number(new URL(endpoint).port);
 
@@ -229,12 +230,20 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   const cleanup = async () => {
     for (const step of cleanups.reverse().splice(0)) await step().catch(() => {});
   };
-  try {
-    return await start(options, cleanups, cleanup);
-  } catch (error) {
-    await cleanup();
-    running = false;
-    throw error;
+  // A second start must listen on the first one's ports (above). Between the two, another
+  // process's outgoing connection can hold one of them for a while: such a start tries again.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start(options, cleanups, cleanup);
+    } catch (error) {
+      await cleanup();
+      const reusedPortTaken = firstPorts !== undefined && (isAddressInUse(error) || error instanceof PortInUseError);
+      if (!reusedPortTaken || attempt === REUSED_PORT_ATTEMPTS) {
+        running = false;
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
+    }
   }
 };
 

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -152,6 +154,17 @@ test('the change publisher is configured as deployed: its bus by name, EventBrid
   expect(process.env.AWS_ENDPOINT_URL_EVENTBRIDGE).toBe(running.eventsEndpoint);
   // The functions read no variable of the twin's own: production code has no local path.
   expect(Object.values(ENV).filter((name) => name.startsWith('LOCAL_'))).toEqual([]);
+});
+
+test('a restart in the same process waits for a port of the first start that another process holds for a while', async () => {
+  const first = service as LocalService;
+  await first.close();
+  const holder = createServer().listen(Number(new URL(first.eventsEndpoint).port), '127.0.0.1');
+  await once(holder, 'listening');
+  setTimeout(() => holder.close(), 1_500);
+  service = await start();
+  expect(service.eventsEndpoint).toBe(first.eventsEndpoint);
+  expect((await get(service)).status).toBe(200);
 });
 
 test("the functions reach DynamoDB Local at the banner's endpoint, signing with the data directory's AWS credential", async () => {

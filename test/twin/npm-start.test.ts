@@ -26,8 +26,9 @@ const FIXED = { LOCAL_API_KEY: `ak_it's!$(x)\`y\`"z"`, LOCAL_AUTH_TOKEN: "st_~!!
 
 test('prints the URL, credential, a line to paste and a curl that work as printed in bash and zsh; SIGINT stops it with exit code 0', async () => {
   // In a terminal, as a developer runs it (util-linux's script gives it one): the banner shows
-  // the token and the line to paste there only. The command is npm start's own (package.json).
-  const command = `'${process.execPath}' --import tsx local/main.ts --in-memory --port 0`;
+  // the token and the line to paste there only. The command is npm start's own (package.json),
+  // exec included: a shell left waiting (dash, when SHELL is /bin/sh) dies of the Ctrl+C itself.
+  const command = `exec '${process.execPath}' --import tsx local/main.ts --in-memory --port 0`;
   const started = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: REPO_ROOT,
     env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT', ...FIXED },

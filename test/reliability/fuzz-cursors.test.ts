@@ -8,7 +8,8 @@ import { getHistory } from '#shared/history/read.js';
 import { newKeyringDocument, staticKeyring } from '#shared/links/keyring.js';
 import { logger } from '#shared/platform/logger.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import { FUZZ_RUNS, FUZZ_TIMEOUT_MS, forgedCursor } from '../support/fuzz.js';
+import { forgedCursor } from '../support/fuzz/forged-cursors.js';
+import { FUZZ_RUNS, FUZZ_TIMEOUT_MS } from '../support/fuzz/runs.js';
 
 // Every paginated route takes a cursor back from its caller: whatever comes back, forged or
 // altered (or sealed with the deployment's key, as if it had leaked), the answer is a page of that caller's own data or INVALID_ARGUMENT, never a storage

@@ -9,7 +9,10 @@ import { hashToken } from '#shared/auth/credential.js';
 import type { HttpHandler } from '#shared/edge/http-route.js';
 import { apiEvent, lambdaContext } from '../support/api-events.js';
 import { startTestDynamo, type TestDynamo } from '../support/dynamo.js';
-import { assertErrorEnvelope, badRequests, FUZZ_RUNS, FUZZ_TIMEOUT_MS, ROUTE_FUZZ_SPECS } from '../support/fuzz.js';
+import { badRequests } from '../support/fuzz/bad-requests.js';
+import { assertErrorEnvelope } from '../support/fuzz/error-envelope.js';
+import { ROUTE_FUZZ_SPECS } from '../support/fuzz/route-specs.js';
+import { FUZZ_RUNS, FUZZ_TIMEOUT_MS } from '../support/fuzz/runs.js';
 import { setDynamoTestEnv } from '../support/test-env.js';
 
 // In-process: generated bad requests go through the real handlers and a real (embedded)

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { decodeCursor, encodeCursor, type HistoryKey, INVALID_CURSOR_MESSAGE } from '#shared/history/cursor.js';
 import type { Keyring } from '#shared/links/keyring.js';
-import { assertConcurrently, FUZZ_TIMEOUT_MS, forgedCursor, HTTP_FUZZ_RUNS } from '../support/fuzz.js';
+import { forgedCursor } from '../support/fuzz/forged-cursors.js';
+import { assertConcurrently, FUZZ_TIMEOUT_MS, HTTP_FUZZ_RUNS } from '../support/fuzz/runs.js';
 import { twinKeyring } from '../support/links.js';
 import { type LocalService, startLocalService } from '../support/local-service.js';
 

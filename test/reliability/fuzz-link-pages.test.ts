@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { schedule as scheduleSchema } from '#shared/schedules/schema.js';
-import { assertConcurrently, FUZZ_RUNS, FUZZ_TIMEOUT_MS, HTTP_FUZZ_RUNS } from '../support/fuzz.js';
+import { assertConcurrently, FUZZ_RUNS, FUZZ_TIMEOUT_MS, HTTP_FUZZ_RUNS } from '../support/fuzz/runs.js';
 import { createLinks, tokenOf } from '../support/links.js';
 import { type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
 

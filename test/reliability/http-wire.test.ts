@@ -5,7 +5,11 @@ import pMap from 'p-map';
 import { API_PAGE_PATHS } from '#local/api-pages.js';
 import { PUBLIC_ROUTES } from '#service/routes.js';
 import { hashToken } from '#shared/auth/credential.js';
-import { assertErrorEnvelope, FUZZ_SEED, hostileExtraHeaders, ODD_METHODS, ROUTE_FUZZ_SPECS } from '../support/fuzz.js';
+import { ODD_METHODS } from '../support/fuzz/bad-requests.js';
+import { assertErrorEnvelope } from '../support/fuzz/error-envelope.js';
+import { hostileExtraHeaders } from '../support/fuzz/hostile-headers.js';
+import { ROUTE_FUZZ_SPECS } from '../support/fuzz/route-specs.js';
+import { FUZZ_SEED } from '../support/fuzz/runs.js';
 import { type LocalService, rawRequest, startLocalService } from '../support/local-service.js';
 
 /**

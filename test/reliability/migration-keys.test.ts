@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { lockKey, migrationKey } from '#shared/migration/keys.js';
 import { unescapeKeyPart } from '#shared/preferences/keys.js';
-import { FUZZ_RUNS } from '../support/fuzz.js';
+import { FUZZ_RUNS } from '../support/fuzz/runs.js';
 
 // The migrations table has its own keys: a record per migration id and a lock per
 // (organization, document). Generation is biased towards the characters of the encoding.

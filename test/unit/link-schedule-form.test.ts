@@ -18,7 +18,7 @@ import {
 } from '#shared/links/schedule-form.js';
 import { type Schedule, schedule as scheduleSchema } from '#shared/schedules/schema.js';
 import { timeZoneIssue } from '#shared/schedules/zone.js';
-import { FUZZ_RUNS } from '../support/fuzz.js';
+import { FUZZ_RUNS } from '../support/fuzz/runs.js';
 import {
   HEAVIEST_AT,
   heaviestBrand,

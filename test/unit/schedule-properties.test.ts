@@ -5,7 +5,7 @@ import { CHANNELS, type Channel } from '#shared/api/channels.js';
 import { type ChannelDecision, decideChannel, type Priority } from '#shared/schedules/decide.js';
 import { type Schedule, schedule as scheduleSchema, WEEKDAYS, type Weekday } from '#shared/schedules/schema.js';
 import { transitionsBetween } from '#shared/schedules/zone.js';
-import { FUZZ_RUNS, FUZZ_SEED } from '../support/fuzz.js';
+import { FUZZ_RUNS, FUZZ_SEED } from '../support/fuzz/runs.js';
 
 // Property tests of the decisions (contract 12.2) in zones with half-hour and 45-minute offsets,
 // 30-minute changes, changes at midnight and southern-hemisphere daylight saving, over two years

@@ -2,8 +2,8 @@ import { BatchGetCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/li
 import { beforeAll, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
+import { toApiGatewayEvent } from '#local/api-gateway-payload.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
-import { toApiGatewayEvent } from '#local/server.js';
 import { UNAUTHENTICATED_MESSAGE } from '#shared/api/errors.js';
 import { identifier, MAX_IDENTIFIER_LENGTH } from '#shared/api/identifiers.js';
 import { hashToken, newApiKey, newToken } from '#shared/auth/credential.js';

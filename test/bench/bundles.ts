@@ -6,7 +6,9 @@ import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { App, type CfnElement, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BUNDLING_STACKS } from 'aws-cdk-lib/cx-api';
 import { build } from 'esbuild';
 import { ServiceFunction } from '#infra/constructs/service-function.js';
 import { createServiceApp } from '#infra/service-app.js';
@@ -181,14 +183,19 @@ const bundlesOf = (outdir: string, stack: Stack, template: Json, functions: Buil
 /**
  * Bundles exactly as a deployment does: synthesizes the service's CDK app (NodejsFunction runs
  * the local esbuild with the ServiceFunction options), and the baselines through ServiceFunctions
- * of their own, so the options cannot drift from the stack's.
+ * of their own, so the options cannot drift from the stack's. With `only` (some functions), the
+ * service's stack is built without bundling, for its functions' environments, and those functions
+ * are bundled by ServiceFunctions of their own beside the baselines: a bundle depends on the
+ * construct, the entry and nothing else, so it is the stack's, without bundling every other.
  */
 const synthBundles = async (
   outdir: string,
+  only?: string[],
 ): Promise<{ functions: Bundle[]; baselines: Record<BaselineKind, Bundle> }> => {
-  const { app, stack } = createServiceApp({ outdir: join(outdir, 'service') });
-  const assembly = app.synth();
-  const template = assembly.getStackByName(stack.stackName).template as Json;
+  const { app, stack } = createServiceApp({
+    outdir: join(outdir, 'service'),
+    ...(only ? { context: { [BUNDLING_STACKS]: [] } } : {}),
+  });
   const specs: Record<string, Pick<FunctionSpec, 'entry' | 'queues' | 'secrets'>> = {
     ...Object.fromEntries(
       (OPERATIONS as readonly Operation[]).map((operation) => [
@@ -205,19 +212,42 @@ const synthBundles = async (
       ]),
     ),
   };
-  const functions = await bundlesOf(
-    join(outdir, 'service'),
-    stack,
-    template,
-    Object.entries(stack.functions).map(([name, fn]) => {
-      const spec = specs[name];
-      if (!spec) throw new Error(`bench: no function spec for the stack's function ${name}`);
-      return { name, fn, entry: spec.entry, baseline: baselineOf(spec), plainSdk: false };
-    }),
-  );
+  const built = Object.entries(stack.functions).map(([name, fn]): Built => {
+    const spec = specs[name];
+    if (!spec) throw new Error(`bench: no function spec for the stack's function ${name}`);
+    return { name, fn, entry: spec.entry, baseline: baselineOf(spec), plainSdk: false };
+  });
+  const unknown = only?.filter((name) => !built.some((b) => b.name === name)) ?? [];
+  if (unknown.length) throw new Error(`bench: no function named ${unknown.join(', ')}`);
 
   const baselineApp = new App({ outdir: join(outdir, 'baseline') });
   const baselineStack = new Stack(baselineApp, 'BenchBaseline');
+  const chosen = only
+    ? built
+        .filter((b) => only.includes(b.name))
+        .map((b) => ({
+          ...b,
+          // The environment the stack gives the function, as its template would read.
+          env: resolveEnv(
+            (stack.resolve((b.fn.function.node.defaultChild as CfnFunction).environment) as Json | undefined)
+              ?.variables,
+          ),
+          fn: new ServiceFunction(baselineStack, `Function${b.name}`, {
+            spec: { entry: b.entry, description: b.name },
+            environment: {},
+            logRetention: RetentionDays.ONE_WEEK,
+            removalPolicy: RemovalPolicy.DESTROY,
+          }),
+        }))
+    : undefined;
+  const functions = chosen
+    ? []
+    : await bundlesOf(
+        join(outdir, 'service'),
+        stack,
+        app.synth().getStackByName(stack.stackName).template as Json,
+        built,
+      );
   const baselineFunctions = Object.entries(BASELINES).map(([kind, { name, entry, plainSdk }]) => {
     const fn = new ServiceFunction(baselineStack, kind, {
       spec: { entry, description: name },
@@ -230,9 +260,12 @@ const synthBundles = async (
     return { name, fn, entry, baseline: kind as BaselineKind, plainSdk };
   });
   const baselineTemplate = baselineApp.synth().getStackByName(baselineStack.stackName).template as Json;
-  const built = await bundlesOf(join(outdir, 'baseline'), baselineStack, baselineTemplate, baselineFunctions);
-  const baselines = Object.fromEntries(built.map((b) => [b.baseline, b])) as Record<BaselineKind, Bundle>;
-  return { functions, baselines };
+  const baselineDir = join(outdir, 'baseline');
+  const baselineBundles = await bundlesOf(baselineDir, baselineStack, baselineTemplate, baselineFunctions);
+  const baselines = Object.fromEntries(baselineBundles.map((b) => [b.baseline, b])) as Record<BaselineKind, Bundle>;
+  if (!chosen) return { functions, baselines };
+  const bundled = await bundlesOf(baselineDir, baselineStack, baselineTemplate, chosen);
+  return { functions: bundled.map((b, i) => ({ ...b, env: chosen[i]?.env ?? {} })), baselines };
 };
 
 // One cold start: import the bundle, then answer one event (BENCH_EVENT) with a Lambda-like
@@ -518,10 +551,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
   const targets = await startTargets();
   try {
     const synthStarted = performance.now();
-    const { functions: every, baselines } = await synthBundles(outdir);
-    const unknown = only?.filter((name) => !every.some((b) => b.name === name)) ?? [];
-    if (unknown.length) throw new Error(`bench: no function named ${unknown.join(', ')}`);
-    const functions = only ? every.filter((b) => only.includes(b.name)) : every;
+    const { functions, baselines } = await synthBundles(outdir, only);
     const synthMs = performance.now() - synthStarted;
     // The control: the DynamoDB reads baseline once more in each round, compared with itself as a
     // function is: its ratio is the noise floor of every ratio in the table.
@@ -688,7 +718,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       .map((b) => ({ b, analysed: analysis.get(b)?.total ?? 0 }))
       .filter(({ b, analysed }) => Math.abs(analysed - b.bytes) / b.bytes > 0.02);
     s.notes.push(
-      `Bundles built by synthesizing the CDK app (NodejsFunction with the ServiceFunction options, local esbuild); the baselines (${Object.values(
+      `Bundles built by ${only ? "ServiceFunctions of the bench's own for the chosen functions (the same construct and entry as the stack's, so the same bundle; their environments the stack's, built without bundling)" : 'synthesizing the CDK app (NodejsFunction with the ServiceFunction options, local esbuild)'}; the baselines (${Object.values(
         BASELINES,
       )
         .map((b) => b.entry)

@@ -117,7 +117,7 @@ const main = async () => {
   await run('storage', () =>
     storageBench(
       quick
-        ? { users: 200, dispatchRounds: 1, resolveRounds: 1, linkRounds: 2 }
+        ? { users: 100, dispatchRounds: 1, resolveRounds: 1, linkRounds: 1 }
         : { users: 1000, dispatchRounds: 3, resolveRounds: 5, linkRounds: 20 },
     ),
   );
@@ -129,7 +129,7 @@ const main = async () => {
     }),
   );
   await run('twin-store', () => {
-    const [users = 0, documents = 0] = (option('twin-set') ?? (quick ? '100x3' : '1000x5')).split('x').map(Number);
+    const [users = 0, documents = 0] = (option('twin-set') ?? (quick ? '30x2' : '1000x5')).split('x').map(Number);
     return twinStoreBench({ users, documents, rounds: Number(option('twin-rounds') ?? (full ? 3 : quick ? 1 : 2)) });
   });
   await run('consent', () => consentBench({ users: quick ? 100 : 1000, pages: quick ? 2 : 5 }));
@@ -151,7 +151,7 @@ const main = async () => {
   );
   await run('migration', () =>
     migrationBench({
-      sizes: (option('sizes') ?? (full ? '1000,10000,50000' : quick ? '200' : '1000,5000')).split(',').map(Number),
+      sizes: (option('sizes') ?? (full ? '1000,10000,50000' : quick ? '150' : '1000,5000')).split(',').map(Number),
     }),
   );
   await run('dev-reload', () =>

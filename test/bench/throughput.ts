@@ -167,13 +167,14 @@ export const throughputBench = async (options: ThroughputOptions): Promise<Secti
   const servers = await Promise.all([startServer('baseline'), startServer('service')]);
   const results: Measurement[] = [];
   try {
-    for (const server of servers) await seedReaders(server);
+    // Together too: nothing is measured yet.
+    await Promise.all(servers.map(seedReaders));
     let at = '';
     const shown = progress('throughput', () => at);
     for (const operation of OPERATION_ORDER) {
       for (const c of connections) {
         at = `${operation} at ${c} connection(s)`;
-        for (const server of servers) await load(server, operation, c, warmupSeconds);
+        if (warmupSeconds > 0) for (const server of servers) await load(server, operation, c, warmupSeconds);
         // Short runs taking turns, the median kept: a burst of load from elsewhere on the
         // machine then spoils one run of one server, not the comparison.
         const runs = new Map<Server['name'], (Result & { cpuPerRequest: number })[]>(servers.map((s) => [s.name, []]));
@@ -248,7 +249,7 @@ const report = (
   const errors = results.filter((r) => r.server === 'service').reduce((n, r) => n + r.errors, 0);
   s.goals.push(goal('service errors (non-2xx, socket errors, timeouts)', fmtNum(errors), '0', errors === 0));
   s.tables.push({
-    title: `autocannon: per case ${options.rounds} rounds of ${options.seconds} s per server, taking turns, after ${options.warmupSeconds} s warm-up; req/s, CPU and latency are medians over the rounds, the ratio is the median of the rounds' paired ratios; set and get: 1 user x 1 document per request; resolve: ${READERS.length} users of one document (2 batched reads)`,
+    title: `autocannon: per case ${options.rounds} rounds of ${options.seconds} s per server, taking turns, ${options.warmupSeconds > 0 ? `after ${options.warmupSeconds} s warm-up` : 'without warm-up'}; req/s, CPU and latency are medians over the rounds, the ratio is the median of the rounds' paired ratios; set and get: 1 user x 1 document per request; resolve: ${READERS.length} users of one document (2 batched reads)`,
     columns: [
       'op',
       'connections',

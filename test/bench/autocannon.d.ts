@@ -19,6 +19,7 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    sampleInt?: number;
     timeout?: number;
   }
   export interface Result {

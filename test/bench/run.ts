@@ -138,7 +138,7 @@ const main = async () => {
       connections: (option('connections') ?? (quick ? '8' : '1,8,32')).split(',').map(Number),
       seconds: Number(option('seconds') ?? (full ? 5 : quick ? 0.5 : 2)),
       rounds: Number(option('rounds') ?? (full ? 7 : quick ? 1 : 5)),
-      // Quick: no warm-up (autocannon takes about a second a run, however short).
+      // Quick: no warm-up, as nothing is scored.
       warmupSeconds: full ? 2 : quick ? 0 : 1,
     }),
   );

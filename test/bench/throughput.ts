@@ -130,6 +130,9 @@ const run = (server: Server, operation: Operation, connections: number, seconds:
     connections,
     pipelining: 1,
     duration: seconds,
+    // autocannon ends a run at a sample, one a second by default: a run shorter than a second
+    // samples as often as it lasts, or it would last a second.
+    sampleInt: Math.min(1000, seconds * 1000),
     timeout: 10,
   });
 

@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHARED_DYNAMODB_LOCAL_ENV } from '#local/dynamo.js';
-import { startDynamoDbLocal } from '#local/dynamodb-local.js';
+import { freePort, startDynamoDbLocal } from '#local/dynamodb-local.js';
 import { logger } from '#shared/platform/logger.js';
 import { bundleBench } from './bundles.js';
 import { consentBench } from './consent.js';
@@ -204,13 +204,19 @@ const main = async () => {
 // Quick: the sections' in-memory stores join one DynamoDB Local, each in a database of its own
 // (a store's access key picks it: local/dynamo.ts), instead of starting a JVM each; a store on a
 // data directory still starts its own. A default or full run keeps a JVM per store, as `npm start`
-// runs it, so that no section's figures carry another's data or garbage.
-const sharedStore = quick && !process.env[SHARED_DYNAMODB_LOCAL_ENV] ? await startDynamoDbLocal() : undefined;
-if (sharedStore) process.env[SHARED_DYNAMODB_LOCAL_ENV] = sharedStore.endpoint;
+// runs it, so that no section's figures carry another's data or garbage. The start is not
+// awaited: the JVM starts while the first section loads its handlers, and a store waits for it
+// to answer (local/dynamo.ts).
+const sharedPort = quick && !process.env[SHARED_DYNAMODB_LOCAL_ENV] ? await freePort() : undefined;
+const sharedStore = sharedPort ? startDynamoDbLocal({ port: sharedPort }) : undefined;
+if (sharedPort) process.env[SHARED_DYNAMODB_LOCAL_ENV] = `http://127.0.0.1:${sharedPort}`;
+sharedStore?.catch((error: Error) =>
+  console.error(`[bench] the shared DynamoDB Local did not start: ${error.message}`),
+);
 try {
   await main();
 } finally {
-  await sharedStore?.close();
+  await (await sharedStore)?.close();
 }
 // Handler modules keep SDK sockets and timers; the report is written, so leave.
 process.exit(0);

@@ -1,6 +1,8 @@
 import { type Answer, readAnswer } from './answer.js';
-import { ServiceError, TransportError, WaitTimeoutError } from './errors.js';
+import { TransportError } from './errors.js';
 import {
+  type ExportStatusInput,
+  type ExportStatusResult,
   type GetConfigInput,
   type GetConfigResult,
   IDEMPOTENCY_KEY,
@@ -16,11 +18,12 @@ import {
 } from './operations.js';
 import { anySignal, isRetryable, type RetryOptions, retryDelay, retrySettings, sleep } from './retry.js';
 import type { ConfigItem, ExportRecord, GetConfigItemInput } from './types.js';
+import { type WaitOptions, waitForStatus } from './wait.js';
 
 // Types come from the generated plain TypeScript of client/operations.ts, so that the package's
 // declarations stand alone; at run time the client needs nothing but `fetch`, those paths and
 // the operations it must not resend (NOT_REPEATABLE) and those that take an Idempotency-Key.
-export type { RetryOptions };
+export type { RetryOptions, WaitOptions };
 
 export interface ClientOptions {
   /** Where the API lives, e.g. http://127.0.0.1:3000 or the stack's ApiUrl output. */
@@ -44,14 +47,6 @@ export interface CallOptions {
   retry?: RetryOptions | false | undefined;
 }
 
-export interface WaitOptions {
-  /** Rejects with a WaitTimeoutError after this long (default 60 s); the migration itself goes on. */
-  timeoutMs?: number | undefined;
-  /** Time between two status reads (default 500 ms). */
-  intervalMs?: number | undefined;
-  signal?: AbortSignal | undefined;
-}
-
 /** One method per operation, named by its operationId: `data` in, `result.data` out. */
 export type OperationMethods = {
   [Id in OperationId]: (data: OperationInput<Id>, options?: CallOptions) => Promise<OperationResult<Id>>;
@@ -67,7 +62,16 @@ export type ServiceClient = OperationMethods & {
    * Reads the migration's status until it is `completed` or `failed`, and resolves with that
    * status (a failed migration resolves too: look at `status` and `error`).
    */
-  waitForMigration(input: MigrationStatusInput, options?: WaitOptions): Promise<MigrationStatusResult>;
+  waitForMigration(
+    input: MigrationStatusInput,
+    options?: WaitOptions<MigrationStatusResult>,
+  ): Promise<MigrationStatusResult>;
+  /**
+   * Reads the export's status until it is `completed` (its `downloadUrl` then set) or `failed`,
+   * and resolves with that status. In Node, exportToFile (`@notification-preferences/client/node`)
+   * also downloads the file.
+   */
+  waitForExport(input: ExportStatusInput, options?: WaitOptions<ExportStatusResult>): Promise<ExportStatusResult>;
   /**
    * Every record of a user's export (exportUser), page after page: asks for the next page with
    * the previous one's `nextCursor` as the caller reads on, and ends after the last page.
@@ -175,34 +179,20 @@ export const createClient = ({
     }
   };
 
-  const statusPath = OPERATION_PATHS.getMigrationStatus;
-  const waitForMigration = async (
-    input: MigrationStatusInput,
-    { timeoutMs: waitMs = 60_000, intervalMs = 500, signal }: WaitOptions = {},
-  ): Promise<MigrationStatusResult> => {
-    const timeout = AbortSignal.timeout(waitMs);
-    const stop = anySignal([signal, timeout]);
-    let last: MigrationStatusResult | undefined;
-    // Once the time is up, the error says so, whatever the read or the wait was doing then.
-    const timedOut = (error: unknown) => {
-      if (timeout.aborted && !signal?.aborted) return new WaitTimeoutError(input.migrationId, waitMs, last);
-      if (error instanceof ServiceError || error instanceof TransportError) return error;
-      return new TransportError('network', `Waiting for migration ${input.migrationId} was aborted`, undefined, {
-        cause: error,
-      });
-    };
-    for (;;) {
-      try {
-        last = (await call(statusPath, input, stop ? { signal: stop } : {})) as MigrationStatusResult;
-      } catch (error) {
-        throw timedOut(error);
-      }
-      if (last.status === 'completed' || last.status === 'failed') return last;
-      await sleep(intervalMs, stop).catch((error) => {
-        throw timedOut(error);
-      });
-    }
-  };
+  const waitForMigration = (input: MigrationStatusInput, options?: WaitOptions<MigrationStatusResult>) =>
+    waitForStatus(
+      (signal) => call(OPERATION_PATHS.getMigrationStatus, input, { signal }) as Promise<MigrationStatusResult>,
+      'Migration',
+      input.migrationId,
+      options,
+    );
+  const waitForExport = (input: ExportStatusInput, options?: WaitOptions<ExportStatusResult>) =>
+    waitForStatus(
+      (signal) => call(OPERATION_PATHS.getExportStatus, input, { signal }) as Promise<ExportStatusResult>,
+      'Export',
+      input.exportId,
+      options,
+    );
 
   const getConfigItem = async (
     { documentId, ...rest }: GetConfigItemInput,
@@ -241,5 +231,5 @@ export const createClient = ({
     } while (cursor !== undefined);
   }
 
-  return { ...methods, getConfigItem, waitForMigration, exportUserRecords };
+  return { ...methods, getConfigItem, waitForMigration, waitForExport, exportUserRecords };
 };

@@ -52,19 +52,27 @@ export class TransportError extends Error {
   }
 }
 
-/** waitForMigration saw no final status (completed or failed) in time. */
-export class WaitTimeoutError extends Error {
+/** A wait for a job (waitForMigration, waitForExport, ...) saw no final status (completed or failed) in time. */
+export class WaitTimeoutError<Status extends { status: string } = MigrationStatusResult> extends Error {
   override readonly name = 'WaitTimeoutError';
 
   constructor(
-    readonly migrationId: string,
+    /** The id of the job waited for. */
+    readonly jobId: string,
     readonly timeoutMs: number,
     /** The last status read, if any. */
-    readonly lastStatus?: MigrationStatusResult,
+    readonly lastStatus?: Status,
+    /** What the job is: Migration, Export, Import. */
+    readonly job = 'Migration',
   ) {
     super(
-      `Migration ${migrationId} is still ${lastStatus?.status ?? 'unknown'} after ${timeoutMs} ms; it goes on: wait again or read its status later.`,
+      `${job} ${jobId} is still ${lastStatus?.status ?? 'unknown'} after ${timeoutMs} ms; it goes on: wait again or read its status later.`,
     );
+  }
+
+  /** The job's id under the name waitForMigration gave it first. */
+  get migrationId(): string {
+    return this.jobId;
   }
 }
 

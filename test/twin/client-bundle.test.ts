@@ -27,6 +27,7 @@ test('the client bundles without zod or any other package, and runs on plain Nod
     'client/index.ts',
     'client/operations.ts',
     'client/retry.ts',
+    'client/wait.ts',
   ]);
   const code = result.outputFiles[0]?.text ?? '';
   expect(code).not.toMatch(/zod|node_modules|from ["']/);

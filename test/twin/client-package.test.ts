@@ -52,24 +52,38 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-const DECLARATIONS = ['answer', 'client', 'error-statuses', 'errors', 'index', 'operations', 'retry', 'types'];
+const DECLARATIONS = [
+  'answer',
+  'client',
+  'error-statuses',
+  'errors',
+  'index',
+  'node',
+  'operations',
+  'retry',
+  'transfer',
+  'types',
+  'wait',
+];
 
-test('the tarball holds only the built client: ES module and CommonJS code, declarations for each, package.json, README', () => {
+test('the tarball holds only the built client: ES module and CommonJS code of both entries, declarations for each, package.json, README', () => {
   const paths = packedFiles.map((file) => file.path).sort();
   expect(paths).toEqual(
     [
       'README.md',
       'package.json',
       'dist/index.js',
+      'dist/node.js',
       'dist/cjs/index.js',
+      'dist/cjs/node.js',
       'dist/cjs/package.json',
       ...DECLARATIONS.flatMap((name) => [`dist/${name}.d.ts`, `dist/cjs/${name}.d.ts`]),
     ].sort(),
   );
-  // Code of about 13 kB per format, declarations of about 50 kB per copy (two copies; the
-  // operations' types most of it), the README: about 140 kB. zod or any package bundled by
+  // Code of about 13 kB per format and entry, declarations of about 55 kB per copy (two copies;
+  // the operations' types most of it), the README: about 165 kB. zod or any package bundled by
   // mistake would add far more.
-  expect(packedFiles.reduce((total, file) => total + file.size, 0)).toBeLessThan(170_000);
+  expect(packedFiles.reduce((total, file) => total + file.size, 0)).toBeLessThan(200_000);
   const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, 'package.json'), 'utf8'));
   expect(manifest).not.toHaveProperty('dependencies');
   expect(manifest).not.toHaveProperty('peerDependencies');
@@ -78,10 +92,17 @@ test('the tarball holds only the built client: ES module and CommonJS code, decl
     const code = readFileSync(join(CLIENT_DIR, bundle), 'utf8');
     expect(code).not.toMatch(/\bfrom\s*["']|import\(|require\(/);
   }
+  // The Node entry imports the main one, as it is (not a copy), and Node's built-ins.
+  for (const bundle of ['dist/node.js', 'dist/cjs/node.js']) {
+    const code = readFileSync(join(CLIENT_DIR, bundle), 'utf8');
+    const imports = [...code.matchAll(/(?:\bfrom\s*|require\()"([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(imports.filter((specifier) => !specifier?.startsWith('node:')))).toEqual(new Set(['./index.js']));
+  }
   for (const file of paths.filter((path) => path.endsWith('.d.ts'))) {
-    // Declarations refer only to each other: no zod, no #shared alias, no .ts ending.
+    // Declarations refer only to each other and, for the Node entry, to Node's own modules: no
+    // zod, no #shared alias, no .ts ending.
     const imports = [...readFileSync(join(CLIENT_DIR, file), 'utf8').matchAll(/from\s*'([^']+)'/g)].map((m) => m[1]);
-    for (const specifier of imports) expect(specifier).toMatch(/^\.\/[a-z-]+\.js$/);
+    for (const specifier of imports) expect(specifier).toMatch(/^(\.\/[a-z-]+\.js|node:[a-z/]+)$/);
   }
 });
 
@@ -152,8 +173,11 @@ const USAGE_OUTPUT = {
   state: 'completed',
   moved: { email: 'NONE', slack: 'ALL' },
   missing: 'NOT_FOUND',
+  exported: 'completed',
+  exportedAll: true,
+  lastProgress: 'completed',
 };
-const PLAIN_OUTPUT = { email: 'ALL', refused: 'NOT_FOUND' };
+const PLAIN_OUTPUT = { email: 'ALL', refused: 'NOT_FOUND', nodeEntry: true };
 
 test('an ES module project: strict TypeScript compiles against the import types, and it and plain import call the API', async () => {
   const project = await scratchProject('esm-consumer', 'module');

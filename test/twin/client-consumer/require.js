@@ -1,5 +1,6 @@
 // Plain CommonJS, as a project made by `npm init -y` writes it: require() the package and call the API.
 const { createClient, ServiceError } = require('@notification-preferences/client');
+const node = require('@notification-preferences/client/node');
 
 const [baseUrl, apiKey, token, organizationId] = process.argv.slice(2);
 const client = createClient({ baseUrl, apiKey, token });
@@ -10,7 +11,14 @@ client
   .then(async (item) => {
     const refused = await client.getErasureStatus({ organizationId, erasureId: 'no-such-id' }).catch((error) => error);
     console.log(
-      JSON.stringify({ email: item.effective.email, refused: refused instanceof ServiceError && refused.status }),
+      JSON.stringify({
+        email: item.effective.email,
+        refused: refused instanceof ServiceError && refused.status,
+        // The Node entry: the same classes, and a client with the file methods.
+        nodeEntry:
+          node.ServiceError === ServiceError &&
+          typeof node.createClient({ baseUrl, apiKey, token }).exportToFile === 'function',
+      }),
     );
   })
   .catch((error) => {

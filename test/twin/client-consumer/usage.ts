@@ -2,6 +2,10 @@
 // `module: nodenext` and the strictest flags a project may set (exactOptionalPropertyTypes,
 // noUncheckedIndexedAccess), once as an ES module and once as CommonJS, then run against the
 // local service. It is outside the repository's own type check: it imports the packed package.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type ChannelConfig,
   type ChannelName,
@@ -16,6 +20,11 @@ import {
   ServiceError,
   type UserWriteResult,
 } from '@notification-preferences/client';
+import {
+  createClient as createNodeClient,
+  type ExportStatusResult,
+  FileTransferError,
+} from '@notification-preferences/client/node';
 
 const [baseUrl = '', apiKey = '', token = '', organizationId = ''] = process.argv.slice(2);
 
@@ -96,6 +105,28 @@ const main = async () => {
       (error: unknown) => (error instanceof ServiceError ? error.status : 'UNKNOWN'),
     );
 
+  // The Node entry: the organization's export, streamed to a file.
+  const folder = mkdtempSync(join(tmpdir(), 'consumer-export-'));
+  const statuses: string[] = [];
+  let exported: ExportStatusResult | FileTransferError;
+  let exportedLines = -1;
+  try {
+    exported = await createNodeClient({ baseUrl, apiKey, token })
+      .exportToFile({ organizationId, format: 'jsonl', documentIds: undefined }, join(folder, 'export.jsonl'), {
+        intervalMs: 50,
+        onProgress: (status) => statuses.push(status.status),
+      })
+      .catch((error: unknown) => {
+        if (error instanceof FileTransferError) return error;
+        throw error;
+      });
+    if (!(exported instanceof FileTransferError)) {
+      exportedLines = readFileSync(join(folder, 'export.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+
   // @ts-expect-error the published types refuse an unknown channel value
   void (() => client.setConfig({ organizationId, userIds: ['ann'], config: { inbox: 'SOME' } }));
   // @ts-expect-error and a missing newDocumentId
@@ -111,6 +142,9 @@ const main = async () => {
       state,
       moved: moved.config,
       missing,
+      exported: exported instanceof FileTransferError ? exported.code : exported.status,
+      exportedAll: exported instanceof FileTransferError ? false : exportedLines === exported.rows,
+      lastProgress: statuses.at(-1),
     }),
   );
 };

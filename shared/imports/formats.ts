@@ -30,14 +30,18 @@ const NOVU_CHANNELS: Record<string, Channel> = { in_app: 'inbox', email: 'email'
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Booleans of channel types to a config; the others named in `unmapped` under `path`. */
+/**
+ * Booleans of channel types to a config; the others named in `unmapped` under `path`. Absent
+ * and `null` (Knock answers `null` for a key never set) are no channel types; anything else that
+ * is not an object is not the format.
+ */
 const channelsOf = (
   types: unknown,
   names: Record<string, Channel>,
   path: string,
   unmapped: string[],
 ): Partial<Record<Channel, DeliverySetting>> | undefined => {
-  if (types === undefined) return {};
+  if (types === undefined || types === null) return {};
   if (!isObject(types)) return undefined;
   const config: Partial<Record<Channel, DeliverySetting>> = {};
   for (const [type, value] of Object.entries(types)) {
@@ -48,7 +52,22 @@ const channelsOf = (
   return config;
 };
 
-/** A line of Knock's format: `{userId, preferenceSet}`, the preference set as Knock's API answers it. */
+/** Each key of a map Knock answers (workflows, channels) named under `path`; `null` names nothing. */
+const nameEach = (value: unknown, path: string, unmapped: string[]): void => {
+  if (value === undefined || value === null) return;
+  if (isObject(value)) for (const key of Object.keys(value)) unmapped.push(`${path}.${key}`);
+  else unmapped.push(path);
+};
+
+/** What a Knock preference set holds besides channel types and categories: named, never applied. */
+const KNOCK_NAMED_EACH = ['workflows', 'channels'];
+/** Knock's own fields that say nothing about a preference. */
+const KNOCK_IGNORED = ['id', '__typename', 'channel_types', 'categories'];
+
+/**
+ * A line of Knock's format: `{userId, preferenceSet}`, the preference set as Knock's API answers
+ * it (GET /v1/users/{user_id}/preferences/{id}).
+ */
 export const mapKnockLine = (line: Record<string, unknown>): MappedLine => {
   const { userId, preferenceSet } = line;
   if (!isObject(preferenceSet)) return { rows: [], unmapped: [], error: 'preferenceSet must be an object' };
@@ -72,15 +91,21 @@ export const mapKnockLine = (line: Record<string, unknown>): MappedLine => {
     const layer = channelsOf(setting.channel_types, KNOCK_CHANNELS, `categories.${category}.channel_types`, unmapped);
     if (!layer) unmapped.push(`categories.${category}.channel_types`);
     else if (Object.keys(layer).length > 0) rows.push({ userId, category, config: layer });
-    for (const key of Object.keys(setting)) if (key !== 'channel_types') unmapped.push(`categories.${category}.${key}`);
+    for (const [key, value] of Object.entries(setting)) {
+      if (key !== 'channel_types' && value !== null) unmapped.push(`categories.${category}.${key}`);
+    }
   }
-  for (const key of Object.keys(preferenceSet)) {
-    if (!['channel_types', 'categories', 'id', '__typename'].includes(key)) unmapped.push(key);
+  for (const [key, value] of Object.entries(preferenceSet)) {
+    if (KNOCK_NAMED_EACH.includes(key)) nameEach(value, key, unmapped);
+    else if (!KNOCK_IGNORED.includes(key) && value !== null) unmapped.push(key);
   }
   return { rows, unmapped };
 };
 
-/** A line of Novu's format: `{subscriberId, preferences}`, the preferences as Novu's API answers them. */
+/**
+ * A line of Novu's format: `{subscriberId, preferences}`, the preferences as Novu's API answers
+ * them (GET /v2/subscribers/{subscriberId}/preferences: `global` and `workflows`).
+ */
 export const mapNovuLine = (line: Record<string, unknown>): MappedLine => {
   const { subscriberId, preferences } = line;
   if (!isObject(preferences)) return { rows: [], unmapped: [], error: 'preferences must be an object' };
@@ -89,6 +114,8 @@ export const mapNovuLine = (line: Record<string, unknown>): MappedLine => {
   if (!isObject(global)) return { rows: [], unmapped, error: 'preferences.global must be an object' };
   const config = channelsOf(global.channels, NOVU_CHANNELS, 'global.channels', unmapped);
   if (!config) return { rows: [], unmapped, error: 'preferences.global.channels must be an object' };
+  // Everything turned off at once has no single equivalent here: the channels above say what each one is.
+  if (global.enabled === false) unmapped.push('global.enabled');
   const workflows = preferences.workflows ?? [];
   if (Array.isArray(workflows)) {
     workflows.forEach((workflow, index) => {

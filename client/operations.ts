@@ -464,7 +464,7 @@ export type ConfigHistoryResult = {
     /** The category layer that changed, or null for the all-categories layer. */
     category: string | null;
     /** What made the change. */
-    cause: 'set' | 'reset' | 'migration' | 'erasure' | 'link';
+    cause: 'set' | 'reset' | 'migration' | 'erasure' | 'link' | 'import';
     /** ISO-8601 UTC time of the change. */
     changedAt: string;
     /** The api key for set and reset, `migration:<migrationId>`, `erasure:<erasureId>` or `link:<keyId>` otherwise. */
@@ -498,6 +498,12 @@ export type ConfigHistoryResult = {
       | {
           via: 'import';
           importId: string;
+          source?: string | undefined;
+          capturedAt?: string | undefined;
+          textVersion?: string | undefined;
+          textSha256?: string | undefined;
+          ipAddress?: string | undefined;
+          userAgent?: string | undefined;
         };
     /** The layer's stored channels before the change; {} when there were none. */
     before:
@@ -912,7 +918,7 @@ export type UserExportResult = {
         documentId: string | null;
         scope: 'document' | 'organization' | 'schedule';
         category: string | null;
-        cause: 'set' | 'reset' | 'migration' | 'erasure' | 'link';
+        cause: 'set' | 'reset' | 'migration' | 'erasure' | 'link' | 'import';
         changedAt: string;
         changedBy: string;
         evidence:
@@ -944,6 +950,12 @@ export type UserExportResult = {
           | {
               via: 'import';
               importId: string;
+              source?: string | undefined;
+              capturedAt?: string | undefined;
+              textVersion?: string | undefined;
+              textSha256?: string | undefined;
+              ipAddress?: string | undefined;
+              userAgent?: string | undefined;
             };
         before:
           | {

@@ -34,10 +34,16 @@ export interface LinkEvidence {
   userAgent?: string;
 }
 
+/** A change an import made: its id, and what the row stated of its consent (as ApiEvidence does). */
+export interface ImportEvidence extends Omit<ApiEvidence, 'via'> {
+  via: 'import';
+  importId: string;
+}
+
 export type JobEvidence =
   | { via: 'migration'; migrationId: string }
   | { via: 'erasure'; erasureId: string }
-  | { via: 'import'; importId: string };
+  | ImportEvidence;
 
 export type Evidence = ApiEvidence | LinkEvidence | JobEvidence;
 
@@ -125,6 +131,15 @@ export const evidenceSchema = once(() =>
     }),
     z.strictObject({ via: z.literal('migration'), migrationId: z.string() }),
     z.strictObject({ via: z.literal('erasure'), erasureId: z.string() }),
-    z.strictObject({ via: z.literal('import'), importId: z.string() }),
+    z.strictObject({
+      via: z.literal('import'),
+      importId: z.string(),
+      source: z.optional(z.string()),
+      capturedAt: z.optional(z.string()),
+      textVersion: z.optional(z.string()),
+      textSha256: z.optional(z.string()),
+      ipAddress: z.optional(z.string()),
+      userAgent: z.optional(z.string()),
+    }),
   ]),
 );

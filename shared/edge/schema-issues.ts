@@ -92,15 +92,22 @@ const unknownKeysMessage = (where: string, keys: readonly string[], known: reado
   return `${where} has ${keys.length === 1 ? 'an unknown key' : 'unknown keys'}: ${keys.join(', ')}${hint}`;
 };
 
-/** Checks a parsed body against `{data}` and the route's schema; answers `data` or throws INVALID_ARGUMENT. */
-export const parseCallableBody = <S extends z.core.$ZodType>(schema: S, body: unknown): z.infer<S> => {
-  const parsed = envelope(schema).safeParse(body, { reportInput: true, error: fallbackMessage });
-  if (parsed.success) return (parsed.data as { data: z.infer<S> }).data;
+/**
+ * Checks `value` against `schema`: its data, or the issues said the way a caller reads them and
+ * a message naming the first (`whole` names the value itself: "The request body").
+ */
+export const checkValue = <S extends z.core.$ZodType>(
+  schema: S,
+  value: unknown,
+  whole: string,
+): { success: true; data: z.infer<S> } | { success: false; message: string; issues: IssueDetail[] } => {
+  const parsed = z.safeParse(schema, value, { reportInput: true, error: fallbackMessage });
+  if (parsed.success) return { success: true, data: parsed.data as z.infer<S> };
   const issues: IssueDetail[] = parsed.error.issues.map((issue) => {
     const path = formatPath(issue.path);
     if (issue.code === 'unrecognized_keys') {
-      const known = knownKeysAt(envelope(schema), issue.path);
-      return { path, message: unknownKeysMessage(path === 'body' ? 'The request body' : path, issue.keys, known) };
+      const known = knownKeysAt(schema, issue.path);
+      return { path, message: unknownKeysMessage(path === 'body' ? whole : path, issue.keys, known) };
     }
     if (issue.code === 'invalid_type' && issue.input === undefined && path !== 'body') {
       return { path, message: `${path} is required` };
@@ -114,5 +121,12 @@ export const parseCallableBody = <S extends z.core.$ZodType>(schema: S, body: un
       ? first.message
       : `${first.path}: ${first.message}`
     : 'Invalid request.';
-  throw new ApiError('INVALID_ARGUMENT', `${message}${more}`, issues);
+  return { success: false, message: `${message}${more}`, issues };
+};
+
+/** Checks a parsed body against `{data}` and the route's schema; answers `data` or throws INVALID_ARGUMENT. */
+export const parseCallableBody = <S extends z.core.$ZodType>(schema: S, body: unknown): z.infer<S> => {
+  const checked = checkValue(envelope(schema), body, 'The request body');
+  if (checked.success) return (checked.data as { data: z.infer<S> }).data;
+  throw new ApiError('INVALID_ARGUMENT', checked.message, checked.issues);
 };

@@ -16,10 +16,10 @@ export const exportJob: JobKind<ExportRecord, ExportRequest, ExportView, 'export
   activePartition: 'ACTIVE#EXPORT',
   counters: ['rows'],
   pageFields: { cursor: null, uploadId: null, parts: [], written: false },
-  fields: ({ organizationId, format, documentIds }) => ({
+  fields: ({ organizationId, format, documentIds }, exportId) => ({
     format,
     ...(documentIds ? { documentIds } : {}),
-    fileKey: `${fileKey('exports', organizationId, 'export')}.${format}`,
+    fileKey: `${fileKey('exports', organizationId, exportId)}.${format}`,
   }),
   subjectAttribute: 'exportId',
   lockKey: (organizationId, subject) => ({

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
@@ -45,6 +46,20 @@ export class FileStore {
   /** A PUT of one file for an hour (signing takes PutObject on its folder); S3 refuses one over 5 GiB. */
   uploadUrl(key: string, now = new Date()): Promise<SignedUrl> {
     return this.sign(new PutObjectCommand({ Bucket: this.bucket, Key: key }), now);
+  }
+
+  /** Reads a file as a stream (GetObject): memory holds what the reader has not consumed yet. */
+  async read(key: string): Promise<Readable> {
+    const output = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    if (!(output.Body instanceof Readable)) throw new Error(`S3 answered no body for ${key}`);
+    return output.Body;
+  }
+
+  /** Reads a small file whole (GetObject). */
+  async readAll(key: string): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.read(key)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
   }
 
   /** Writes a file whole (PutObject). */

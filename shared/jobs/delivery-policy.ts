@@ -32,7 +32,7 @@ export interface Delivery {
   maxReceiveCount: number;
 }
 
-export type RunOutcome = 'completed' | 'continued' | 'deferred' | 'ignored';
+export type RunOutcome = 'completed' | 'failed' | 'continued' | 'deferred' | 'ignored';
 
 /** Another delivery holds a live lease on the job: this one retries later. */
 export class LeaseHeldError extends Error {

@@ -19,6 +19,8 @@ export interface JobWording<Request> {
   unfinished: string;
   /** The failure reason of a record that lost a lock race to another request. */
   lostLock: string;
+  /** The failure reason of a record never queued in its time; default: its request died before queuing. */
+  abandoned?: string;
   /** The 503 answer when its locks kept changing hands during the start. */
   locksBusy: string;
   /** The status route's NOT_FOUND message (unknown ids and other organizations' alike). */
@@ -60,8 +62,8 @@ export interface JobKind<
    * ends, completed or failed (they may hold user ids: a migration's skipped checkpoint).
    */
   pageFields?: Readonly<Record<string, unknown>>;
-  /** Its own fields of a new record, from the request (the organization aside). */
-  fields(request: Request): Partial<R>;
+  /** Its own fields of a new record, from the request and the new id (the organization aside). */
+  fields(request: Request, id: string): Partial<R>;
   /** The lock attribute naming the subject ("documentId"). */
   subjectAttribute: string;
   lockKey(organizationId: string, subject: string): ItemKey;

@@ -68,6 +68,24 @@ export const runPages = async <R extends JobRecord & Q, Q extends { organization
       return 'completed';
     }
     page += 1;
+    if (result.outcome === 'failed') {
+      // What the page read is counted first, so that the failed record says exactly what was applied.
+      const saved = await repository.saveProgress(id, run, {
+        counts: result.counts,
+        ...(result.fields ? { fields: result.fields } : {}),
+        run,
+        page,
+        leaseUntil: leaseUntil(),
+        at: now().toISOString(),
+      });
+      if (!saved || !(await repository.fail(id, result.reason, now(), { owner: run }))) {
+        throw new LeaseLostError(`Lost the lease on ${kind.name} ${id}`);
+      }
+      kind.ended?.('failed');
+      await repository.releaseLocks(record);
+      logger.warn(`${titleOf(kind)} failed`, { ...ids, run, reason: result.reason });
+      return 'failed';
+    }
     const saved = await repository.saveProgress(id, run, {
       counts: result.counts,
       ...(result.fields ? { fields: result.fields } : {}),

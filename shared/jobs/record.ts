@@ -14,6 +14,11 @@ export interface JobRecord {
   /** Set once the first message is on the queue. */
   queuedAt?: string;
   /**
+   * Until when (ISO-8601) the record may wait for its first message before it counts as
+   * abandoned; absent: ABANDONED_AFTER_MS after its creation. An import waits for its upload.
+   */
+  queueBy?: string;
+  /**
    * When a request last took on queuing the first message (start.ts): its creation, or a repeat
    * finishing a start that stopped before queuing. One taker at a time, so identical requests at
    * once queue one message.
@@ -44,7 +49,8 @@ export const ABANDONED_AFTER_MS = 2 * 60 * 1000;
 export const isAbandoned = (record: JobRecord, now: Date): boolean =>
   record.status === 'pending' &&
   record.queuedAt === undefined &&
-  now.getTime() - Date.parse(record.createdAt) > ABANDONED_AFTER_MS;
+  now.getTime() >
+    (record.queueBy === undefined ? Date.parse(record.createdAt) + ABANDONED_AFTER_MS : Date.parse(record.queueBy));
 
 /** A lock is stale (free to take over) when its job is gone, over, or abandoned. */
 export const isStaleHolder = (record: JobRecord | undefined, now: Date): boolean =>

@@ -63,20 +63,8 @@ export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id
 ): Promise<Record<Id, string>> => {
   const { repository, now = () => new Date(), newId = () => nextId() } = deps;
   const at = now().toISOString();
-  const record = {
-    [kind.idAttribute]: newId(),
-    organizationId: request.organizationId,
-    ...kind.fields(request),
-    status: 'pending',
-    ...Object.fromEntries(kind.counters.map((counter) => [counter, 0])),
-    ...kind.pageFields,
-    createdAt: at,
-    updatedAt: at,
-    runs: {},
-    requestedBy,
-    // This request takes on queuing its message.
-    queueClaimedAt: at,
-  } as unknown as R;
+  // This request takes on queuing its message.
+  const record = { ...newJobRecord(kind, request, requestedBy, newId(), at), queueClaimedAt: at } as R;
   const id = jobIdOf(kind, record);
   const subjects = kind.lockSubjects(record);
   const locks = subjects.map((subject) => ({ ...lockOf(record, id, subject), createdAt: at }));
@@ -107,6 +95,30 @@ export const startJob = async <R extends JobRecord & Q, Q extends Request, V, Id
   await repository.create(record);
   return lockAndQueue(kind, deps, record, request);
 };
+
+/** A new record of the kind for `request`: pending, its counters at 0, its page fields at their start. */
+export const newJobRecord = <R extends JobRecord & Q, Q extends Request, V, Id extends string>(
+  kind: JobKind<R, Q, V, Id>,
+  request: Q,
+  requestedBy: string,
+  id: string,
+  at: string,
+): R =>
+  ({
+    [kind.idAttribute]: id,
+    organizationId: request.organizationId,
+    ...kind.fields(request, id),
+    status: 'pending',
+    ...Object.fromEntries(kind.counters.map((counter) => [counter, 0])),
+    ...kind.pageFields,
+    createdAt: at,
+    updatedAt: at,
+    runs: {},
+    requestedBy,
+  }) as unknown as R;
+
+/** A new job id: a ULID (sortable by creation time, strictly increasing within one process). */
+export const newJobId = (): string => nextId();
 
 /** The lock of one subject of the job, as it names the job (without its time). */
 const lockOf = (record: JobRecord, jobId: string, { subject, role }: LockSubject): Omit<JobLock, 'createdAt'> => ({

@@ -35,6 +35,16 @@ export interface RunningJob<R> {
 export type PageResult =
   /** Nothing left to do: the job completes. */
   | { outcome: 'done' }
+  /**
+   * The job cannot go on (an import's file that cannot be read on): this page's counts and
+   * fields are saved, then the job is failed with `reason`.
+   */
+  | {
+      outcome: 'failed';
+      reason: string;
+      counts: Readonly<Record<string, number>>;
+      fields?: Readonly<Record<string, unknown>>;
+    }
   /** This read found nothing to write; the next call reads on (no page counted, nothing saved). */
   | { outcome: 'empty' }
   /**

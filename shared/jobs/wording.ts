@@ -5,7 +5,7 @@ interface Named {
   name: string;
 }
 export interface Worded extends Named {
-  wording: Pick<JobWording<never>, 'unfinished'>;
+  wording: Pick<JobWording<never>, 'unfinished' | 'abandoned'>;
 }
 
 /** "Migration", for the start of a log line. */
@@ -22,7 +22,8 @@ export const queueUnavailable = ({ name }: Named): string =>
 export const notStarted = ({ name }: Named): string => `The ${name} could not be started.`;
 
 /** A record never queued, whose request died: shown and failed with this reason. */
-export const abandonedReason = ({ name }: Named): string => `The ${name} could not be queued; start it again.`;
+export const abandonedReason = ({ name, wording }: Named & { wording?: Partial<Worded['wording']> }): string =>
+  wording?.abandoned ?? `The ${name} could not be queued; start it again.`;
 
 /** The failure reason of the queue's last attempt. */
 export const failedAfter = (kind: Worded, attempts: number, errorName: string): string =>

@@ -13,7 +13,7 @@
 
 import { EVIDENCE_ATTRIBUTE, type Evidence, impliedEvidence } from '#shared/consent/evidence.js';
 
-export const CHANGE_CAUSES = ['set', 'reset', 'migration', 'erasure', 'link'] as const;
+export const CHANGE_CAUSES = ['set', 'reset', 'migration', 'erasure', 'link', 'import'] as const;
 export type ChangeCause = (typeof CHANGE_CAUSES)[number];
 
 export interface ChangeAttribution {
@@ -36,6 +36,7 @@ export const ATTRIBUTION_ATTRIBUTES = {
 export const migrationActor = (migrationId: string): string => `migration:${migrationId}`;
 export const erasureActor = (erasureId: string): string => `erasure:${erasureId}`;
 export const linkActor = (keyId: string): string => `link:${keyId}`;
+export const importActor = (importId: string): string => `import:${importId}`;
 
 /**
  * The attributes as stored on an item. Every write sets all four, the evidence included, so that

@@ -46,6 +46,7 @@ export const itemToEntry = (item: Item): StoredEntry => {
     ...(Object.keys(channelAt).length > 0 ? { channelAt } : {}),
     ...(Object.keys(categories).length > 0 ? { categories } : {}),
     ...(typeof item[SCHEDULE_ATTRIBUTE] === 'string' ? { schedule: storedSchedule(item[SCHEDULE_ATTRIBUTE]) } : {}),
+    ...(typeof item[SCHEDULE_TIME_ATTRIBUTE] === 'string' ? { scheduleAt: item[SCHEDULE_TIME_ATTRIBUTE] } : {}),
   };
 };
 

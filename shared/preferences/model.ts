@@ -41,6 +41,8 @@ export interface StoredEntry extends EntryKey {
   categories?: CategoryLayers;
   /** The user's delivery schedule in the organization: only on the organization-level entry (schedule.ts). */
   schedule?: Schedule;
+  /** The time of the request that last wrote (or removed) the schedule. */
+  scheduleAt?: string;
 }
 
 export const scopeOf = (documentId: string | null): Scope => (documentId === null ? 'organization' : 'document');

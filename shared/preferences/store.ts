@@ -17,7 +17,7 @@ export interface WriteMeta {
    * Why, for the history: `link` when a person changed it from a link in an email; by default
    * `set` for a write and `reset` for a removal.
    */
-  cause?: 'link' | undefined;
+  cause?: 'link' | 'import' | undefined;
   /** The layer written: a category's (layers.ts), or the all-categories one when absent. */
   category?: string | undefined;
   /** How the change was made, written with it (shared/consent/evidence.ts); absent: what the cause implies. */

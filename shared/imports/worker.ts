@@ -1,0 +1,278 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import pMap from 'p-map';
+import { textSha256 } from '#shared/consent/consent.js';
+import type { ConsentTextStore } from '#shared/consent/text-store.js';
+import type { FileStore } from '#shared/files/store.js';
+import type { Delivery, RunOutcome } from '#shared/jobs/delivery-policy.js';
+import type { RunDeps } from '#shared/jobs/pages.js';
+import { runJob } from '#shared/jobs/run.js';
+import type { JobStep, PageResult } from '#shared/jobs/step.js';
+import type { Policy } from '#shared/policy/model.js';
+import { importActor } from '#shared/preferences/change-attribution.js';
+import { LAYERS_FULL_MESSAGE } from '#shared/preferences/entry-writes.js';
+import { type PolicySource, policyOf } from '#shared/preferences/locks.js';
+import type { EntryKey } from '#shared/preferences/model.js';
+import { CategoryLayersFull, entryId, type PreferenceStore, type ScheduleStore } from '#shared/preferences/store.js';
+import { importJob } from './kind.js';
+import type { ImportRecord, LineError } from './model.js';
+import { judgeChanges } from './plan.js';
+import { ImportFileError, type ReadLine, readCsv, readJsonLines } from './read.js';
+import { joinReport, type ReportLine, writeReportPart } from './report.js';
+import { type CheckedLine, checkLine, type ImportChange } from './rows.js';
+
+/** Lines per page: the first page holds the first 1,000, which decide whether the file is one at all. */
+export const PAGE_LINES = 1000;
+/** Rejected lines the status lists (the report has every one). */
+export const MAX_LISTED_ERRORS = 100;
+/** A rejection's message is cut to this length (a line with thousands of unknown keys names them all). */
+const MAX_MESSAGE_LENGTH = 500;
+const WRITE_CONCURRENCY = 16;
+
+export interface ImportWorkerDeps extends RunDeps<ImportRecord> {
+  files: Pick<FileStore, 'read' | 'readAll' | 'put' | 'startParts' | 'putPart' | 'completeParts'>;
+  entries: Pick<PreferenceStore, 'getEntries' | 'setChannels'> & Pick<ScheduleStore, 'setSchedule'>;
+  policies: PolicySource;
+  texts: Pick<ConsentTextStore, 'putText'>;
+  /** The deployment's bound on an import's entry writes per second, so that live traffic keeps its latency. */
+  writesPerSecond: number;
+  pageLines?: number;
+}
+
+const cut = (message: string) =>
+  message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : message;
+
+/** The lines of the file after `position`, checked. */
+const linesAfter = async function* (
+  deps: ImportWorkerDeps,
+  record: ImportRecord,
+  check: (read: ReadLine) => CheckedLine,
+): AsyncGenerator<CheckedLine> {
+  const source = await deps.files.read(record.fileKey);
+  const gzip = record.compression === 'gzip';
+  const reader = record.format === 'csv' ? readCsv(source, gzip) : readJsonLines(source, gzip);
+  try {
+    for await (const read of reader) if (read.line > record.line) yield check(read);
+  } finally {
+    source.destroy();
+  }
+};
+
+/** What a page read: its checked lines, and the reason the file cannot be read on, if it cannot. */
+interface PageRead {
+  lines: CheckedLine[];
+  unreadable?: string;
+}
+
+const readPage = async (lines: AsyncIterator<CheckedLine>, size: number): Promise<PageRead> => {
+  const read: CheckedLine[] = [];
+  try {
+    while (read.length < size) {
+      const next = await lines.next();
+      if (next.done) break;
+      read.push(next.value);
+    }
+    return { lines: read };
+  } catch (error) {
+    if (!(error instanceof ImportFileError)) throw error;
+    return { lines: read, unreadable: error.message };
+  }
+};
+
+/**
+ * An import's pages under the engine's lease (docs/design.md, Imports). Each page reads the next
+ * PAGE_LINES lines from the saved position and checks them. Before it writes, it saves the write
+ * time it will stamp on what it writes (a page of its own, with no counts): should the run die
+ * before the page is saved, the page is read again and what carries that time counts as applied,
+ * so counts stay exact. Then it writes the changed entries (at most `writesPerSecond`), writes
+ * its part of the error report, and saves its counts and position. A dry run judges and counts
+ * alike and writes no entry.
+ */
+export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { record, now }) => {
+  const { pageLines = PAGE_LINES } = deps;
+  let lines: AsyncIterator<CheckedLine> | undefined;
+  let policy: Policy | undefined;
+  let position = record.line;
+  let stamp = record.pendingStamp ?? undefined;
+  let errors = record.errors;
+  let reportParts = record.reportParts;
+  // A page read whose write time is being saved: the next call writes it.
+  let held: PageRead | undefined;
+
+  const open = async () => {
+    policy = await policyOf(deps.policies, record.organizationId);
+    const context = {
+      organizationId: record.organizationId,
+      importId: record.importId,
+      policy,
+      checkedAt: new Date(record.createdAt),
+    };
+    return linesAfter(deps, record, (read) => checkLine(record.format, read, context))[Symbol.asyncIterator]();
+  };
+
+  return async (): Promise<PageResult> => {
+    lines ??= await open();
+    const page = held ?? (await readPage(lines, pageLines));
+    held = undefined;
+    const changed = page.lines.some((line) => 'changes' in line);
+    if (page.lines.length === 0) {
+      if (page.unreadable !== undefined) return failed(page, `The file cannot be read: ${page.unreadable}`);
+      if (reportParts.length > 0) await joinReport(deps.files, record.errorReportKey, reportParts);
+      return { outcome: 'done' };
+    }
+    if (position === 0 && !changed) {
+      const firsts = page.lines.slice(0, 3).map((line) => `line ${line.line}: ${'error' in line ? line.error : ''}`);
+      return failed(
+        page,
+        `The first ${page.lines.length} rows were all rejected, so nothing was applied: ${firsts.join('; ')}`,
+      );
+    }
+    if (changed && !record.dryRun && stamp === undefined) {
+      stamp = now().toISOString();
+      held = page;
+      return { outcome: 'page', counts: {}, fields: { pendingStamp: stamp } };
+    }
+    const counts = await applyPage(deps, record, page.lines, record.dryRun ? undefined : stamp);
+    const fields = await pageFields(page, counts.report);
+    stamp = undefined;
+    if (page.unreadable !== undefined) {
+      return {
+        outcome: 'failed',
+        reason: `The file cannot be read on after line ${position}: ${page.unreadable}`,
+        counts: counts.counts,
+        fields,
+      };
+    }
+    return { outcome: 'page', counts: counts.counts, fields };
+  };
+
+  /** The page's report part and listed errors written, and where the next page starts. */
+  async function pageFields(page: PageRead, report: ReportLine[]) {
+    const first = page.lines[0]?.line ?? position + 1;
+    if (report.length > 0) {
+      await writeReportPart(deps.files, record.errorReportKey, first, report);
+      if (!reportParts.includes(first)) reportParts = [...reportParts, first];
+    }
+    const rejected = report.filter((line): line is LineError => 'message' in line);
+    errors = [...errors, ...rejected].slice(0, MAX_LISTED_ERRORS);
+    position = page.lines.at(-1)?.line ?? position;
+    return { line: position, pendingStamp: null, reportParts, errors };
+  }
+
+  async function failed(page: PageRead, reason: string): Promise<PageResult> {
+    const report = page.lines.flatMap((line) =>
+      'error' in line ? [{ line: line.line, message: cut(line.error) }] : [],
+    );
+    const fields = await pageFields(page, report);
+    if (reportParts.length > 0) await joinReport(deps.files, record.errorReportKey, reportParts);
+    return {
+      outcome: 'failed',
+      reason,
+      counts: { rowsRead: page.lines.length, rowsRejected: report.length },
+      fields,
+    };
+  }
+};
+
+interface PageCounts {
+  counts: Record<string, number>;
+  report: ReportLine[];
+}
+
+/** Judges and (unless `dryRun`) writes a page's lines; its counts and report lines. */
+const applyPage = async (
+  deps: ImportWorkerDeps,
+  record: ImportRecord,
+  lines: readonly CheckedLine[],
+  stamp: string | undefined,
+): Promise<PageCounts> => {
+  const started = performance.now();
+  const changes = lines.flatMap((line) => ('changes' in line ? line.changes.map((change) => ({ line, change })) : []));
+  const keys = new Map<string, EntryKey>(changes.map(({ change }) => [entryId(change.key), change.key]));
+  const stored = keys.size > 0 ? await deps.entries.getEntries([...keys.values()]) : [];
+  const verdicts = judgeChanges(
+    changes.map(({ change }) => change),
+    stored,
+    stamp,
+  );
+  const rejected = new Map<number, string>();
+  if (!record.dryRun) {
+    const writes = changes.filter((_, index) => verdicts[index] === 'write');
+    await storeTexts(
+      deps,
+      record,
+      writes.map(({ change }) => change),
+      stamp as string,
+    );
+    // One entry's changes in the file's order; entries side by side.
+    const byEntry = new Map<string, typeof writes>();
+    for (const write of writes) {
+      const id = entryId(write.change.key);
+      byEntry.set(id, [...(byEntry.get(id) ?? []), write]);
+    }
+    await pMap(
+      byEntry.values(),
+      async (group) => {
+        for (const { line, change } of group) {
+          if (rejected.has(line.line)) continue;
+          try {
+            await writeChange(deps, record, change, stamp as string);
+          } catch (error) {
+            if (!(error instanceof CategoryLayersFull)) throw error;
+            rejected.set(line.line, LAYERS_FULL_MESSAGE);
+          }
+        }
+      },
+      { concurrency: WRITE_CONCURRENCY },
+    );
+    const leastMs = (writes.length / deps.writesPerSecond) * 1000;
+    const spent = performance.now() - started;
+    if (spent < leastMs) await sleep(leastMs - spent);
+  }
+  const counts = { rowsRead: lines.length, rowsApplied: 0, rowsUnchanged: 0, rowsRejected: 0, rowsPartlyMapped: 0 };
+  const report: ReportLine[] = [];
+  let at = 0;
+  for (const line of lines) {
+    if ('error' in line) {
+      counts.rowsRejected += 1;
+      report.push({ line: line.line, message: cut(line.error) });
+      continue;
+    }
+    const own = verdicts.slice(at, at + line.changes.length);
+    at += line.changes.length;
+    const layersFull = rejected.get(line.line);
+    if (layersFull !== undefined) {
+      counts.rowsRejected += 1;
+      report.push({ line: line.line, message: layersFull });
+    } else if (own.some((verdict) => verdict !== 'unchanged')) {
+      counts.rowsApplied += 1;
+      if (line.unmapped.length > 0) {
+        counts.rowsPartlyMapped += 1;
+        report.push({ line: line.line, applied: true, notMapped: line.unmapped });
+      }
+    } else counts.rowsUnchanged += 1;
+  }
+  return { counts, report };
+};
+
+/** The consent texts the page's changes refer to, stored once each before any change names them. */
+const storeTexts = async (deps: ImportWorkerDeps, record: ImportRecord, changes: ImportChange[], at: string) => {
+  const texts = new Map<string, string>();
+  for (const { consentText } of changes) if (consentText !== undefined) texts.set(textSha256(consentText), consentText);
+  for (const [sha, text] of texts) await deps.texts.putText(record.organizationId, sha, text, at);
+};
+
+const writeChange = async (deps: ImportWorkerDeps, record: ImportRecord, change: ImportChange, stamp: string) => {
+  const meta = {
+    updatedAt: stamp,
+    updatedBy: importActor(record.importId),
+    cause: 'import' as const,
+    ...(change.category === undefined ? {} : { category: change.category }),
+    evidence: change.evidence,
+  };
+  if (change.config) await deps.entries.setChannels(change.key, change.config, meta);
+  if (change.schedule !== undefined) await deps.entries.setSchedule(change.key, change.schedule, meta);
+};
+
+/** Performs (part of) one import for one queue delivery: the engine's run with the import step. */
+export const runImport = (deps: ImportWorkerDeps, importId: string, delivery: Delivery): Promise<RunOutcome> =>
+  runJob(importJob, importStep, deps, importId, delivery);

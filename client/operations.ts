@@ -20,6 +20,8 @@ export const OPERATION_PATHS = {
   exportUser: '/v2/organizations/users/export',
   createExport: '/v2/organizations/exports/create',
   getExportStatus: '/v2/organizations/exports/status',
+  createImport: '/v2/organizations/imports/create',
+  getImportStatus: '/v2/organizations/imports/status',
   createLinks: '/v2/notifications/links/create',
   revokeLinks: '/v2/notifications/links/revoke',
   setWebhooks: '/v2/organizations/webhooks/set',
@@ -51,6 +53,7 @@ export const IDEMPOTENCY_KEY: { readonly [Id in OperationId]?: true } = {
   migrateDocument: true,
   eraseUser: true,
   createExport: true,
+  createImport: true,
 };
 
 /** `data` of setConfig. */
@@ -1079,6 +1082,67 @@ export type ExportStatusResult = {
   completedAt?: string | undefined;
 };
 
+/** `data` of createImport. */
+export type CreateImportInput = {
+  organizationId: string;
+  /** `jsonl`, `csv`, `knock` or `novu`. */
+  format: 'jsonl' | 'csv' | 'knock' | 'novu';
+  /** Check and count every row, write nothing (default false). */
+  dryRun?: boolean | undefined;
+  /** `gzip`: the uploaded file is gzip-compressed. */
+  compression?: 'gzip' | undefined;
+};
+
+/** `result.data` of createImport. */
+export type CreateImportResult = {
+  /** Unique, sortable by creation time. */
+  importId: string;
+  /** A presigned PUT of the file, valid 1 hour; S3 refuses a file over 5 GB. */
+  uploadUrl: string;
+  /** ISO-8601 UTC time. */
+  uploadExpiresAt: string;
+};
+
+/** `data` of getImportStatus. */
+export type ImportStatusInput = {
+  organizationId: string;
+  importId: string;
+};
+
+/** `result.data` of getImportStatus. */
+export type ImportStatusResult = {
+  importId: string;
+  organizationId: string;
+  format: 'jsonl' | 'csv' | 'knock' | 'novu';
+  dryRun: boolean;
+  status: 'waiting_upload' | 'pending' | 'in_progress' | 'completed' | 'failed';
+  /** Rows of the file read so far (blank lines aside; a CSV header is not a row). */
+  rowsRead: number;
+  /** Rows that changed what is stored (or would, in a dry run). */
+  rowsApplied: number;
+  /** Rows whose values were already stored: nothing written, nothing in the history. */
+  rowsUnchanged: number;
+  /** Rows refused, each with its line and reason in the report. */
+  rowsRejected: number;
+  /** Applied knock or novu rows that held what has no equivalent here (reported, not applied). */
+  rowsPartlyMapped: number;
+  /** The first 100 rejected rows: `{line, message}`. */
+  errors: Array<{
+    line: number;
+    message: string;
+  }>;
+  /** Why a failed import stopped. */
+  error?: string | undefined;
+  /** Once ended, with rows to report: a presigned GET of the report, valid 1 hour. */
+  errorReportUrl?: string | undefined;
+  /** ISO-8601 UTC time. */
+  createdAt: string;
+  /** ISO-8601 UTC time. */
+  updatedAt: string;
+  /** ISO-8601 UTC time. */
+  completedAt?: string | undefined;
+};
+
 /** `data` of createLinks. */
 export type CreateLinksInput = {
   organizationId: string;
@@ -1273,6 +1337,8 @@ export interface OperationTypes {
   exportUser: { input: UserExportInput; result: UserExportResult };
   createExport: { input: CreateExportInput; result: CreateExportResult };
   getExportStatus: { input: ExportStatusInput; result: ExportStatusResult };
+  createImport: { input: CreateImportInput; result: CreateImportResult };
+  getImportStatus: { input: ImportStatusInput; result: ImportStatusResult };
   createLinks: { input: CreateLinksInput; result: CreateLinksResult };
   revokeLinks: { input: RevokeLinksInput; result: RevokeLinksResult };
   setWebhooks: { input: SetWebhooksInput; result: SetWebhooksResult };

@@ -1,7 +1,16 @@
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  EventType,
+  type IBucket,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
+import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { FILE_RETENTION_DAYS } from '#shared/files/keys.js';
+import { FILE_FOLDERS, FILE_RETENTION_DAYS } from '#shared/files/keys.js';
 import { CONTROL_TOWER } from './guard-rules.js';
 
 /**
@@ -53,12 +62,17 @@ export const createFilesBucket = (scope: Construct, removalPolicy: RemovalPolicy
       id: CONTROL_TOWER.bucketObjectLock,
       reason: 'Object lock would keep files the contract says are deleted 7 days after they were written.',
     },
-    {
-      id: CONTROL_TOWER.bucketNotifications,
-      reason:
-        'No file yet starts work by its arrival: the import files, whose upload starts an import, are the ' +
-        "notification's to come (contract 15.1); export files are written by the service itself.",
-    },
   );
   return bucket;
+};
+
+/**
+ * An upload's arrival starts its import (contract 15.1): S3 tells the import queue of every file
+ * created in the imports folder, and the import consumer finds the import the key is for
+ * (shared/imports/upload.ts). The queue policy lets this bucket, in this account, send to it.
+ */
+export const noticeUploads = (bucket: IBucket, importQueue: IQueue): void => {
+  bucket.addEventNotification(EventType.OBJECT_CREATED, new SqsDestination(importQueue), {
+    prefix: `${FILE_FOLDERS.imports}/`,
+  });
 };

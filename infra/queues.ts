@@ -7,6 +7,8 @@ import {
   ERASURE_VISIBILITY_TIMEOUT_SECONDS,
   EXPORT_MAX_RECEIVE_COUNT,
   EXPORT_VISIBILITY_TIMEOUT_SECONDS,
+  IMPORT_MAX_RECEIVE_COUNT,
+  IMPORT_VISIBILITY_TIMEOUT_SECONDS,
   MIGRATION_MAX_RECEIVE_COUNT,
   MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
   WEBHOOK_MAX_RECEIVE_COUNT,
@@ -40,7 +42,7 @@ const KEPT_FOR_AN_OPERATOR = { ...QUEUE_DEFAULTS, retentionPeriod: Duration.days
 
 interface WorkQueueSpec {
   /** Construct ids `${id}Queue` and `${id}DeadLetterQueue`. */
-  id: 'Migration' | 'Erasure' | 'Webhook' | 'Export';
+  id: 'Migration' | 'Erasure' | 'Webhook' | 'Export' | 'Import';
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
   /** "migrations", "erasures": what its dead letters are, for the acknowledged rule. */
@@ -92,6 +94,15 @@ export const createExportQueues = (scope: Construct): WorkQueues =>
     visibilityTimeoutSeconds: EXPORT_VISIBILITY_TIMEOUT_SECONDS,
     maxReceiveCount: EXPORT_MAX_RECEIVE_COUNT,
     holds: 'exports',
+  });
+
+/** The import queue and its dead-letter queue: S3's notices of uploads, and the engine's import messages. */
+export const createImportQueues = (scope: Construct): WorkQueues =>
+  createWorkQueues(scope, {
+    id: 'Import',
+    visibilityTimeoutSeconds: IMPORT_VISIBILITY_TIMEOUT_SECONDS,
+    maxReceiveCount: IMPORT_MAX_RECEIVE_COUNT,
+    holds: 'imports',
   });
 
 /**

@@ -21,6 +21,8 @@ import {
   EXPORT_CONSUMER_FUNCTION,
   EXPORT_MAX_RECEIVE_COUNT,
   type FunctionSpec,
+  IMPORT_CONSUMER_FUNCTION,
+  IMPORT_MAX_RECEIVE_COUNT,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
   MIGRATION_SWEEP_INTERVAL_MINUTES,
@@ -54,11 +56,12 @@ import {
   type BoundSecret,
   ServiceFunction,
 } from './constructs/service-function.js';
-import { createFilesBucket } from './files-bucket.js';
+import { createFilesBucket, noticeUploads } from './files-bucket.js';
 import { CONTROL_TOWER } from './guard-rules.js';
 import {
   createErasureQueues,
   createExportQueues,
+  createImportQueues,
   createMigrationQueues,
   createPublisherFailureQueue,
   createWebhookQueues,
@@ -88,6 +91,7 @@ export class ServiceStack extends Stack {
     | 'MigrationSweeper'
     | 'ErasureConsumer'
     | 'ExportConsumer'
+    | 'ImportConsumer'
     | 'ChangePublisher'
     | 'WebhookDispatcher',
     ServiceFunction
@@ -116,6 +120,7 @@ export class ServiceStack extends Stack {
     const erasureQueues = createErasureQueues(this);
     const webhookQueues = createWebhookQueues(this);
     const exportQueues = createExportQueues(this);
+    const importQueues = createImportQueues(this);
     this.tables = tables;
     const files: BoundBucket = { bucket: createFilesBucket(this, removalPolicy), env: ENV.filesBucket };
     this.files = files;
@@ -124,6 +129,7 @@ export class ServiceStack extends Stack {
       erasures: { queue: erasureQueues.queue, env: ENV.erasureQueueUrl },
       webhooks: { queue: webhookQueues.queue, env: ENV.webhookQueueUrl },
       exports: { queue: exportQueues.queue, env: ENV.exportQueueUrl },
+      imports: { queue: importQueues.queue, env: ENV.importQueueUrl },
     };
     this.queues = queues;
     this.eventBus = new EventBus(this, 'EventBus', {
@@ -167,6 +173,8 @@ export class ServiceStack extends Stack {
       historyRetention: { [ENV.historyRetentionDays]: String(config.historyRetentionDays) },
       erasureMaxReceiveCount: { [ENV.erasureMaxReceiveCount]: String(ERASURE_MAX_RECEIVE_COUNT) },
       exportMaxReceiveCount: { [ENV.exportMaxReceiveCount]: String(EXPORT_MAX_RECEIVE_COUNT) },
+      importMaxReceiveCount: { [ENV.importMaxReceiveCount]: String(IMPORT_MAX_RECEIVE_COUNT) },
+      importWriteRate: { [ENV.importWritesPerSecond]: String(config.importWritesPerSecond) },
       rateLimit: {
         [ENV.rateLimitPerSecond]: String(config.rateLimitPerSecond),
         [ENV.rateLimitBurst]: String(config.rateLimitBurst),
@@ -272,6 +280,15 @@ export class ServiceStack extends Stack {
         maxConcurrency: config.consumerMaxConcurrency,
       }),
     );
+    const importConsumer = deploy('ImportConsumerFunction', IMPORT_CONSUMER_FUNCTION);
+    importConsumer.function.addEventSource(
+      new SqsEventSource(importQueues.queue, {
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: config.consumerMaxConcurrency,
+      }),
+    );
+    noticeUploads(files.bucket, importQueues.queue);
     // History and events from the config and migrations tables' streams.
     const publisher = deploy('ChangePublisherFunction', CHANGE_PUBLISHER_FUNCTION);
 
@@ -288,6 +305,7 @@ export class ServiceStack extends Stack {
       MigrationSweeper: sweeper,
       ErasureConsumer: erasureConsumer,
       ExportConsumer: exportConsumer,
+      ImportConsumer: importConsumer,
       ChangePublisher: publisher,
       WebhookDispatcher: dispatcher,
     };
@@ -383,6 +401,7 @@ export class ServiceStack extends Stack {
     );
     watchWebhooks(alarms, webhookQueues);
     alarms.addDeadLetterQueue('ExportDeadLetterQueue', exportQueues.deadLetterQueue, EXPORT_DEAD_LETTERS);
+    alarms.addDeadLetterQueue('ImportDeadLetterQueue', importQueues.deadLetterQueue, IMPORT_DEAD_LETTERS);
     alarms.addDeadLetterQueue('ChangePublisherFailureQueue', publisherFailures, PUBLISHER_FAILURES);
     alarms.addIteratorAge('ChangePublisherIteratorAge', publisher.function, PUBLISHER_ITERATOR_AGE_SECONDS);
     for (const [id, fn] of Object.entries(this.functions)) {
@@ -403,6 +422,7 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'HistoryTableName', { value: tables.history.table.tableName });
     new CfnOutput(this, 'ErasureQueueUrl', { value: erasureQueues.queue.queueUrl });
     new CfnOutput(this, 'ExportQueueUrl', { value: exportQueues.queue.queueUrl });
+    new CfnOutput(this, 'ImportQueueUrl', { value: importQueues.queue.queueUrl });
     new CfnOutput(this, 'ErasureDeadLetterQueueUrl', { value: erasureQueues.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'WebhookQueueUrl', { value: webhookQueues.queue.queueUrl });
     new CfnOutput(this, 'WebhookDeadLetterQueueUrl', { value: webhookQueues.deadLetterQueue.queueUrl });
@@ -432,6 +452,13 @@ const ERASURE_DEAD_LETTERS: DeadLetters = {
   growing:
     'More erasure messages reached the dead-letter queue in the last 5 minutes: new erasures failed ' +
     'for good. See the NotEmpty alarm for what to do.',
+};
+
+const IMPORT_DEAD_LETTERS: DeadLetters = {
+  notEmpty:
+    'Import messages are in the dead-letter queue: those imports are marked failed, their counts saying what ' +
+    'was applied. Inspect the consumer logs; the caller imports the file again (applied rows count as unchanged).',
+  growing: 'More import messages reached the dead-letter queue in the last 5 minutes. See the NotEmpty alarm.',
 };
 
 const EXPORT_DEAD_LETTERS: DeadLetters = {

@@ -5,9 +5,11 @@ import { BUILT_IN_DEFAULTS, deliverySetting } from '#shared/api/channels.js';
 import {
   DEFAULT_CREDENTIAL_CACHE_SECONDS,
   DEFAULT_HISTORY_RETENTION_DAYS,
+  DEFAULT_IMPORT_WRITES_PER_SECOND,
   DEFAULT_POLICY_CACHE_SECONDS,
   MAX_CREDENTIAL_CACHE_SECONDS,
   MAX_HISTORY_RETENTION_DAYS,
+  MAX_IMPORT_WRITES_PER_SECOND,
   MAX_POLICY_CACHE_SECONDS,
 } from '#shared/platform/environment.js';
 
@@ -101,6 +103,8 @@ const stageSettingsSchema = z.object({
     (value) => (value === 'true' ? true : value === 'false' ? false : unsetIfEmpty(value)),
     z.boolean().default(true),
   ),
+  /** One import's entry writes per second, so that live traffic keeps its latency (docs/operations.md). */
+  importWritesPerSecond: integer(1, MAX_IMPORT_WRITES_PER_SECOND, DEFAULT_IMPORT_WRITES_PER_SECOND),
   /** Lambda's minimum for an SQS event source is 2. */
   consumerMaxConcurrency: integer(2, 1_000, 5),
   /**

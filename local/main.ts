@@ -11,6 +11,8 @@ import {
   ERASURE_QUEUE_NAME,
   EXPORT_DLQ_NAME,
   EXPORT_QUEUE_NAME,
+  IMPORT_DLQ_NAME,
+  IMPORT_QUEUE_NAME,
   type LocalRuntime,
   MIGRATION_DLQ_NAME,
   MIGRATION_QUEUE_NAME,
@@ -26,9 +28,11 @@ const QUEUES = [
   [MIGRATION_QUEUE_NAME, `migrations to run, for the migration consumer (dead letters: ${MIGRATION_DLQ_NAME})`],
   [ERASURE_QUEUE_NAME, `erasures to run, for the erasure consumer (dead letters: ${ERASURE_DLQ_NAME})`],
   [EXPORT_QUEUE_NAME, `exports to write, for the export consumer (dead letters: ${EXPORT_DLQ_NAME})`],
+  [IMPORT_QUEUE_NAME, `uploads to import, for the import consumer (dead letters: ${IMPORT_DLQ_NAME})`],
   [MIGRATION_DLQ_NAME, `migration messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
   [ERASURE_DLQ_NAME, `erasure messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
   [EXPORT_DLQ_NAME, `export messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
+  [IMPORT_DLQ_NAME, `import messages that failed ${DEFAULT_MAX_RECEIVE_COUNT} receives`],
   [PUBLISHER_FAILURES_QUEUE_NAME, "stream batches the change publisher gave up on (Lambda's on-failure shape)"],
 ];
 

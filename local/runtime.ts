@@ -8,6 +8,7 @@ import {
   ERASURE_CONSUMER_FUNCTION,
   EXPORT_CONSUMER_FUNCTION,
   type FunctionSpec,
+  IMPORT_CONSUMER_FUNCTION,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
   MIGRATION_SWEEP_INTERVAL_MINUTES,
@@ -22,6 +23,7 @@ import {
 import { PUBLIC_ROUTES, publicFunctionSpecOf } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
 import { EVENT_SOURCE } from '#shared/events/events.js';
+import { FILE_FOLDERS } from '#shared/files/keys.js';
 import { ENV } from '#shared/platform/environment.js';
 import { MARSHALL_OPTIONS } from '#shared/platform/marshall-options.js';
 import { WEBHOOK_EVENT_TYPES } from '#shared/webhooks/model.js';
@@ -39,7 +41,7 @@ import {
 } from './data-dir.js';
 import { type EmbeddedDynamo, ensureTables, startEmbeddedDynamo } from './dynamo.js';
 import { type LocalEventBridge, startLocalEventBridge } from './events/local-event-bridge.js';
-import { type LocalS3, startLocalS3 } from './files/local-s3.js';
+import { type LocalS3, startLocalS3, uploadNotice } from './files/local-s3.js';
 import { type FunctionLoader, IN_PROCESS, type RouteFunction } from './function-loader.js';
 import { InFlight } from './in-flight.js';
 import { perInvocation, useInvokeStore } from './invoke-store.js';
@@ -65,6 +67,8 @@ export const WEBHOOK_QUEUE_NAME = 'webhooks';
 export const WEBHOOK_DLQ_NAME = 'webhooks-dlq';
 export const EXPORT_QUEUE_NAME = 'exports';
 export const EXPORT_DLQ_NAME = 'exports-dlq';
+export const IMPORT_QUEUE_NAME = 'imports';
+export const IMPORT_DLQ_NAME = 'imports-dlq';
 /** The change publisher's on-failure destination: descriptions of stream batches given up on. */
 export const PUBLISHER_FAILURES_QUEUE_NAME = 'change-publisher-failures';
 /** The bus the change publisher puts events on (EVENT_BUS_NAME), in the EventBridge twin. */
@@ -179,6 +183,9 @@ export interface LocalRuntime {
   /** The export queue and its dead letters. */
   exportQueue: LocalQueue;
   exportDeadLetterQueue: LocalQueue;
+  /** The import queue (uploads' notices and the engine's messages) and its dead letters. */
+  importQueue: LocalQueue;
+  importDeadLetterQueue: LocalQueue;
   /** Where the stream twin describes the batches the change publisher failed for good. */
   publisherFailureQueue: LocalQueue;
   /** Every queue of the SQS twin, dead-letter queues included, in the order created. */
@@ -370,9 +377,14 @@ const start = async (
   });
   cleanups.push(() => secrets.close());
   // The files bucket, in the data directory (in memory: a temporary directory, removed on close).
+  // An upload to the imports folder notifies the import queue, made below, as the stack's bucket does.
+  const importTarget: { queue?: LocalQueue } = {};
   const files: LocalS3 = await startLocalS3({
     credential: awsCredential,
     region: LOCAL_REGION,
+    onObjectCreated: (key, size) => {
+      if (key.startsWith(`${FILE_FOLDERS.imports}/`)) importTarget.queue?.send({ body: uploadNotice(key, size) });
+    },
     ...(inMemory ? {} : { directory: paths.files }),
     port: firstPorts?.files ?? 0,
   });
@@ -411,6 +423,12 @@ const start = async (
     deadLetter: { queue: exportDeadLetterQueue, maxReceiveCount },
     retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
   });
+  const importDeadLetterQueue = sqs.createQueue(IMPORT_DLQ_NAME);
+  const importQueue = sqs.createQueue(IMPORT_QUEUE_NAME, {
+    deadLetter: { queue: importDeadLetterQueue, maxReceiveCount },
+    retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+  });
+  importTarget.queue = importQueue;
   const publisherFailureQueue = sqs.createQueue(PUBLISHER_FAILURES_QUEUE_NAME);
   const restoredMessages = await sqs.restore();
 
@@ -429,6 +447,8 @@ const start = async (
     [ENV.webhookQueueUrl]: webhookQueue.url,
     [ENV.exportQueueUrl]: exportQueue.url,
     [ENV.exportMaxReceiveCount]: String(maxReceiveCount),
+    [ENV.importQueueUrl]: importQueue.url,
+    [ENV.importMaxReceiveCount]: String(maxReceiveCount),
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: embedded.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: embedded.credentials.secretAccessKey,
@@ -535,6 +555,14 @@ const start = async (
     concurrency: queueOptions.concurrency ?? 2,
     timeoutMs: timeoutSecondsOf(EXPORT_CONSUMER_FUNCTION) * 1000,
     memoryMb: memoryOf(EXPORT_CONSUMER_FUNCTION),
+  });
+  importQueue.attach({
+    handler: await functions.load<QueueConsumer>(IMPORT_CONSUMER_FUNCTION.entry),
+    functionName: `${FUNCTION_PREFIX}-ImportConsumer`,
+    batchSize: 1,
+    concurrency: queueOptions.concurrency ?? 2,
+    timeoutMs: timeoutSecondsOf(IMPORT_CONSUMER_FUNCTION) * 1000,
+    memoryMb: memoryOf(IMPORT_CONSUMER_FUNCTION),
   });
   queue.attach({
     handler: consumer,
@@ -654,6 +682,8 @@ const start = async (
     erasureQueue,
     exportQueue,
     exportDeadLetterQueue,
+    importQueue,
+    importDeadLetterQueue,
     erasureDeadLetterQueue,
     webhookQueue,
     webhookDeadLetterQueue,

@@ -1,9 +1,15 @@
+import { CONSENT_TEXT_STORE_GRANTS } from '#shared/consent/text-store.js';
 import { LAST_ERASURE_GRANTS } from '#shared/erasure/last-erasure.js';
 import { PUBLISHER_STREAM_FILTERS } from '#shared/events/publisher.js';
 import { EXPORT_ENTRY_STORE_GRANTS as EXPORTED } from '#shared/exports/entries.js';
 import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
 import { accessOf, type FunctionAccess } from '#shared/platform/route.js';
-import { ERASURE_ENTRY_STORE_GRANTS as ERASED } from '#shared/preferences/store-grants.js';
+import { POLICY_STORE_GRANTS } from '#shared/policy/store.js';
+import {
+  ERASURE_ENTRY_STORE_GRANTS as ERASED,
+  PREFERENCE_STORE_GRANTS,
+  SCHEDULE_STORE_GRANTS,
+} from '#shared/preferences/store-grants.js';
 import { WEBHOOK_MAX_RECEIVE_COUNT } from '#shared/webhooks/model.js';
 import { DELIVERY_LOG_GRANTS, WEBHOOK_STORE_GRANTS } from '#shared/webhooks/store.js';
 import { MIGRATION_ENTRIES_GRANTS as ENTRIES } from './migration-entries-grants.js';
@@ -89,7 +95,12 @@ export const MIGRATION_SWEEPER_FUNCTION = {
   // Mark re-queued or failed (updates), release locks.
   tables: { migrations: ['UpdateItem', 'DeleteItem'] },
   indexes: { migrations: [ACTIVE_INDEX] },
-  queues: { migrations: ['SendMessage'], erasures: ['SendMessage'], exports: ['SendMessage'] },
+  queues: {
+    migrations: ['SendMessage'],
+    erasures: ['SendMessage'],
+    exports: ['SendMessage'],
+    imports: ['SendMessage'],
+  },
 } as const satisfies FunctionSpec;
 
 export const MIGRATION_SWEEP_INTERVAL_MINUTES = 5;
@@ -217,6 +228,37 @@ export const EXPORT_CONSUMER_FUNCTION = {
 
 export const EXPORT_VISIBILITY_TIMEOUT_SECONDS = 6 * EXPORT_CONSUMER_FUNCTION.timeoutSeconds;
 
+/** The import queue: the consumer receives a message this many times before it is dead-lettered. */
+export const IMPORT_MAX_RECEIVE_COUNT = 5;
+
+/** The SQS consumer that applies an organization's import file (shared/jobs/run.ts with shared/imports/worker.ts). */
+export const IMPORT_CONSUMER_FUNCTION = {
+  entry: 'functions/import-consumer.ts',
+  description: "Applies an organization's import file, started by its upload",
+  // Long pages of reading and writing; continuations go back on the queue before the deadline.
+  timeoutSeconds: 900,
+  // One full vCPU, like the other consumers: parsing and the SDK's cost per call.
+  memoryMb: 1769,
+  ...accessOf(
+    // Each page: its entries read, the changed ones written (a set's writes and a schedule's).
+    PREFERENCE_STORE_GRANTS.getEntries,
+    PREFERENCE_STORE_GRANTS.setChannels,
+    SCHEDULE_STORE_GRANTS.setSchedule,
+    // The organization's policy for its locks; a row's consent text stored once.
+    POLICY_STORE_GRANTS.get,
+    CONSENT_TEXT_STORE_GRANTS.putText,
+    // Lease, progress, complete or fail (updates), read the record, mark it queued when its file arrives.
+    { tables: { migrations: ['GetItem', 'UpdateItem'] } },
+  ),
+  // The uploaded file; the error report's parts and the report (whole or in parts: PutObject).
+  files: { imports: ['GetObject'], importErrors: ['GetObject', 'PutObject'] },
+  // Continuations of a long import go back on its own queue.
+  queues: { imports: ['SendMessage'] },
+  settings: ['importMaxReceiveCount', 'importWriteRate', 'policyCache'],
+} as const satisfies FunctionSpec;
+
+export const IMPORT_VISIBILITY_TIMEOUT_SECONDS = 6 * IMPORT_CONSUMER_FUNCTION.timeoutSeconds;
+
 /** The functions behind no route, by their name in the stack (`<name>Function`); the routes' come from the operations. */
 export const NON_ROUTE_FUNCTIONS = {
   NotFound: NOT_FOUND_FUNCTION,
@@ -224,6 +266,7 @@ export const NON_ROUTE_FUNCTIONS = {
   MigrationSweeper: MIGRATION_SWEEPER_FUNCTION,
   ErasureConsumer: ERASURE_CONSUMER_FUNCTION,
   ExportConsumer: EXPORT_CONSUMER_FUNCTION,
+  ImportConsumer: IMPORT_CONSUMER_FUNCTION,
   ChangePublisher: CHANGE_PUBLISHER_FUNCTION,
   WebhookDispatcher: WEBHOOK_DISPATCHER_FUNCTION,
 } as const satisfies Record<string, FunctionSpec>;

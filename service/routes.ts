@@ -5,6 +5,8 @@ import { getErasureStatusRoute } from '#shared/erasure/routes/get-erasure-status
 import { createExportRoute } from '#shared/exports/routes/create-export.js';
 import { getExportStatusRoute } from '#shared/exports/routes/get-export-status.js';
 import { getConfigHistoryRoute } from '#shared/history/routes/get-config-history.js';
+import { createImportRoute } from '#shared/imports/routes/create-import.js';
+import { getImportStatusRoute } from '#shared/imports/routes/get-import-status.js';
 import { createLinksRoute } from '#shared/links/routes/create-links.js';
 import { preferencePageRoute } from '#shared/links/routes/preference-page.js';
 import { revokeLinksRoute } from '#shared/links/routes/revoke-links.js';
@@ -52,6 +54,8 @@ export const ROUTES = [
   exportUserRoute,
   createExportRoute,
   getExportStatusRoute,
+  createImportRoute,
+  getImportStatusRoute,
   createLinksRoute,
   revokeLinksRoute,
   setWebhooksRoute,

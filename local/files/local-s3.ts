@@ -55,6 +55,25 @@ const xmlError = (response: ServerResponse, status: number, code: string, messag
   response.end(body);
 };
 
+/**
+ * What S3 sends a queue when a file is created (its event notification's shape, the parts the
+ * import consumer reads): the key URL-encoded, a space as '+', '/' kept.
+ */
+export const uploadNotice = (key: string, size: number): string =>
+  JSON.stringify({
+    Records: [
+      {
+        eventVersion: '2.1',
+        eventSource: 'aws:s3',
+        eventName: 'ObjectCreated:Put',
+        s3: {
+          bucket: { name: LOCAL_FILES_BUCKET },
+          object: { key: encodeURIComponent(key).replaceAll('%2F', '/').replaceAll('%20', '+'), size },
+        },
+      },
+    ],
+  });
+
 export const startLocalS3 = async ({
   credential,
   region,

@@ -62,6 +62,11 @@ export const ENV = {
   exportQueueUrl: 'EXPORT_QUEUE_URL',
   /** The export queue's maxReceiveCount: the consumer marks an export failed on the last attempt. */
   exportMaxReceiveCount: 'EXPORT_MAX_RECEIVE_COUNT',
+  importQueueUrl: 'IMPORT_QUEUE_URL',
+  /** The import queue's maxReceiveCount: the consumer marks an import failed on the last attempt. */
+  importMaxReceiveCount: 'IMPORT_MAX_RECEIVE_COUNT',
+  /** Optional (default 2000): the entry writes per second of one import, so that live traffic keeps its latency. */
+  importWritesPerSecond: 'IMPORT_WRITES_PER_SECOND',
   /** The bucket of import and export files (contract 15.3). */
   filesBucket: 'FILES_BUCKET_NAME',
 } as const;
@@ -109,6 +114,7 @@ const QUEUE_ENV: Record<QueueName, EnvName> = {
   erasures: ENV.erasureQueueUrl,
   webhooks: ENV.webhookQueueUrl,
   exports: ENV.exportQueueUrl,
+  imports: ENV.importQueueUrl,
 };
 export const queueUrl = (queue: QueueName, env: Env = process.env): string => requireEnv(QUEUE_ENV[queue], env);
 export const eventBusName = (env: Env = process.env): string => requireEnv(ENV.eventBusName, env);
@@ -119,6 +125,7 @@ const RECEIVE_COUNT_ENV: Record<JobQueueName, EnvName> = {
   migrations: ENV.migrationMaxReceiveCount,
   erasures: ENV.erasureMaxReceiveCount,
   exports: ENV.exportMaxReceiveCount,
+  imports: ENV.importMaxReceiveCount,
 };
 export const maxReceiveCount = (queue: JobQueueName, env: Env = process.env): number => {
   const name = RECEIVE_COUNT_ENV[queue];
@@ -147,6 +154,18 @@ export const credentialCacheSeconds = (env: Env = process.env): number =>
     max: MAX_CREDENTIAL_CACHE_SECONDS,
     unit: 'seconds',
     fallback: DEFAULT_CREDENTIAL_CACHE_SECONDS,
+  });
+
+export const DEFAULT_IMPORT_WRITES_PER_SECOND = 2000;
+export const MAX_IMPORT_WRITES_PER_SECOND = 40_000;
+
+/** One import's entry writes per second (a deployment setting): what live traffic leaves to imports. */
+export const importWritesPerSecond = (env: Env = process.env): number =>
+  wholeNumber(ENV.importWritesPerSecond, env, {
+    min: 1,
+    max: MAX_IMPORT_WRITES_PER_SECOND,
+    unit: 'writes per second',
+    fallback: DEFAULT_IMPORT_WRITES_PER_SECOND,
   });
 
 export const DEFAULT_POLICY_CACHE_SECONDS = 10;

@@ -37,9 +37,9 @@ export type TableAction =
 /** SQS actions a function may be given to produce messages (consuming goes through the event source). */
 export type QueueAction = 'SendMessage';
 
-export type QueueName = 'migrations' | 'erasures' | 'webhooks' | 'exports';
+export type QueueName = 'migrations' | 'erasures' | 'webhooks' | 'exports' | 'imports';
 /** The queues of jobs (shared/jobs/): a message names a job, and the last receive fails it. */
-export type JobQueueName = Extract<QueueName, 'migrations' | 'erasures' | 'exports'>;
+export type JobQueueName = Extract<QueueName, 'migrations' | 'erasures' | 'exports' | 'imports'>;
 
 /**
  * The folders of the files bucket (shared/files/keys.ts names the keys under them): uploaded
@@ -67,7 +67,9 @@ export type FunctionSetting =
   | 'policyCache'
   | 'linksBaseUrl'
   | 'linkEvidence'
-  | 'exportMaxReceiveCount';
+  | 'exportMaxReceiveCount'
+  | 'importMaxReceiveCount'
+  | 'importWriteRate';
 
 /** Actions on the service's event bus. */
 export type EventBusAction = 'PutEvents';

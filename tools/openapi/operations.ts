@@ -6,6 +6,7 @@ import type { OperationDocs } from './operation-docs/common.js';
 import { eraseUserDocs, getErasureStatusDocs } from './operation-docs/erasure.js';
 import { createExportDocs, getExportStatusDocs } from './operation-docs/exports.js';
 import { getConfigHistoryDocs } from './operation-docs/history.js';
+import { createImportDocs, getImportStatusDocs } from './operation-docs/imports.js';
 import { createLinksDocs, revokeLinksDocs } from './operation-docs/links.js';
 import { getMigrationStatusDocs, migrateDocumentDocs } from './operation-docs/migration.js';
 import { exportUserDocs } from './operation-docs/people.js';
@@ -42,6 +43,8 @@ const OPERATION_DOCS: { [Id in RouteId]: OperationDocs<RouteById<Id>> } = {
   exportUser: exportUserDocs,
   createExport: createExportDocs,
   getExportStatus: getExportStatusDocs,
+  createImport: createImportDocs,
+  getImportStatus: getImportStatusDocs,
   createLinks: createLinksDocs,
   revokeLinks: revokeLinksDocs,
   setWebhooks: setWebhooksDocs,

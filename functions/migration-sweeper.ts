@@ -1,6 +1,7 @@
 import { scheduledJob } from '#shared/edge/scheduled-job.js';
 import { erasureJob } from '#shared/erasure/kind.js';
 import { exportJob } from '#shared/exports/kind.js';
+import { importJob } from '#shared/imports/kind.js';
 import { SqsJobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { sweepJobs, sweepKinds } from '#shared/jobs/sweep.js';
@@ -27,6 +28,12 @@ const erasures = {
   ...limits,
 };
 
+const imports = {
+  repository: new DynamoJobRepository(importJob, documentClient, table),
+  queue: new SqsJobQueue(importJob, sqsClient, queueUrl('imports')),
+  ...limits,
+};
+
 const exports = {
   repository: new DynamoJobRepository(exportJob, documentClient, table),
   queue: new SqsJobQueue(exportJob, sqsClient, queueUrl('exports')),
@@ -38,5 +45,6 @@ export const handler = scheduledJob(() =>
     () => sweepJobs(migrationJob, migrations),
     () => sweepJobs(erasureJob, erasures),
     () => sweepJobs(exportJob, exports),
+    () => sweepJobs(importJob, imports),
   ]),
 );

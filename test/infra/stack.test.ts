@@ -19,6 +19,7 @@ import {
   ERASURE_MAX_RECEIVE_COUNT,
   EXPORT_CONSUMER_FUNCTION,
   type FunctionSpec,
+  IMPORT_CONSUMER_FUNCTION,
   MIGRATION_CONSUMER_FUNCTION,
   MIGRATION_MAX_RECEIVE_COUNT,
   MIGRATION_SWEEPER_FUNCTION,
@@ -86,6 +87,7 @@ const FUNCTION_KEYS: FunctionKey[] = [
   'MigrationSweeper',
   'ErasureConsumer',
   'ExportConsumer',
+  'ImportConsumer',
   'ChangePublisher',
   'WebhookDispatcher',
 ];
@@ -105,6 +107,7 @@ type QueueId =
   | 'WebhookQueue'
   | 'WebhookDeadLetterQueue'
   | 'ExportQueue'
+  | 'ImportQueue'
   | 'ChangePublisherFailureQueue';
 const queueId = (name: QueueId) =>
   only(
@@ -178,14 +181,19 @@ describe('cdk-nag AwsSolutions', () => {
     const logGroups = /^NotificationPreferences-test\/(\w+Function\/LogGroup|ApiAccessLogs)$/;
     const where: Record<string, RegExp> = {
       'AwsSolutions-IAM5[Resource::*]': /^NotificationPreferences-test\/\w+Function\/Role\/DefaultPolicy$/,
+      // The CDK's own function that sets the files bucket's notification at deployment.
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
+        /^NotificationPreferences-test\/BucketNotificationsHandler\w+$/,
+      [guardRule('service_functions_own_log_group')]: /^NotificationPreferences-test\/BucketNotificationsHandler\w+$/,
       'AwsSolutions-APIG4': routes,
       [CONTROL_TOWER.routeAuthorization]: routes,
       [CONTROL_TOWER.lambdaPermissionSource]: routes,
       [CONTROL_TOWER.logRetentionYear]: logGroups,
       [CONTROL_TOWER.logKmsKey]: logGroups,
-      [CONTROL_TOWER.lambdaVpc]: /^NotificationPreferences-test\/\w+Function\/Function$/,
+      [CONTROL_TOWER.lambdaVpc]:
+        /^NotificationPreferences-test\/(\w+Function\/Function|BucketNotificationsHandler\w+)$/,
       [CONTROL_TOWER.queueDeadLetter]:
-        /^NotificationPreferences-test\/(MigrationDeadLetterQueue|ErasureDeadLetterQueue|WebhookDeadLetterQueue|ExportDeadLetterQueue|ChangePublisherFailureQueue)$/,
+        /^NotificationPreferences-test\/(MigrationDeadLetterQueue|ErasureDeadLetterQueue|WebhookDeadLetterQueue|ExportDeadLetterQueue|ImportDeadLetterQueue|ChangePublisherFailureQueue)$/,
       'AwsSolutions-SQS3': /^NotificationPreferences-test\/ChangePublisherFailureQueue$/,
       // Rotated by the operators, not by Secrets Manager (docs/operations.md, Link keys).
       'AwsSolutions-SMG4': /^NotificationPreferences-test\/LinkKeys$/,
@@ -234,7 +242,9 @@ describe('cdk-nag AwsSolutions', () => {
 
 describe('functions', () => {
   test('one per route, the NOT_FOUND catch-all, the consumers, the sweeper and the publisher, all with the shared defaults', () => {
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(ROUTES.length + PUBLIC_ROUTES.length + 7);
+    // Ours, and the CDK's own function that sets the files bucket's notification at deployment.
+    const ours = ofType('AWS::Lambda::Function').filter(([id]) => !id.startsWith('BucketNotificationsHandler'));
+    expect(ours).toHaveLength(ROUTES.length + PUBLIC_ROUTES.length + 8);
     for (const key of FUNCTION_KEYS) {
       const props = fnProps(key);
       expect(props).toMatchObject({
@@ -281,6 +291,7 @@ describe('functions', () => {
     const memory: Partial<Record<FunctionKey, number>> = {
       MigrationConsumer: 1769,
       ExportConsumer: 1769,
+      ImportConsumer: 1769,
       setConfig: 1769,
       resetConfig: 1769,
     };
@@ -531,6 +542,7 @@ describe('functions', () => {
       [ENV.migrationQueueUrl]: queueId('MigrationQueue'),
       [ENV.erasureQueueUrl]: queueId('ErasureQueue'),
       [ENV.exportQueueUrl]: queueId('ExportQueue'),
+      [ENV.importQueueUrl]: queueId('ImportQueue'),
     });
     // Exports: the start queues, the status signs a download, the consumer reads entries and writes the file.
     expect(variables('createExport')).toEqual({
@@ -743,6 +755,7 @@ describe('least-privilege IAM', () => {
       [queueId('MigrationQueue')]: ['sqs:SendMessage'],
       [queueId('ErasureQueue')]: ['sqs:SendMessage'],
       [queueId('ExportQueue')]: ['sqs:SendMessage'],
+      [queueId('ImportQueue')]: ['sqs:SendMessage'],
     });
   });
 
@@ -755,6 +768,7 @@ describe('least-privilege IAM', () => {
       ['MigrationSweeper', MIGRATION_SWEEPER_FUNCTION],
       ['ErasureConsumer', ERASURE_CONSUMER_FUNCTION],
       ['ExportConsumer', EXPORT_CONSUMER_FUNCTION],
+      ['ImportConsumer', IMPORT_CONSUMER_FUNCTION],
       ['ChangePublisher', CHANGE_PUBLISHER_FUNCTION],
       ['WebhookDispatcher', WEBHOOK_DISPATCHER_FUNCTION],
     ];
@@ -985,6 +999,8 @@ describe('stateful resources', () => {
       'ErasureQueue3725DE58',
       'ExportDeadLetterQueue5786E07E',
       'ExportQueueC5F748C5',
+      'ImportDeadLetterQueue8CEE3CE0',
+      'ImportQueueB0839EEE',
       'MigrationDeadLetterQueue934940CB',
       'MigrationQueue0B48C43A',
       'WebhookDeadLetterQueue6DD1CE59',
@@ -994,7 +1010,13 @@ describe('stateful resources', () => {
       ofType('AWS::SQS::Queue')
         .filter(([, q]) => q.Properties.RedrivePolicy)
         .map(([id]) => id),
-    ).toEqual(['MigrationQueue0B48C43A', 'ErasureQueue3725DE58', 'WebhookQueueA9D318EA', 'ExportQueueC5F748C5']);
+    ).toEqual([
+      'MigrationQueue0B48C43A',
+      'ErasureQueue3725DE58',
+      'WebhookQueueA9D318EA',
+      'ExportQueueC5F748C5',
+      'ImportQueueB0839EEE',
+    ]);
     expect(tableId('config')).toBe('ConfigTable5CD72349');
     expect(tableId('migrations')).toBe('MigrationsTable97ED8188');
     expect(tableId('credentials')).toBe('CredentialsTableD9D3F717');
@@ -1365,6 +1387,8 @@ describe('alarms', () => {
         'WebhookQueueOldestMessage',
         'ExportDeadLetterQueueNotEmpty',
         'ExportDeadLetterQueueGrowing',
+        'ImportDeadLetterQueueNotEmpty',
+        'ImportDeadLetterQueueGrowing',
         'ChangePublisherFailureQueueNotEmpty',
         'ChangePublisherFailureQueueGrowing',
         'ChangePublisherIteratorAge',
@@ -1390,7 +1414,7 @@ describe('alarms', () => {
   });
 
   test('with an alarm email, every alarm notifies an encrypted, TLS-only topic with that subscription', () => {
-    expect(alarms()).toHaveLength(16 + 3 * FUNCTION_KEYS.length);
+    expect(alarms()).toHaveLength(18 + 3 * FUNCTION_KEYS.length);
     for (const alarm of alarms()) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId() }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId() }]);
@@ -1433,6 +1457,7 @@ test('outputs: API URL, table names, queue URLs, the event bus', () => {
       'ErasureQueueUrl',
       'ErasureDeadLetterQueueUrl',
       'ExportQueueUrl',
+      'ImportQueueUrl',
       'FilesBucketName',
       'ChangePublisherFailureQueueUrl',
       'WebhookQueueUrl',

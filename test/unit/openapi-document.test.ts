@@ -66,6 +66,8 @@ describe('operations', () => {
       'exportUser',
       'createExport',
       'getExportStatus',
+      'createImport',
+      'getImportStatus',
       'createLinks',
       'revokeLinks',
       'setWebhooks',

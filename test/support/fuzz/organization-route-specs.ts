@@ -1,6 +1,6 @@
 import type { RouteFuzzSpec } from './bad-requests.js';
 
-/** The organization routes (policy, branding, migration, erasure, exports), in the order of ROUTES. */
+/** The organization routes (policy, branding, migration, erasure, exports, imports), in the order of ROUTES. */
 export const ORGANIZATION_ROUTE_SPECS: RouteFuzzSpec[] = [
   {
     name: 'setPolicy',
@@ -156,6 +156,34 @@ export const ORGANIZATION_ROUTE_SPECS: RouteFuzzSpec[] = [
     extraMutations: [
       (d) => {
         d.exportId = '';
+      },
+    ],
+  },
+  {
+    name: 'createImport',
+    path: '/v2/organizations/imports/create',
+    valid: { organizationId: 'org-1', format: 'csv' },
+    required: ['organizationId', 'format'],
+    extraMutations: [
+      (d) => {
+        d.format = 'xlsx';
+      },
+      (d) => {
+        d.compression = 'zip';
+      },
+      (d) => {
+        d.dryRun = 'yes';
+      },
+    ],
+  },
+  {
+    name: 'getImportStatus',
+    path: '/v2/organizations/imports/status',
+    valid: { organizationId: 'org-1', importId: '01JZZZZZZZZZZZZZZZZZZZZZZZ' },
+    required: ['organizationId', 'importId'],
+    extraMutations: [
+      (d) => {
+        d.importId = '';
       },
     ],
   },

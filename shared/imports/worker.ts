@@ -135,6 +135,7 @@ export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { reco
     const fields = await pageFields(page, counts.report);
     stamp = undefined;
     if (page.unreadable !== undefined) {
+      if (reportParts.length > 0) await joinReport(deps.files, record.errorReportKey, reportParts);
       return {
         outcome: 'failed',
         reason: `The file cannot be read on after line ${position}: ${page.unreadable}`,

@@ -1,121 +1,14 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from '@jest/globals';
-import { createImport } from '#shared/imports/create.js';
-import { importJob } from '#shared/imports/kind.js';
-import type { ImportRecord } from '#shared/imports/model.js';
-import type { ImportFormat } from '#shared/imports/read.js';
-import { importOfUpload } from '#shared/imports/upload.js';
-import { runImport } from '#shared/imports/worker.js';
-import type { RunOutcome } from '#shared/jobs/delivery-policy.js';
 import { logger } from '#shared/platform/logger.js';
-import type { Policy } from '#shared/policy/model.js';
-import type { StoredEntry } from '#shared/preferences/model.js';
 import { entryId } from '#shared/preferences/store.js';
-import {
-  Crash,
-  MemoryEntries,
-  MemoryFiles,
-  MemoryJobRepository,
-  MemoryQueue,
-  MemoryTexts,
-  policySource,
-} from '../support/import-fakes.js';
+import { consent, counts, importOf, jsonl, ORG, reportOf, seeded } from '../support/import-run.js';
 
 // An import's consumer on the job engine, over in-memory stores: what it applies and counts,
-// what it reports, and that a crash anywhere followed by a new delivery ends as one run would.
+// and what it reports (import-worker-crash.test.ts: a crash anywhere).
 
 logger.setLogLevel('SILENT');
 
-const ORG = 'org-1';
-const CREATED = Date.parse('2026-06-01T00:00:00.000Z');
-/** One clock for every import of the file: no two pages of two imports share a write time. */
-let clock = CREATED;
-
-interface Options {
-  format?: ImportFormat;
-  dryRun?: boolean;
-  gzip?: boolean;
-  policy?: Policy;
-  pageLines?: number;
-  entries?: MemoryEntries;
-}
-
-/** An import created, its file uploaded and its upload noticed, over fresh stores (or `entries`). */
-const importOf = async (body: string | Buffer, options: Options = {}) => {
-  const now = () => {
-    clock += 1000;
-    return new Date(clock);
-  };
-  const repository = new MemoryJobRepository<ImportRecord>(importJob);
-  const files = new MemoryFiles();
-  const entries = options.entries ?? new MemoryEntries();
-  const texts = new MemoryTexts();
-  const queue = new MemoryQueue();
-  let ids = 0;
-  const { importId } = await createImport(
-    { repository, files, now: () => new Date(clock), newId: () => `imp-${++ids}` },
-    {
-      organizationId: ORG,
-      format: options.format ?? 'jsonl',
-      ...(options.dryRun ? { dryRun: true } : {}),
-      ...(options.gzip ? { compression: 'gzip' as const } : {}),
-    },
-    'key-1',
-  );
-  const record = () => repository.records.get(importId) as ImportRecord;
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
-  files.files.set(record().fileKey, options.gzip ? gzipSync(bytes) : bytes);
-  expect(await importOfUpload(repository, record().fileKey, now())).toBe(importId);
-  let runs = 0;
-  const deps = {
-    repository,
-    queue,
-    now,
-    files,
-    entries,
-    texts,
-    policies: policySource(options.policy ?? {}),
-    writesPerSecond: 1_000_000,
-    ...(options.pageLines === undefined ? {} : { pageLines: options.pageLines }),
-    newRunId: () => `run-${++runs}`,
-  };
-  let deliveries = 0;
-  /** One delivery of the import's message. */
-  const deliver = (): Promise<RunOutcome> =>
-    runImport(deps, importId, { receiveCount: ++deliveries, maxReceiveCount: 5 });
-  /** Deliveries until one ends the import, each failed one followed by the queue's retry. */
-  const finish = async (): Promise<{ outcome: RunOutcome; crashes: number }> => {
-    let crashes = 0;
-    for (;;) {
-      try {
-        return { outcome: await deliver(), crashes };
-      } catch (error) {
-        expect((error as Error).message).toBe('injected crash');
-        crashes += 1;
-        if (crashes > 3) throw error;
-      }
-    }
-  };
-  return { importId, repository, files, entries, texts, queue, record, finish };
-};
-
-const counts = (record: ImportRecord) => ({
-  status: record.status,
-  rowsRead: record.rowsRead,
-  rowsApplied: record.rowsApplied,
-  rowsUnchanged: record.rowsUnchanged,
-  rowsRejected: record.rowsRejected,
-  rowsPartlyMapped: record.rowsPartlyMapped,
-});
-const jsonl = (lines: readonly unknown[]) =>
-  lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
-const reportOf = (files: MemoryFiles, record: ImportRecord) =>
-  (files.text(record.errorReportKey) ?? '')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
-
-const consent = { source: 'settings', capturedAt: '2026-05-20T00:00:00Z', text: 'Yes to news.' };
 /** Seven lines: four apply, one is what is stored already, two are rejected. */
 const SMALL = jsonl([
   { userId: 'u1', config: { email: 'NONE' } },
@@ -126,22 +19,6 @@ const SMALL = jsonl([
   { userId: 'u3', config: { email: 'ALL' } },
   { userId: 'u4', documentId: 'doc-1', config: { slack: 'MINE' } },
 ]);
-/** u3 already holds what SMALL's line 6 asks. */
-const seeded = () => {
-  const entries = new MemoryEntries();
-  const key = { organizationId: ORG, userId: 'u3', documentId: null };
-  const entry: StoredEntry = {
-    ...key,
-    scope: 'organization',
-    config: { email: 'ALL' },
-    channelAt: { email: '2026-01-01T00:00:00.000Z' },
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    updatedBy: 'key-1',
-    version: 1,
-  };
-  entries.entries.set(entryId(key), entry);
-  return entries;
-};
 const SMALL_COUNTS = {
   status: 'completed',
   rowsRead: 7,
@@ -352,119 +229,5 @@ describe('a file that cannot be read on', () => {
     expect(run.entries.writes.map(({ key }) => key.userId)).toEqual(['u1', 'u3', 'u4', 'u5']);
     expect(run.record().errors).toEqual([{ line: 3, message: expect.stringContaining('config.email') }]);
     expect(reportOf(run.files, run.record())).toEqual(run.record().errors);
-  });
-});
-
-describe('a crash of the consumer at any point, then a new delivery: counts exact, entries as if it ran once', () => {
-  /** Four pages of three: an entry changed twice in a page and again later, rejections, a schedule, consent. */
-  const body = jsonl([
-    { userId: 'u1', config: { email: 'NONE' } },
-    { userId: 'u1', config: { inbox: 'ALL' } },
-    'not json',
-    { userId: 'u2', category: 'news', config: { inbox: 'ALL' }, consent },
-    { userId: 'u3', config: { email: 'ALL' } },
-    { userId: 'u1', schedule: { timeZone: 'Europe/Berlin' } },
-    { userId: 'u1', config: { email: 'ALL' } },
-    { userId: 'u5', documentId: 'doc-1', config: { slack: 'MINE' } },
-    { userId: '', config: { email: 'NONE' } },
-    { userId: 'u6', config: { email: 'NONE' } },
-    { userId: 'u2', category: 'news', config: { inbox: 'ALL' } },
-    { userId: 'u7', config: { email: 'MINE' } },
-  ]);
-  type Run = Awaited<ReturnType<typeof importOf>>;
-  const outcome = (run: Run) => ({
-    counts: counts(run.record()),
-    errors: run.record().errors,
-    report: reportOf(run.files, run.record()),
-    values: run.entries.values(),
-    writes: run.entries.writes.length,
-    texts: [...run.texts.texts.values()],
-  });
-
-  test('the run without a crash', async () => {
-    const run = await importOf(body, { entries: seeded(), pageLines: 3 });
-    expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 0 });
-    expect(outcome(run)).toMatchObject({
-      counts: { ...SMALL_COUNTS, rowsRead: 12, rowsApplied: 8, rowsUnchanged: 2, rowsRejected: 2 },
-      writes: 8,
-    });
-    expect(run.repository.saves).toBe(8);
-    expect(run.files.puts).toBe(3);
-  });
-
-  test.each<[string, (run: Run) => void]>([
-    [
-      'before the first page’s write time is saved',
-      (run) => {
-        run.repository.crashBeforeSave = new Crash(() => run.repository.saves === 0);
-      },
-    ],
-    [
-      'once that write time is saved, its answer lost',
-      (run) => {
-        run.repository.crashAfterSave = new Crash(() => run.repository.saves === 1);
-      },
-    ],
-    [
-      'after the first write',
-      (run) => {
-        run.entries.crashOnWrite = new Crash(() => run.entries.writes.length === 1);
-      },
-    ],
-    [
-      'after some writes of the second page',
-      (run) => {
-        run.entries.crashOnWrite = new Crash(() => run.entries.writes.length === 3);
-      },
-    ],
-    [
-      'after a page’s writes, before its report part',
-      (run) => {
-        run.files.crashOnPut = new Crash(() => run.files.puts === 0);
-      },
-    ],
-    [
-      'after a page’s writes and report, before its save',
-      (run) => {
-        run.repository.crashBeforeSave = new Crash(() => run.repository.saves === 1);
-      },
-    ],
-    [
-      'once a page is saved, its answer lost',
-      (run) => {
-        run.repository.crashAfterSave = new Crash(() => run.repository.saves === 2);
-      },
-    ],
-    [
-      'before the third page’s save',
-      (run) => {
-        run.repository.crashBeforeSave = new Crash(() => run.repository.saves === 5);
-      },
-    ],
-    [
-      'after the third page’s save',
-      (run) => {
-        run.repository.crashAfterSave = new Crash(() => run.repository.saves === 6);
-      },
-    ],
-    [
-      'once the last page is saved',
-      (run) => {
-        run.repository.crashAfterSave = new Crash(() => run.repository.saves === 8);
-      },
-    ],
-    [
-      'while the report is joined',
-      (run) => {
-        run.files.crashOnPut = new Crash(() => run.files.puts === 2);
-      },
-    ],
-  ])('%s', async (_name, inject) => {
-    const once = await importOf(body, { entries: seeded(), pageLines: 3 });
-    await once.finish();
-    const run = await importOf(body, { entries: seeded(), pageLines: 3 });
-    inject(run);
-    expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 1 });
-    expect(outcome(run)).toEqual(outcome(once));
   });
 });

@@ -1,0 +1,129 @@
+import { describe, expect, test } from '@jest/globals';
+import { logger } from '#shared/platform/logger.js';
+import { Crash } from '../support/import-fakes.js';
+import { consent, counts, type ImportRun, importOf, jsonl, reportOf, seeded } from '../support/import-run.js';
+
+// The key acceptance of an import (contract 15.1): a crash of its consumer at any point, followed
+// by the queue's next delivery, ends with exact counts and the stored entries as if it ran once.
+
+logger.setLogLevel('SILENT');
+
+describe('a crash of the consumer at any point, then a new delivery: counts exact, entries as if it ran once', () => {
+  /** Four pages of three: an entry changed twice in a page and again later, rejections, a schedule, consent. */
+  const body = jsonl([
+    { userId: 'u1', config: { email: 'NONE' } },
+    { userId: 'u1', config: { inbox: 'ALL' } },
+    'not json',
+    { userId: 'u2', category: 'news', config: { inbox: 'ALL' }, consent },
+    { userId: 'u3', config: { email: 'ALL' } },
+    { userId: 'u1', schedule: { timeZone: 'Europe/Berlin' } },
+    { userId: 'u1', config: { email: 'ALL' } },
+    { userId: 'u5', documentId: 'doc-1', config: { slack: 'MINE' } },
+    { userId: '', config: { email: 'NONE' } },
+    { userId: 'u6', config: { email: 'NONE' } },
+    { userId: 'u2', category: 'news', config: { inbox: 'ALL' } },
+    { userId: 'u7', config: { email: 'MINE' } },
+  ]);
+  const outcome = (run: ImportRun) => ({
+    counts: counts(run.record()),
+    errors: run.record().errors,
+    report: reportOf(run.files, run.record()),
+    values: run.entries.values(),
+    writes: run.entries.writes.length,
+    texts: [...run.texts.texts.values()],
+  });
+
+  test('the run without a crash', async () => {
+    const run = await importOf(body, { entries: seeded(), pageLines: 3 });
+    expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 0 });
+    expect(outcome(run)).toMatchObject({
+      counts: {
+        status: 'completed',
+        rowsRead: 12,
+        rowsApplied: 8,
+        rowsUnchanged: 2,
+        rowsRejected: 2,
+        rowsPartlyMapped: 0,
+      },
+      writes: 8,
+    });
+    expect(run.repository.saves).toBe(8);
+    expect(run.files.puts).toBe(3);
+  });
+
+  test.each<[string, (run: ImportRun) => void]>([
+    [
+      'before the first page’s write time is saved',
+      (run) => {
+        run.repository.crashBeforeSave = new Crash(() => run.repository.saves === 0);
+      },
+    ],
+    [
+      'once that write time is saved, its answer lost',
+      (run) => {
+        run.repository.crashAfterSave = new Crash(() => run.repository.saves === 1);
+      },
+    ],
+    [
+      'after the first write',
+      (run) => {
+        run.entries.crashOnWrite = new Crash(() => run.entries.writes.length === 1);
+      },
+    ],
+    [
+      'after some writes of the second page',
+      (run) => {
+        run.entries.crashOnWrite = new Crash(() => run.entries.writes.length === 3);
+      },
+    ],
+    [
+      'after a page’s writes, before its report part',
+      (run) => {
+        run.files.crashOnPut = new Crash(() => run.files.puts === 0);
+      },
+    ],
+    [
+      'after a page’s writes and report, before its save',
+      (run) => {
+        run.repository.crashBeforeSave = new Crash(() => run.repository.saves === 1);
+      },
+    ],
+    [
+      'once a page is saved, its answer lost',
+      (run) => {
+        run.repository.crashAfterSave = new Crash(() => run.repository.saves === 2);
+      },
+    ],
+    [
+      'before the third page’s save',
+      (run) => {
+        run.repository.crashBeforeSave = new Crash(() => run.repository.saves === 5);
+      },
+    ],
+    [
+      'after the third page’s save',
+      (run) => {
+        run.repository.crashAfterSave = new Crash(() => run.repository.saves === 6);
+      },
+    ],
+    [
+      'once the last page is saved',
+      (run) => {
+        run.repository.crashAfterSave = new Crash(() => run.repository.saves === 8);
+      },
+    ],
+    [
+      'while the report is joined',
+      (run) => {
+        run.files.crashOnPut = new Crash(() => run.files.puts === 2);
+      },
+    ],
+  ])('%s', async (_name, inject) => {
+    const once = await importOf(body, { entries: seeded(), pageLines: 3 });
+    await once.finish();
+    const run = await importOf(body, { entries: seeded(), pageLines: 3 });
+    inject(run);
+    expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 1 });
+    expect(outcome(run)).toEqual(outcome(once));
+  });
+});

@@ -30,10 +30,16 @@ export const importMessage = z.union([
   ),
   z.pipe(
     s3Notice,
-    // S3 writes an object key in its notices URL-encoded, a space as '+'.
-    z.transform(({ Records }) => ({
-      uploadedKeys: Records.map(({ s3 }) => decodeURIComponent(s3.object.key.replaceAll('+', ' '))),
-    })),
+    // S3 writes an object key in its notices URL-encoded, a space as '+'. A key that does not
+    // decode is no notice of S3's: refused like any other message that is none of these.
+    z.transform(({ Records }, context) => {
+      try {
+        return { uploadedKeys: Records.map(({ s3 }) => decodeURIComponent(s3.object.key.replaceAll('+', ' '))) };
+      } catch {
+        context.issues.push({ code: 'custom', message: 'An object key that is not URL-encoded', input: Records });
+        return z.NEVER;
+      }
+    }),
   ),
   z.pipe(
     s3TestEvent,

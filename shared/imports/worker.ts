@@ -61,15 +61,48 @@ const linesAfter = async function* (
 interface PageRead {
   lines: CheckedLine[];
   unreadable?: string;
+  /** The line read that starts the next page (it sets again what a line of this page sets). */
+  next?: CheckedLine;
 }
 
-const readPage = async (lines: AsyncIterator<CheckedLine>, size: number): Promise<PageRead> => {
+/** What a line sets: each channel of an entry's layer, and an entry's schedule. */
+const targetsOf = (line: CheckedLine): string[] =>
+  'changes' in line
+    ? line.changes.flatMap((change) => {
+        const id = entryId(change.key);
+        return [
+          ...Object.keys(change.config ?? {}).map((channel) => JSON.stringify([id, change.category ?? null, channel])),
+          ...(change.schedule === undefined ? [] : [JSON.stringify([id])]),
+        ];
+      })
+    : [];
+
+/**
+ * Up to `size` lines, after `first`. A page that writes sets each channel (and schedule) of an
+ * entry once at most: a line that sets one again starts the next page. So a run of the page
+ * after one that died in it tells by the page's write time alone which lines were written, and
+ * what a line found stored before the page (plan.ts), whatever the order of the writes that died.
+ * A dry run's pages are not cut: it writes nothing, and judges a line after the page's earlier ones.
+ */
+const readPage = async (
+  lines: AsyncIterator<CheckedLine>,
+  size: number,
+  first: CheckedLine | undefined,
+  cut: boolean,
+): Promise<PageRead> => {
   const read: CheckedLine[] = [];
+  const targets = new Set<string>();
+  const add = (line: CheckedLine) => {
+    for (const target of targetsOf(line)) targets.add(target);
+    read.push(line);
+  };
+  if (first) add(first);
   try {
     while (read.length < size) {
       const next = await lines.next();
       if (next.done) break;
-      read.push(next.value);
+      if (cut && targetsOf(next.value).some((target) => targets.has(target))) return { lines: read, next: next.value };
+      add(next.value);
     }
     return { lines: read };
   } catch (error) {
@@ -97,6 +130,8 @@ export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { reco
   let reportParts = record.reportParts;
   // A page read whose write time is being saved: the next call writes it.
   let held: PageRead | undefined;
+  // The line read that starts the next page.
+  let following: CheckedLine | undefined;
 
   const open = async () => {
     policy = await policyOf(deps.policies, record.organizationId);
@@ -111,7 +146,8 @@ export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { reco
 
   return async (): Promise<PageResult> => {
     lines ??= await open();
-    const page = held ?? (await readPage(lines, pageLines));
+    const page = held ?? (await readPage(lines, pageLines, following, !record.dryRun));
+    if (!held) following = page.next;
     held = undefined;
     const changed = page.lines.some((line) => 'changes' in line);
     if (page.lines.length === 0) {

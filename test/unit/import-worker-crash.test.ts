@@ -127,3 +127,38 @@ describe('a crash of the consumer at any point, then a new delivery: counts exac
     expect(outcome(run)).toEqual(outcome(once));
   });
 });
+
+describe('lines of one page that set one channel of one entry twice', () => {
+  // u3 holds email ALL: line 1 changes nothing, line 2 turns it off, line 3 sets its schedule
+  // twice over two lines.
+  const body = jsonl([
+    { userId: 'u3', config: { email: 'ALL' } },
+    { userId: 'u3', config: { email: 'NONE' } },
+    { userId: 'u3', schedule: { timeZone: 'UTC' } },
+    { userId: 'u3', schedule: null },
+    { userId: 'u8', config: { inbox: 'NONE' } },
+  ]);
+
+  test.each([1, 2, 3])('a crash after %i writes counts each line as one run does', async (writes) => {
+    const once = await importOf(body, { entries: seeded(), pageLines: 10 });
+    await once.finish();
+    expect(counts(once.record())).toMatchObject({ rowsApplied: 4, rowsUnchanged: 1 });
+    const run = await importOf(body, { entries: seeded(), pageLines: 10 });
+    run.entries.crashOnWrite = new Crash(() => run.entries.writes.length === writes);
+    expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 1 });
+    expect(counts(run.record())).toEqual(counts(once.record()));
+    expect(run.entries.values()).toEqual(once.entries.values());
+    expect(run.entries.writes).toHaveLength(once.entries.writes.length);
+  });
+
+  test('a crash once the page is written, before it is saved, counts each line as one run does', async () => {
+    const once = await importOf(body, { entries: seeded(), pageLines: 10 });
+    await once.finish();
+    const run = await importOf(body, { entries: seeded(), pageLines: 10 });
+    run.repository.crashBeforeSave = new Crash(() => run.entries.writes.length === once.entries.writes.length);
+    expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 1 });
+    expect(counts(run.record())).toEqual(counts(once.record()));
+    expect(run.entries.values()).toEqual(once.entries.values());
+    expect(run.entries.writes).toHaveLength(once.entries.writes.length);
+  });
+});

@@ -100,16 +100,16 @@ describe('a small jsonl import', () => {
     expect(reportOf(dry.files, dry.record())).toHaveLength(2);
   });
 
-  test('a dry run of a file whose lines repeat one channel counts as the real run does', async () => {
+  test('a dry run of a page whose lines repeat one channel counts as the real run does', async () => {
     const body = jsonl([
       { userId: 'u1', config: { email: 'NONE' } },
       { userId: 'u1', config: { email: 'NONE' } },
       { userId: 'u1', config: { email: 'ALL' } },
       { userId: 'u3', config: { email: 'ALL' } },
     ]);
-    const real = await importOf(body, { entries: seeded(), pageLines: 2 });
+    const real = await importOf(body, { entries: seeded() });
     await real.finish();
-    const dry = await importOf(body, { entries: seeded(), pageLines: 2, dryRun: true });
+    const dry = await importOf(body, { entries: seeded(), dryRun: true });
     await dry.finish();
     expect(counts(real.record())).toMatchObject({ rowsApplied: 2, rowsUnchanged: 2 });
     expect(counts(dry.record())).toEqual(counts(real.record()));

@@ -26,10 +26,15 @@ export interface ImportRecord extends JobRecord {
   rowsPartlyMapped: number;
   /** The first MAX_LISTED_ERRORS rejected lines. */
   errors: LineError[];
-  /** Page fields: the lines handled so far, the write time of a page under way, the report's parts. */
+  /**
+   * Page fields: the lines handled so far, the write time of a page under way, the report's
+   * parts, and why the import fails once its failing page is saved (a run that dies before it
+   * marks the import failed leaves the next run only that to do).
+   */
   line: number;
   pendingStamp: string | null;
   reportParts: number[];
+  failure: string | null;
 }
 
 /** What the status route returns. */

@@ -145,6 +145,8 @@ export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { reco
   };
 
   return async (): Promise<PageResult> => {
+    // A run that saved its failing page died before it could mark the import failed.
+    if (record.failure !== null) return { outcome: 'failed', reason: record.failure, counts: {} };
     lines ??= await open();
     const page = held ?? (await readPage(lines, pageLines, following, !record.dryRun));
     if (!held) following = page.next;
@@ -172,12 +174,8 @@ export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { reco
     stamp = undefined;
     if (page.unreadable !== undefined) {
       if (reportParts.length > 0) await joinReport(deps.files, record.errorReportKey, reportParts);
-      return {
-        outcome: 'failed',
-        reason: `The file cannot be read on after line ${position}: ${page.unreadable}`,
-        counts: counts.counts,
-        fields,
-      };
+      const reason = `The file cannot be read on after line ${position}: ${page.unreadable}`;
+      return { outcome: 'failed', reason, counts: counts.counts, fields: { ...fields, failure: reason } };
     }
     return { outcome: 'page', counts: counts.counts, fields };
   };
@@ -205,7 +203,7 @@ export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { reco
       outcome: 'failed',
       reason,
       counts: { rowsRead: page.lines.length, rowsRejected: report.length },
-      fields,
+      fields: { ...fields, failure: reason },
     };
   }
 };

@@ -162,3 +162,32 @@ describe('lines of one page that set one channel of one entry twice', () => {
     expect(run.entries.writes).toHaveLength(once.entries.writes.length);
   });
 });
+
+describe('a crash as an import fails', () => {
+  test('once its first 1,000 rejected lines are saved: the next delivery fails it alike, nothing applied', async () => {
+    const lines = [
+      ...Array.from({ length: 1000 }, (_, index) => ({ user: `u${index}` })),
+      ...Array.from({ length: 5 }, (_, index) => ({ userId: `u${index}`, config: { email: 'NONE' } })),
+    ];
+    const once = await importOf(jsonl(lines));
+    await once.finish();
+    const run = await importOf(jsonl(lines));
+    run.repository.crashAfterSave = new Crash(() => run.repository.saves === 1);
+    expect(await run.finish()).toEqual({ outcome: 'failed', crashes: 1 });
+    expect(run.entries.writes).toEqual([]);
+    expect(counts(run.record())).toEqual(counts(once.record()));
+    expect(run.record().error).toBe(once.record().error);
+  });
+
+  test('once the page before an unreadable CSV quote is saved: the next delivery fails it alike', async () => {
+    const csv = ['userId,email', 'u1,NONE', 'u2,nope', 'u3,ALL', 'u4,NONE', '"u5,ALL', 'u6,ALL'].join('\n');
+    const once = await importOf(csv, { format: 'csv', pageLines: 3 });
+    await once.finish();
+    const run = await importOf(csv, { format: 'csv', pageLines: 3 });
+    run.repository.crashAfterSave = new Crash(() => run.repository.saves === 4);
+    expect(await run.finish()).toEqual({ outcome: 'failed', crashes: 1 });
+    expect(counts(run.record())).toEqual(counts(once.record()));
+    expect(run.record().error).toBe(once.record().error);
+    expect(reportOf(run.files, run.record())).toEqual(reportOf(once.files, once.record()));
+  });
+});

@@ -1,7 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from '@jest/globals';
 import { logger } from '#shared/platform/logger.js';
+import { LAYERS_FULL_MESSAGE } from '#shared/preferences/entry-writes.js';
+import { MAX_CATEGORY_LAYERS } from '#shared/preferences/layers.js';
 import { entryId } from '#shared/preferences/store.js';
+import { MemoryEntries } from '../support/import-fakes.js';
 import { consent, counts, importOf, jsonl, ORG, reportOf, seeded } from '../support/import-run.js';
 
 // An import's consumer on the job engine, over in-memory stores: what it applies and counts,
@@ -177,6 +180,49 @@ describe('rejected lines', () => {
     expect(run.entries.writes).toEqual([]);
     expect(run.record().errors).toHaveLength(100);
     expect(reportOf(run.files, run.record())).toHaveLength(1000);
+  });
+});
+
+describe('rejected as they are written', () => {
+  test('a line that would add a category layer to an entry that holds the most is rejected; the rest applies', async () => {
+    const entries = new MemoryEntries();
+    const key = { organizationId: ORG, userId: 'u9', documentId: null };
+    const layers = Array.from({ length: MAX_CATEGORY_LAYERS }, (_, index) => [
+      `c-${index}`,
+      { config: { email: 'ALL' as const }, channelAt: { email: '2026-01-01T00:00:00.000Z' } },
+    ]);
+    entries.entries.set(entryId(key), {
+      ...key,
+      scope: 'organization',
+      config: {},
+      categories: Object.fromEntries(layers),
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      updatedBy: 'key-1',
+      version: 1,
+    });
+    const body = jsonl([
+      { userId: 'u9', category: 'c-new', config: { email: 'NONE' } },
+      { userId: 'u9', category: 'c-1', config: { email: 'NONE' } },
+    ]);
+    const run = await importOf(body, { entries });
+    expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 0 });
+    expect(counts(run.record())).toMatchObject({ rowsRead: 2, rowsApplied: 1, rowsRejected: 1 });
+    expect(run.record().errors).toEqual([{ line: 1, message: LAYERS_FULL_MESSAGE }]);
+    expect(reportOf(run.files, run.record())).toEqual(run.record().errors);
+  });
+
+  test('a rejection’s message is cut short: a line with thousands of unknown keys does not fill the record', async () => {
+    const line = Object.fromEntries(Array.from({ length: 2000 }, (_, index) => [`key${index}`, 1]));
+    const run = await importOf(
+      jsonl([
+        { ...line, userId: 'u1', config: { email: 'NONE' } },
+        { userId: 'u2', config: { email: 'NONE' } },
+      ]),
+    );
+    await run.finish();
+    const [error] = run.record().errors;
+    expect(error?.message).toHaveLength(500);
+    expect(error?.message.endsWith('…')).toBe(true);
   });
 });
 

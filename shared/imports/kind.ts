@@ -19,7 +19,7 @@ export const importJob: JobKind<ImportRecord, ImportRequest, ImportView, 'import
   keyPrefix: 'IMPORT#',
   activePartition: 'ACTIVE#IMPORT',
   counters: ['rowsRead', 'rowsApplied', 'rowsUnchanged', 'rowsRejected', 'rowsPartlyMapped'],
-  pageFields: { line: 0, pendingStamp: null, reportParts: [], failure: null },
+  pageFields: { line: 0, pendingStamp: null, pendingApplied: null, reportParts: [], failure: null },
   fields: ({ organizationId, format, dryRun, compression }, importId) => ({
     format,
     dryRun: dryRun ?? false,

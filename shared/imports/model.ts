@@ -27,12 +27,14 @@ export interface ImportRecord extends JobRecord {
   /** The first MAX_LISTED_ERRORS rejected lines. */
   errors: LineError[];
   /**
-   * Page fields: the lines handled so far, the write time of a page under way, the report's
-   * parts, and why the import fails once its failing page is saved (a run that dies before it
-   * marks the import failed leaves the next run only that to do).
+   * Page fields: the lines handled so far, the write time of a page under way and the lines of
+   * it that apply (judged before it writes), the report's parts, and why the import fails once
+   * its failing page is saved (a run that dies before it marks the import failed leaves the next
+   * run only that to do).
    */
   line: number;
   pendingStamp: string | null;
+  pendingApplied: number[] | null;
   reportParts: number[];
   failure: string | null;
 }

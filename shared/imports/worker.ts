@@ -11,11 +11,11 @@ import type { Policy } from '#shared/policy/model.js';
 import { importActor } from '#shared/preferences/change-attribution.js';
 import { LAYERS_FULL_MESSAGE } from '#shared/preferences/entry-writes.js';
 import { type PolicySource, policyOf } from '#shared/preferences/locks.js';
-import type { EntryKey } from '#shared/preferences/model.js';
+import type { EntryKey, StoredEntry } from '#shared/preferences/model.js';
 import { CategoryLayersFull, entryId, type PreferenceStore, type ScheduleStore } from '#shared/preferences/store.js';
 import { importJob } from './kind.js';
 import type { ImportRecord, LineError } from './model.js';
-import { judgeChanges } from './plan.js';
+import { judgeChanges, type Verdict } from './plan.js';
 import { ImportFileError, type ReadLine, readCsv, readJsonLines } from './read.js';
 import { joinReport, type ReportLine, writeReportPart } from './report.js';
 import { type CheckedLine, checkLine, type ImportChange } from './rows.js';
@@ -114,9 +114,10 @@ const readPage = async (
 /**
  * An import's pages under the engine's lease (docs/design.md, Imports). Each page reads the next
  * PAGE_LINES lines from the saved position and checks them. Before it writes, it saves the write
- * time it will stamp on what it writes (a page of its own, with no counts): should the run die
- * before the page is saved, the page is read again and what carries that time counts as applied,
- * so counts stay exact. Then it writes the changed entries (at most `writesPerSecond`), writes
+ * time it will stamp on what it writes and which of its lines apply, judged against the entries
+ * as they are then (a page of its own, with no counts): should the run die before the page is
+ * saved, the page is read again, what carries that time is not written again, and the lines
+ * saved as applying count as applied, so counts stay exact. Then it writes the changed entries (at most `writesPerSecond`), writes
  * its part of the error report, and saves its counts and position. A dry run judges and counts
  * alike and writes no entry.
  */
@@ -126,10 +127,11 @@ export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { reco
   let policy: Policy | undefined;
   let position = record.line;
   let stamp = record.pendingStamp ?? undefined;
+  let applied = record.pendingApplied ?? undefined;
   let errors = record.errors;
   let reportParts = record.reportParts;
-  // A page read whose write time is being saved: the next call writes it.
-  let held: PageRead | undefined;
+  // A page read whose write time is being saved, and the entries it found: the next call writes it.
+  let held: (PageRead & { stored: StoredEntry[] }) | undefined;
   // The line read that starts the next page.
   let following: CheckedLine | undefined;
 
@@ -149,6 +151,7 @@ export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { reco
     if (record.failure !== null) return { outcome: 'failed', reason: record.failure, counts: {} };
     lines ??= await open();
     const page = held ?? (await readPage(lines, pageLines, following, !record.dryRun));
+    const stored = held?.stored;
     if (!held) following = page.next;
     held = undefined;
     const changed = page.lines.some((line) => 'changes' in line);
@@ -165,13 +168,17 @@ export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { reco
       );
     }
     if (changed && !record.dryRun && stamp === undefined) {
+      // Saved with the write time: which lines apply, judged before any is written (a rerun
+      // cannot tell it from the entries alone: a removed schedule may have taken its entry along).
+      held = { ...page, stored: await storedOf(deps, page.lines) };
       stamp = now().toISOString();
-      held = page;
-      return { outcome: 'page', counts: {}, fields: { pendingStamp: stamp } };
+      applied = appliedLines(page.lines, judgeChanges(changesOf(page.lines), held.stored, undefined));
+      return { outcome: 'page', counts: {}, fields: { pendingStamp: stamp, pendingApplied: applied } };
     }
-    const counts = await applyPage(deps, record, page.lines, record.dryRun ? undefined : stamp);
+    const counts = await applyPage(deps, record, page.lines, record.dryRun ? undefined : stamp, stored, applied);
     const fields = await pageFields(page, counts.report);
     stamp = undefined;
+    applied = undefined;
     if (page.unreadable !== undefined) {
       if (reportParts.length > 0) await joinReport(deps.files, record.errorReportKey, reportParts);
       const reason = `The file cannot be read on after line ${position}: ${page.unreadable}`;
@@ -190,7 +197,7 @@ export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { reco
     const rejected = report.filter((line): line is LineError => 'message' in line);
     errors = [...errors, ...rejected].slice(0, MAX_LISTED_ERRORS);
     position = page.lines.at(-1)?.line ?? position;
-    return { line: position, pendingStamp: null, reportParts, errors };
+    return { line: position, pendingStamp: null, pendingApplied: null, reportParts, errors };
   }
 
   async function failed(page: PageRead, reason: string): Promise<PageResult> {
@@ -213,17 +220,42 @@ interface PageCounts {
   report: ReportLine[];
 }
 
-/** Judges and (unless `dryRun`) writes a page's lines; its counts and report lines. */
+const changesOf = (lines: readonly CheckedLine[]): ImportChange[] =>
+  lines.flatMap((line) => ('changes' in line ? line.changes : []));
+
+/** The entries the lines' changes are about, as stored. */
+const storedOf = async (deps: ImportWorkerDeps, lines: readonly CheckedLine[]): Promise<StoredEntry[]> => {
+  const keys = new Map<string, EntryKey>(changesOf(lines).map((change) => [entryId(change.key), change.key]));
+  return keys.size > 0 ? await deps.entries.getEntries([...keys.values()]) : [];
+};
+
+/** The lines some change of which is not 'unchanged', by the verdicts of the lines' changes in order. */
+const appliedLines = (lines: readonly CheckedLine[], verdicts: readonly Verdict[]): number[] => {
+  let at = 0;
+  return lines.flatMap((line) => {
+    if (!('changes' in line)) return [];
+    const own = verdicts.slice(at, at + line.changes.length);
+    at += line.changes.length;
+    return own.some((verdict) => verdict !== 'unchanged') ? [line.line] : [];
+  });
+};
+
+/**
+ * Judges and (unless `dryRun`) writes a page's lines; its counts and report lines. `known`: the
+ * entries as this run read them before it saved the write time; `applied`: the lines that apply,
+ * as judged then (else as judged now).
+ */
 const applyPage = async (
   deps: ImportWorkerDeps,
   record: ImportRecord,
   lines: readonly CheckedLine[],
   stamp: string | undefined,
+  known: StoredEntry[] | undefined,
+  applied: readonly number[] | undefined,
 ): Promise<PageCounts> => {
   const started = performance.now();
   const changes = lines.flatMap((line) => ('changes' in line ? line.changes.map((change) => ({ line, change })) : []));
-  const keys = new Map<string, EntryKey>(changes.map(({ change }) => [entryId(change.key), change.key]));
-  const stored = keys.size > 0 ? await deps.entries.getEntries([...keys.values()]) : [];
+  const stored = known ?? (await storedOf(deps, lines));
   const verdicts = judgeChanges(
     changes.map(({ change }) => change),
     stored,
@@ -265,20 +297,18 @@ const applyPage = async (
   }
   const counts = { rowsRead: lines.length, rowsApplied: 0, rowsUnchanged: 0, rowsRejected: 0, rowsPartlyMapped: 0 };
   const report: ReportLine[] = [];
-  let at = 0;
+  const applies = new Set(applied ?? appliedLines(lines, verdicts));
   for (const line of lines) {
     if ('error' in line) {
       counts.rowsRejected += 1;
       report.push({ line: line.line, message: cut(line.error) });
       continue;
     }
-    const own = verdicts.slice(at, at + line.changes.length);
-    at += line.changes.length;
     const layersFull = rejected.get(line.line);
     if (layersFull !== undefined) {
       counts.rowsRejected += 1;
       report.push({ line: line.line, message: layersFull });
-    } else if (own.some((verdict) => verdict !== 'unchanged')) {
+    } else if (applies.has(line.line)) {
       counts.rowsApplied += 1;
       if (line.unmapped.length > 0) {
         counts.rowsPartlyMapped += 1;

@@ -331,6 +331,11 @@ export class MemoryEntries {
     }
     this.touched(entry, meta);
     this.writes.push({ key, schedule, meta });
+    // An entry left with nothing once its schedule is removed is deleted, as the store does.
+    const layers = [entry.config, ...Object.values(entry.categories ?? {}).map((layer) => layer.config)];
+    if (entry.schedule === undefined && layers.every((config) => Object.keys(config).length === 0)) {
+      this.entries.delete(entryId(key));
+    }
   }
 
   /** What each entry holds, without the times: the result two runs must agree on. */

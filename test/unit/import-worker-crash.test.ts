@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { logger } from '#shared/platform/logger.js';
-import { Crash } from '../support/import-fakes.js';
+import { Crash, MemoryEntries } from '../support/import-fakes.js';
 import { consent, counts, type ImportRun, importOf, jsonl, reportOf, seeded } from '../support/import-run.js';
 
 // The key acceptance of an import (contract 15.1): a crash of its consumer at any point, followed
@@ -190,4 +190,27 @@ describe('a crash as an import fails', () => {
     expect(run.record().error).toBe(once.record().error);
     expect(reportOf(run.files, run.record())).toEqual(reportOf(once.files, once.record()));
   });
+});
+
+test('a crash once a line removed the schedule of an entry that held nothing else (the entry is gone) counts it applied', async () => {
+  const body = jsonl([
+    { userId: 'u1', schedule: { timeZone: 'UTC' } },
+    { userId: 'u2', config: { email: 'NONE' } },
+  ]);
+  const removal = jsonl([
+    { userId: 'u1', schedule: null },
+    { userId: 'u2', config: { email: 'ALL' } },
+  ]);
+  const entries = new MemoryEntries();
+  await (await importOf(body, { entries })).finish();
+  const before = structuredClone([...entries.entries]);
+  const once = await importOf(removal, { entries });
+  await once.finish();
+  expect(counts(once.record())).toMatchObject({ rowsApplied: 2, rowsUnchanged: 0 });
+  entries.entries.clear();
+  for (const [id, entry] of before) entries.entries.set(id, entry);
+  const run = await importOf(removal, { entries });
+  run.repository.crashBeforeSave = new Crash(() => run.repository.saves === 1);
+  expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 1 });
+  expect(counts(run.record())).toEqual(counts(once.record()));
 });

@@ -36,6 +36,8 @@ export interface Options {
   policy?: Policy;
   pageLines?: number;
   entries?: MemoryEntries;
+  /** Each delivery has too little time left for a second page: it continues in a new message. */
+  onePagePerDelivery?: boolean;
 }
 
 /** An import created, its file uploaded and its upload noticed, over fresh stores (or `entries`). */
@@ -80,13 +82,23 @@ export const importOf = async (body: string | Buffer, options: Options = {}) => 
   let deliveries = 0;
   /** One delivery of the import's message. */
   const deliver = (): Promise<RunOutcome> =>
-    runImport(deps, importId, { receiveCount: ++deliveries, maxReceiveCount: 5 });
-  /** Deliveries until one ends the import, each failed one followed by the queue's retry. */
+    runImport(deps, importId, {
+      receiveCount: ++deliveries,
+      maxReceiveCount: 5,
+      ...(options.onePagePerDelivery ? { remainingTimeMs: () => 0 } : {}),
+    });
+  /**
+   * Deliveries until one ends the import, each failed one followed by the queue's retry, each
+   * continued one by its new message (a new delivery, its count starting over).
+   */
   const finish = async (): Promise<{ outcome: RunOutcome; crashes: number }> => {
     let crashes = 0;
     for (;;) {
       try {
-        return { outcome: await deliver(), crashes };
+        const outcome = await deliver();
+        if (outcome !== 'continued') return { outcome, crashes };
+        expect(queue.sent.at(-1)).toEqual({ id: importId, delaySeconds: undefined });
+        deliveries = 0;
       } catch (error) {
         expect((error as Error).message).toBe('injected crash');
         crashes += 1;

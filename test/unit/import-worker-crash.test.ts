@@ -214,3 +214,41 @@ test('a crash once a line removed the schedule of an entry that held nothing els
   expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 1 });
   expect(counts(run.record())).toEqual(counts(once.record()));
 });
+
+describe('an import continued in a new message after each page, near its deadline', () => {
+  test('ends as one run would, even continued between a page’s write time and its writes', async () => {
+    const body = jsonl([
+      { userId: 'u1', config: { email: 'NONE' } },
+      { userId: 'u1', config: { email: 'ALL' } },
+      'not json',
+      { userId: 'u3', config: { email: 'ALL' } },
+      { userId: 'u1', schedule: { timeZone: 'UTC' } },
+      { userId: 'u2', config: { inbox: 'MINE' } },
+    ]);
+    const once = await importOf(body, { entries: seeded(), pageLines: 2 });
+    await once.finish();
+    const run = await importOf(body, { entries: seeded(), pageLines: 2, onePagePerDelivery: true });
+    expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 0 });
+    expect(run.queue.sent.length).toBeGreaterThan(4);
+    expect(counts(run.record())).toEqual(counts(once.record()));
+    expect(run.entries.values()).toEqual(once.entries.values());
+    expect(run.entries.writes).toHaveLength(once.entries.writes.length);
+    expect(reportOf(run.files, run.record())).toEqual(reportOf(once.files, once.record()));
+  });
+
+  test('a dry run crashed before a page’s save counts as one dry run would', async () => {
+    const body = jsonl([
+      { userId: 'u1', config: { email: 'NONE' } },
+      'not json',
+      { userId: 'u3', config: { email: 'ALL' } },
+      { userId: 'u2', config: { inbox: 'MINE' } },
+    ]);
+    const once = await importOf(body, { entries: seeded(), pageLines: 2, dryRun: true });
+    await once.finish();
+    const run = await importOf(body, { entries: seeded(), pageLines: 2, dryRun: true });
+    run.repository.crashBeforeSave = new Crash(() => run.repository.saves === 1);
+    expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 1 });
+    expect(counts(run.record())).toEqual(counts(once.record()));
+    expect(run.entries.writes).toEqual([]);
+  });
+});

@@ -5,10 +5,12 @@ import { describe, expect, test } from '@jest/globals';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { mapKnockLine, mapNovuLine } from '#shared/imports/formats.js';
 import { type ReadLine, readCsv, readJsonLines } from '#shared/imports/read.js';
+import { type CheckedLine, checkLine, type LineContext } from '#shared/imports/rows.js';
 
 // docs/imports.md shows each format with an example: the knock and novu lines map to exactly the
-// rows and unmapped paths the block after each one shows, and the jsonl and csv examples read as
-// the rows they say, so that the document and the code cannot drift apart.
+// rows and unmapped paths the block after each one shows, every example line is accepted by the
+// import's own checks, and the csv example asks for what the jsonl one's first two lines do, so
+// that the document and the code cannot drift apart.
 const DOC = readFileSync(join(REPO_ROOT, 'docs/imports.md'), 'utf8');
 
 interface Fence {
@@ -28,6 +30,12 @@ const read = async (lines: AsyncGenerator<ReadLine>): Promise<ReadLine[]> => {
 };
 
 const MAPPERS = { knock: mapKnockLine, novu: mapNovuLine };
+const CONTEXT: LineContext = {
+  organizationId: 'acme',
+  importId: 'i-1',
+  policy: {},
+  checkedAt: new Date('2026-12-07T10:00:00Z'),
+};
 
 describe('docs/imports.md', () => {
   const examples = fences.flatMap((fence, index) => {
@@ -46,19 +54,39 @@ describe('docs/imports.md', () => {
     expect({ rows: mapped.rows, unmapped: mapped.unmapped }).toEqual(JSON.parse(rows?.body ?? ''));
   });
 
-  test('the jsonl example is one object per line, and the csv example reads as its first two rows', async () => {
+  test.each(examples)(
+    'the %s example is accepted as an import line: a change per row, the rest reported',
+    (format, line, rows) => {
+      const checked = checkLine(
+        format,
+        { line: 1, value: JSON.parse(line.body) },
+        { organizationId: 'acme', importId: 'i-1', policy: {}, checkedAt: new Date('2026-12-07T10:00:00Z') },
+      );
+      const shown = JSON.parse(rows?.body ?? '') as {
+        rows: { category?: string; config: object }[];
+        unmapped: string[];
+      };
+      expect(checked).not.toHaveProperty('error');
+      if ('error' in checked) return;
+      expect(checked.changes.map(({ category, config }) => ({ category, config }))).toEqual(
+        shown.rows.map(({ category, config }) => ({ category, config })),
+      );
+      expect(checked.unmapped).toEqual(shown.unmapped);
+    },
+  );
+
+  test('the jsonl example is accepted line by line, and the csv example asks for the same changes as its first two lines', async () => {
     const jsonl = fences.find((fence) => fence.info === 'jsonl')?.body ?? '';
     const csv = fences.find((fence) => fence.info === 'csv')?.body ?? '';
-    const jsonRows = await read(readJsonLines(Readable.from([Buffer.from(jsonl)])));
-    expect(jsonRows.map((line) => ('error' in line ? line.error : 'ok'))).toEqual(['ok', 'ok', 'ok', 'ok']);
+    const jsonLines = (await read(readJsonLines(Readable.from([Buffer.from(jsonl)])))).map((line) =>
+      checkLine('jsonl', line, CONTEXT),
+    );
+    expect(jsonLines.map((line) => ('error' in line ? line.error : 'ok'))).toEqual(['ok', 'ok', 'ok', 'ok']);
 
-    const csvRows = await read(readCsv(Readable.from([Buffer.from(csv)])));
-    // A CSV row's channel cells are the row's config.
-    const asRows = csvRows.map((line) => {
-      if ('error' in line) return line.error;
-      const { userId, documentId, category, ...config } = line.value;
-      return { userId, ...(documentId ? { documentId } : {}), ...(category ? { category } : {}), config };
-    });
-    expect(asRows).toEqual(jsonRows.slice(0, 2).map((line) => ('value' in line ? line.value : line.error)));
+    const csvLines = (await read(readCsv(Readable.from([Buffer.from(csv)])))).map((line) =>
+      checkLine('csv', line, CONTEXT),
+    );
+    const changes = (lines: CheckedLine[]) => lines.map((line) => ('error' in line ? line.error : line.changes));
+    expect(changes(csvLines)).toEqual(changes(jsonLines.slice(0, 2)));
   });
 });

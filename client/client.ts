@@ -6,6 +6,8 @@ import {
   type GetConfigInput,
   type GetConfigResult,
   IDEMPOTENCY_KEY,
+  type ImportStatusInput,
+  type ImportStatusResult,
   type MigrationStatusInput,
   type MigrationStatusResult,
   NOT_REPEATABLE,
@@ -72,6 +74,12 @@ export type ServiceClient = OperationMethods & {
    * also downloads the file.
    */
   waitForExport(input: ExportStatusInput, options?: WaitOptions<ExportStatusResult>): Promise<ExportStatusResult>;
+  /**
+   * Reads the import's status until it is `completed` or `failed`, and resolves with that status
+   * (`waiting_upload` goes on: the upload may still be arriving). In Node, importFile
+   * (`@notification-preferences/client/node`) also uploads the file.
+   */
+  waitForImport(input: ImportStatusInput, options?: WaitOptions<ImportStatusResult>): Promise<ImportStatusResult>;
   /**
    * Every record of a user's export (exportUser), page after page: asks for the next page with
    * the previous one's `nextCursor` as the caller reads on, and ends after the last page.
@@ -193,6 +201,13 @@ export const createClient = ({
       input.exportId,
       options,
     );
+  const waitForImport = (input: ImportStatusInput, options?: WaitOptions<ImportStatusResult>) =>
+    waitForStatus(
+      (signal) => call(OPERATION_PATHS.getImportStatus, input, { signal }) as Promise<ImportStatusResult>,
+      'Import',
+      input.importId,
+      options,
+    );
 
   const getConfigItem = async (
     { documentId, ...rest }: GetConfigItemInput,
@@ -231,5 +246,5 @@ export const createClient = ({
     } while (cursor !== undefined);
   }
 
-  return { ...methods, getConfigItem, waitForMigration, waitForExport, exportUserRecords };
+  return { ...methods, getConfigItem, waitForMigration, waitForExport, waitForImport, exportUserRecords };
 };

@@ -4,14 +4,16 @@
 import {
   type ClientOptions,
   type CreateExportInput,
+  type CreateImportInput,
   createClient as createFetchClient,
   type ExportStatusResult,
+  type ImportStatusResult,
   type ServiceClient,
   TransportError,
   type WaitOptions,
 } from './index.js';
 import { retrySettings } from './retry.js';
-import { downloadFile } from './transfer.js';
+import { downloadFile, type ImportSource, prepareUpload, uploadFile } from './transfer.js';
 
 /**
  * `@notification-preferences/client/node`: the client with the methods that read and write
@@ -44,6 +46,18 @@ export type NodeServiceClient = ServiceClient & {
     path: string,
     options?: FileWaitOptions<ExportStatusResult>,
   ): Promise<ExportStatusResult>;
+  /**
+   * Creates an import (createImport), uploads `source` to it with its Content-Length (a path or
+   * bytes; a stream with its `size`, or a stream without, which is first written to a temporary
+   * file to learn it), waits until the import ends (`onProgress` gets each status read) and
+   * resolves with the final status. A failed import resolves too: look at `status` and `errors`.
+   * The file is read before the import is created: a path that is not there creates nothing.
+   */
+  importFile(
+    input: CreateImportInput,
+    source: ImportSource,
+    options?: FileWaitOptions<ImportStatusResult>,
+  ): Promise<ImportStatusResult>;
 };
 
 /** The typed client of the main entry, with exportToFile and importFile. */
@@ -70,5 +84,24 @@ export const createClient = (options: ClientOptions): NodeServiceClient => {
     return final;
   };
 
-  return { ...client, exportToFile };
+  const importFile = async (
+    input: CreateImportInput,
+    source: ImportSource,
+    waitOptions: FileWaitOptions<ImportStatusResult> = {},
+  ): Promise<ImportStatusResult> => {
+    const { signal } = waitOptions;
+    const upload = await prepareUpload(source);
+    try {
+      const { importId, uploadUrl } = await client.createImport(input, { signal });
+      await uploadFile(uploadUrl, upload, { ...transfer, signal });
+      return await client.waitForImport(
+        { organizationId: input.organizationId, importId },
+        withFileJobDefaults(waitOptions),
+      );
+    } finally {
+      await upload.dispose();
+    }
+  };
+
+  return { ...client, exportToFile, importFile };
 };

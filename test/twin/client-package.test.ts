@@ -176,6 +176,7 @@ const USAGE_OUTPUT = {
   exported: 'completed',
   exportedAll: true,
   lastProgress: 'completed',
+  imported: ['completed', true, 1],
 };
 const PLAIN_OUTPUT = { email: 'ALL', refused: 'NOT_FOUND', nodeEntry: true };
 

@@ -24,6 +24,7 @@ import {
   createClient as createNodeClient,
   type ExportStatusResult,
   FileTransferError,
+  type ImportStatusResult,
 } from '@notification-preferences/client/node';
 
 const [baseUrl = '', apiKey = '', token = '', organizationId = ''] = process.argv.slice(2);
@@ -127,6 +128,13 @@ const main = async () => {
     rmSync(folder, { recursive: true, force: true });
   }
 
+  // A dry run of a CSV, uploaded from bytes.
+  const imported: ImportStatusResult = await createNodeClient({ baseUrl, apiKey, token }).importFile(
+    { organizationId, format: 'csv', dryRun: true, compression: undefined },
+    Buffer.from('userId,email\nzed,NONE\n'),
+    { intervalMs: 50, signal: undefined },
+  );
+
   // @ts-expect-error the published types refuse an unknown channel value
   void (() => client.setConfig({ organizationId, userIds: ['ann'], config: { inbox: 'SOME' } }));
   // @ts-expect-error and a missing newDocumentId
@@ -145,6 +153,7 @@ const main = async () => {
       exported: exported instanceof FileTransferError ? exported.code : exported.status,
       exportedAll: exported instanceof FileTransferError ? false : exportedLines === exported.rows,
       lastProgress: statuses.at(-1),
+      imported: [imported.status, imported.dryRun, imported.rowsApplied],
     }),
   );
 };

@@ -24,12 +24,13 @@ import { downloadFile, type ImportSource, prepareUpload, uploadFile } from './tr
 export * from './index.js';
 export { FileTransferError, type ImportSource } from './transfer.js';
 
-/** Waits for file jobs are longer than for a migration: a million rows take minutes. */
+/**
+ * Waits for file jobs are longer than for a migration: a million rows take minutes. The client's
+ * `timeoutMs` bounds its API calls, not the transfer of a file.
+ */
 const FILE_JOB_WAIT = { timeoutMs: 15 * 60_000, intervalMs: 1_000 };
 
-export type FileWaitOptions<Status> = WaitOptions<Status>;
-
-const withFileJobDefaults = <Status>(options: FileWaitOptions<Status>): FileWaitOptions<Status> => ({
+const withFileJobDefaults = <Status>(options: WaitOptions<Status>): WaitOptions<Status> => ({
   ...options,
   timeoutMs: options.timeoutMs ?? FILE_JOB_WAIT.timeoutMs,
   intervalMs: options.intervalMs ?? FILE_JOB_WAIT.intervalMs,
@@ -44,19 +45,19 @@ export type NodeServiceClient = ServiceClient & {
   exportToFile(
     input: CreateExportInput,
     path: string,
-    options?: FileWaitOptions<ExportStatusResult>,
+    options?: WaitOptions<ExportStatusResult>,
   ): Promise<ExportStatusResult>;
   /**
    * Creates an import (createImport), uploads `source` to it with its Content-Length (a path or
    * bytes; a stream with its `size`, or a stream without, which is first written to a temporary
    * file to learn it), waits until the import ends (`onProgress` gets each status read) and
-   * resolves with the final status. A failed import resolves too: look at `status` and `errors`.
+   * resolves with the final status. A failed import resolves too: look at `status`, `error`, `errors`.
    * The file is read before the import is created: a path that is not there creates nothing.
    */
   importFile(
     input: CreateImportInput,
     source: ImportSource,
-    options?: FileWaitOptions<ImportStatusResult>,
+    options?: WaitOptions<ImportStatusResult>,
   ): Promise<ImportStatusResult>;
 };
 
@@ -68,7 +69,7 @@ export const createClient = (options: ClientOptions): NodeServiceClient => {
   const exportToFile = async (
     input: CreateExportInput,
     path: string,
-    waitOptions: FileWaitOptions<ExportStatusResult> = {},
+    waitOptions: WaitOptions<ExportStatusResult> = {},
   ): Promise<ExportStatusResult> => {
     const { signal } = waitOptions;
     const { exportId } = await client.createExport(input, { signal });
@@ -87,7 +88,7 @@ export const createClient = (options: ClientOptions): NodeServiceClient => {
   const importFile = async (
     input: CreateImportInput,
     source: ImportSource,
-    waitOptions: FileWaitOptions<ImportStatusResult> = {},
+    waitOptions: WaitOptions<ImportStatusResult> = {},
   ): Promise<ImportStatusResult> => {
     const { signal } = waitOptions;
     const upload = await prepareUpload(source);

@@ -37,7 +37,7 @@ export class FileTransferError extends Error {
 /** What importFile uploads: a path, the bytes, or a stream (with its size, or spooled to a temporary file to learn it). */
 export type ImportSource = string | Uint8Array | Readable | { stream: Readable; size: number };
 
-/** A source ready to send: its size, and a body for each attempt (undefined when it can be sent only once). */
+/** A source ready to send: its size, a body for each attempt, and whether a second attempt can send it again. */
 export interface Upload {
   size: number;
   body: () => RequestInit['body'];
@@ -56,7 +56,9 @@ const fileBody = (path: string): RequestInit['body'] =>
 export const prepareUpload = async (source: ImportSource): Promise<Upload> => {
   const nothing = async () => {};
   if (typeof source === 'string') {
-    const { size } = await stat(source);
+    const file = await stat(source);
+    if (!file.isFile()) throw new Error(`${source} is not a file`);
+    const { size } = file;
     return { size, body: () => fileBody(source), repeatable: true, dispose: nothing };
   }
   if (source instanceof Uint8Array) {

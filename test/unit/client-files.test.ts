@@ -362,12 +362,15 @@ describe('importFile', () => {
     expect(puts().map((put) => put.body.toString())).toEqual([LINES, LINES]);
   });
 
-  test('a path that is not there rejects before any import is created', async () => {
+  test('a path that is not there, or not a file, rejects before any import is created', async () => {
     setUp(importRoutes([importStatus('completed')]));
 
     await expect(
       client().importFile({ organizationId: 'acme', format: 'jsonl' }, join(work, 'missing.jsonl')),
     ).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(client().importFile({ organizationId: 'acme', format: 'jsonl' }, work)).rejects.toThrow(
+      'is not a file',
+    );
     expect(seen).toEqual([]);
   });
 });

@@ -555,7 +555,7 @@ export interface BundleOptions {
   runs: number;
   /** Where the analysis builds' esbuild metafiles are written. */
   metafileDir: string;
-  /** Only these functions (by name) and the baselines; every function when absent. */
+  /** Only these functions (by name) and their baselines; every function and baseline when absent. */
   functions?: string[];
 }
 

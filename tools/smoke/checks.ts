@@ -348,6 +348,28 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeReport> => {
     },
   );
 
+  await check(
+    'imports: a dry run of an uploaded file counts its rows and writes nothing',
+    ['createImport', 'getImportStatus'],
+    async () => {
+      const { importId, uploadUrl } = await client.createImport({ organizationId: org, format: 'csv', dryRun: true });
+      const file = `userId,documentId,email\r\n${u1},${docC},ALL\r\n${u1},${docC},LOUD\r\n`;
+      const upload = await (options.fetch ?? fetch)(uploadUrl, {
+        method: 'PUT',
+        body: file,
+        signal: AbortSignal.timeout(30_000),
+      });
+      expectEqual('the upload', upload.status, 200);
+      const deadline = Date.now() + (options.migrationTimeoutMs ?? DEFAULT_MIGRATION_TIMEOUT_MS);
+      let status = await client.getImportStatus({ organizationId: org, importId });
+      while (status.status !== 'completed' && status.status !== 'failed' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        status = await client.getImportStatus({ organizationId: org, importId });
+      }
+      expectEqual('the import', [status.status, status.rowsRead, status.rowsRejected], ['completed', 2, 1]);
+    },
+  );
+
   await check('policy/set: the stored policy set again, one version later', ['getPolicy', 'setPolicy'], async () => {
     // Setting what is stored changes nothing users get, and a rerun never races a version.
     const stored = await client.getPolicy({ organizationId: org });

@@ -140,7 +140,7 @@ describe('a small jsonl import', () => {
       rowsPartlyMapped: 1,
     });
     expect(reportOf(run.files, run.record())).toEqual([
-      { line: 1, applied: true, notMapped: ['channel_types.sms', 'workflows'] },
+      { line: 1, applied: true, notMapped: ['channel_types.sms', 'workflows.a'] },
     ]);
     expect(run.record().errors).toEqual([]);
   });

@@ -1,9 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
 import { createImport } from '#shared/imports/create.js';
-import { importJob } from '#shared/imports/kind.js';
+import { importJob, NO_UPLOAD } from '#shared/imports/kind.js';
 import type { ImportRecord } from '#shared/imports/model.js';
 import { importMessage, importOfUpload } from '#shared/imports/upload.js';
 import { isAbandoned } from '#shared/jobs/record.js';
+import { judgeJob } from '#shared/jobs/stuck-policy.js';
+import { jobView } from '#shared/jobs/view.js';
 import { logger } from '#shared/platform/logger.js';
 import { MemoryFiles, MemoryJobRepository } from '../support/import-fakes.js';
 
@@ -94,6 +96,9 @@ describe('the import an upload is for', () => {
     expect(importJob.view(record(), false).status).toBe('waiting_upload');
     expect(isAbandoned(record(), later(64))).toBe(false);
     expect(isAbandoned(record(), later(66))).toBe(true);
+    // No file within the hour: the status answers failed, saying why, and the sweeper fails it so.
+    expect(jobView(importJob, record(), later(66))).toMatchObject({ status: 'failed', error: NO_UPLOAD });
+    expect(judgeJob(importJob, record(), later(96))).toEqual({ action: 'fail', guard: 'unqueued', reason: NO_UPLOAD });
   });
 
   test('its file’s arrival, as S3 notices it, answers the import and marks it queued', async () => {

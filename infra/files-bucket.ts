@@ -11,7 +11,7 @@ import { SqsDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { FILE_FOLDERS, FILE_RETENTION_DAYS } from '#shared/files/keys.js';
-import { CONTROL_TOWER, guardRule } from './guard-rules.js';
+import { CONTROL_TOWER } from './guard-rules.js';
 
 /**
  * The bucket of import and export files (contract 15.3): private (every public access blocked,
@@ -96,6 +96,5 @@ export const noticeUploads = (bucket: IBucket, importQueue: IQueue): void => {
       reason,
     },
     { id: CONTROL_TOWER.lambdaVpc, reason },
-    { id: guardRule('service_functions_own_log_group'), reason },
   );
 };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { App, type CfnElement, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -13,6 +14,7 @@ import { build } from 'esbuild';
 import { ServiceFunction } from '#infra/constructs/service-function.js';
 import { createServiceApp } from '#infra/service-app.js';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
+import { startLocalS3, uploadNotice } from '#local/files/local-s3.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
 import { startLocalSecretsManager } from '#local/secrets/local-secrets-manager.js';
 import { esbuildAliases } from '#service/bundle-aliases.js';
@@ -21,6 +23,12 @@ import { REPO_ROOT } from '#service/repository-root.js';
 import { handlerEntryOf, PUBLIC_ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
 import { erasureJob } from '#shared/erasure/kind.js';
+import { EVENT_SOURCE } from '#shared/events/events.js';
+import { exportJob } from '#shared/exports/kind.js';
+import { FileStore } from '#shared/files/store.js';
+import { createImport } from '#shared/imports/create.js';
+import { importJob } from '#shared/imports/kind.js';
+import type { ImportRecord } from '#shared/imports/model.js';
 import type { JobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { startJob } from '#shared/jobs/start.js';
@@ -389,6 +397,8 @@ const startTargets = async () => {
   const sqs = await startStubSqs();
   const eventBridge = await startStubEventBridge();
   const secrets = await startLocalSecretsManager({ accessKeyId: 'ASIABENCH' });
+  const credential = { accessKeyId: 'ASIABENCH', secretAccessKey: 'bench' };
+  const files = await startLocalS3({ credential, region: 'eu-west-1' });
   const keyring = await keyringAt(secrets.endpoint, { accessKeyId: 'ASIABENCH', secretAccessKey: 'bench' });
   // DynamoDB Local keeps one database per access key and region: the functions' (lambdaEnv).
   const client = new DynamoDBClient({
@@ -408,6 +418,12 @@ const startTargets = async () => {
       apiKey,
     );
   const erasures = new DynamoJobRepository(erasureJob, doc, TABLES.migrations.localName);
+  const exportRecords = new DynamoJobRepository(exportJob, doc, TABLES.migrations.localName);
+  const importRecords = new DynamoJobRepository(importJob, doc, TABLES.migrations.localName);
+  const fileStore = new FileStore(
+    new S3Client({ endpoint: files.endpoint, region: 'eu-west-1', credentials: credential, forcePathStyle: true }),
+    files.bucket,
+  );
   const { migrationId: statusId } = await start(0, 'status');
   const { erasureId: erasureStatusId } = await startJob(
     erasureJob,
@@ -419,6 +435,11 @@ const startTargets = async () => {
     ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
     [ENV.migrationQueueUrl]: `${sqs.endpoint}/000000000000/migrations`,
     [ENV.erasureQueueUrl]: `${sqs.endpoint}/000000000000/erasures`,
+    [ENV.exportQueueUrl]: `${sqs.endpoint}/000000000000/exports`,
+    [ENV.importQueueUrl]: `${sqs.endpoint}/000000000000/imports`,
+    [ENV.webhookQueueUrl]: `${sqs.endpoint}/000000000000/webhooks`,
+    [ENV.filesBucket]: files.bucket,
+    AWS_ENDPOINT_URL_S3: files.endpoint,
     AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridge.endpoint,
@@ -475,6 +496,46 @@ const startTargets = async () => {
         );
         return sqsEvent(round, 'erasures', { erasureId });
       }
+      case 'ExportConsumer': {
+        const { exportId } = await startJob(
+          exportJob,
+          { repository: exportRecords, queue: noQueue },
+          { organizationId: 'acme', format: 'jsonl' },
+          apiKey,
+        );
+        return sqsEvent(round, 'exports', { exportId });
+      }
+      case 'ImportConsumer': {
+        // A fresh import of a two-line file each round, started by S3's notice of its upload.
+        const { importId } = await createImport(
+          { repository: importRecords, files: fileStore },
+          { organizationId: 'acme', format: 'jsonl' },
+          apiKey,
+        );
+        const record = (await importRecords.get(importId)) as ImportRecord;
+        const rows = [`{"userId":"imported-${round}","config":{"email":"NONE"}}`, '{"userId":"","config":{}}'];
+        await fileStore.put(record.fileKey, Buffer.from(`${rows.join('\n')}\n`), 'application/x-ndjson');
+        return sqsEvent(round, 'imports', JSON.parse(uploadNotice(record.fileKey, 0)));
+      }
+      case 'WebhookDispatcher':
+        // A change's event as the bus's rule queues it: the organization has no endpoint, so nothing is sent.
+        return sqsEvent(round, 'webhooks', {
+          version: '0',
+          id: `bench-${round}`,
+          'detail-type': 'Notification Config Changed',
+          source: EVENT_SOURCE,
+          account: '000000000000',
+          time: new Date().toISOString(),
+          region: 'eu-west-1',
+          resources: [],
+          detail: {
+            id: `change-${round}`,
+            organizationId: 'acme',
+            userId: `user-${round}`,
+            before: {},
+            after: { email: 'NONE' },
+          },
+        });
       case 'ChangePublisher': {
         // One config change, as the config table's stream delivers it: a history item and an event.
         const item = entryItem({ userId: `user-${round}`, sk: `user-${round}`, inbox: 'NONE' });
@@ -511,6 +572,7 @@ const startTargets = async () => {
       await sqs.close();
       await eventBridge.close();
       await secrets.close();
+      await files.close();
       await store.close();
     },
   };

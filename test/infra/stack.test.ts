@@ -184,7 +184,6 @@ describe('cdk-nag AwsSolutions', () => {
       // The CDK's own function that sets the files bucket's notification at deployment.
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
         /^NotificationPreferences-test\/BucketNotificationsHandler\w+$/,
-      [guardRule('service_functions_own_log_group')]: /^NotificationPreferences-test\/BucketNotificationsHandler\w+$/,
       'AwsSolutions-APIG4': routes,
       [CONTROL_TOWER.routeAuthorization]: routes,
       [CONTROL_TOWER.lambdaPermissionSource]: routes,

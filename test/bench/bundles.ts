@@ -431,6 +431,18 @@ const startTargets = async () => {
     { organizationId: 'acme', userId: 'status' },
     apiKey,
   );
+  // Jobs whose status the status routes read (a documented example's id names none here).
+  const { exportId: exportStatusId } = await startJob(
+    exportJob,
+    { repository: exportRecords, queue: noQueue },
+    { organizationId: 'acme', format: 'csv' },
+    apiKey,
+  );
+  const { importId: importStatusId } = await createImport(
+    { repository: importRecords, files: fileStore },
+    { organizationId: 'acme', format: 'csv' },
+    apiKey,
+  );
   const env: Record<string, string> = {
     ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
     [ENV.migrationQueueUrl]: `${sqs.endpoint}/000000000000/migrations`,
@@ -463,6 +475,10 @@ const startTargets = async () => {
         return http(operationById('eraseUser').path, { organizationId: 'acme', userId: `cold-erase-${round}` });
       case 'getMigrationStatus':
         return http(operationById('getMigrationStatus').path, { organizationId: 'acme', migrationId: statusId });
+      case 'getExportStatus':
+        return http(operationById('getExportStatus').path, { organizationId: 'acme', exportId: exportStatusId });
+      case 'getImportStatus':
+        return http(operationById('getImportStatus').path, { organizationId: 'acme', importId: importStatusId });
       case 'getErasureStatus':
         return http(operationById('getErasureStatus').path, { organizationId: 'acme', erasureId: erasureStatusId });
       case 'NotFound':

@@ -30,6 +30,7 @@ describe('an ad-hoc stage: settings from -c flags', () => {
       rateLimitBurst: 40,
       linkThrottleRate: 50,
       linkThrottleBurst: 200,
+      importWritesPerSecond: 2000,
       consumerMaxConcurrency: 5,
       accountConcurrencyLimit: 1000,
       logLevel: 'INFO',
@@ -43,6 +44,8 @@ describe('an ad-hoc stage: settings from -c flags', () => {
     expect(() => parseServiceConfig({ historyRetentionDays: '3651' })).toThrow(/historyRetentionDays/);
     expect(parseServiceConfig({ linkEvidenceClient: 'false' }).linkEvidenceClient).toBe(false);
     expect(parseServiceConfig({ linkEvidenceClient: 'true' }).linkEvidenceClient).toBe(true);
+    expect(parseServiceConfig({ importWritesPerSecond: '500' }).importWritesPerSecond).toBe(500);
+    expect(() => parseServiceConfig({ importWritesPerSecond: '0' })).toThrow(/importWritesPerSecond/);
     expect(() => parseServiceConfig({ linkEvidenceClient: 'maybe' })).toThrow(/linkEvidenceClient/);
   });
 

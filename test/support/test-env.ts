@@ -11,7 +11,9 @@ export const setUnitTestEnv = (): void => {
   process.env[ENV.erasureQueueUrl] = `${UNUSED_QUEUE}/erasures`;
   process.env[ENV.erasureMaxReceiveCount] = '5';
   process.env[ENV.exportQueueUrl] = `${UNUSED_QUEUE}/exports`;
+  process.env[ENV.importQueueUrl] = `${UNUSED_QUEUE}/imports`;
   process.env[ENV.exportMaxReceiveCount] = '5';
+  process.env[ENV.importMaxReceiveCount] = '5';
   process.env[ENV.filesBucket] = 'files-bucket';
   process.env[ENV.credentialCacheSeconds] = '60';
   process.env[ENV.linkKeysSecret] = 'link-keys-secret';

@@ -55,11 +55,12 @@ test('one Query per kind of the index of active jobs; a quiet erasure is re-queu
     migration: { candidates: 0, resumed: 0, failed: 0 },
     erasure: { candidates: 1, resumed: 1, failed: 0 },
     export: { candidates: 0, resumed: 0, failed: 0 },
+    import: { candidates: 0, resumed: 0, failed: 0 },
   });
   const partitions = ddb
     .commandCalls(QueryCommand)
     .map((call) => call.args[0].input.ExpressionAttributeValues?.[':active']);
-  expect(partitions.sort()).toEqual(['ACTIVE', 'ACTIVE#ERASURE', 'ACTIVE#EXPORT']);
+  expect(partitions.sort()).toEqual(['ACTIVE', 'ACTIVE#ERASURE', 'ACTIVE#EXPORT', 'ACTIVE#IMPORT']);
   expect(ddb).toHaveReceivedCommandWith(UpdateCommand, { Key: { pk: 'ERASURE#e-1', sk: 'RECORD' } });
   expect(sqs).toHaveReceivedCommandTimes(SendMessageCommand, 1);
   expect(sqs).toHaveReceivedCommandWith(SendMessageCommand, {

@@ -65,5 +65,5 @@ describe('large documents', () => {
 
     expect(await h.documentEntries(ORG, SRC)).toEqual([]);
     expect(Object.keys(await contents(DST))).toHaveLength(5000);
-  }, 120_000);
+  }, 300_000);
 });

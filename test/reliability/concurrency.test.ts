@@ -71,7 +71,7 @@ test('concurrent sets of different channels on the same 30 entries: every channe
         expect({ round, doc, user, config: entries[user] }).toEqual({ round, doc, user, config: expected });
     }
   }
-});
+}, 120_000);
 
 test('config writes racing a migration: the last write of every (user, channel) is found, nothing is lost, counts exact', async () => {
   const ids = users('race', 200);

@@ -77,7 +77,7 @@ test('overlapping invocations of different functions each log their own function
     // The credential's key is appended by the routes' middleware, never by the consumer.
     expect(entry).not.toHaveProperty('apiKey');
   }
-});
+}, 120_000);
 
 test('a handler called directly, outside any twin invocation, still works while the twin runs (as the bench calls them)', async () => {
   const { handler } = await import('#functions/get-config.js');

@@ -8,6 +8,7 @@ import { logger } from '#shared/platform/logger.js';
 import { bundleBench } from './bundles.js';
 import { consentBench } from './consent.js';
 import { devReloadBench } from './dev-reload.js';
+import { importsBench } from './imports.js';
 import { largestBench } from './largest.js';
 import { migrationBench } from './migration.js';
 import { rejectedBench } from './rejected.js';
@@ -19,7 +20,7 @@ import { webhooksBench } from './webhooks.js';
 
 /**
  * The benchmark suite (`npm run bench`; `-- --full` for the full migration sizes and longer
- * throughput runs; `-- --only=storage,rejected,largest,twin-store,throughput,webhooks,migration,dev-reload,bundles` to
+ * throughput runs; `-- --only=storage,rejected,largest,twin-store,throughput,webhooks,migration,imports,dev-reload,bundles` to
  * run some sections; `storage` includes the dispatcher case). Other options: --connections=1,8,32
  * --seconds=2 --rounds=5 (throughput), --sample=3000 (entries per way of writing, largest),
  * --sizes=1000,5000 (migration), --twin-set=1000x5 and --twin-rounds=2 (twin-store), --saves=5 (dev-reload), --runs=20 and --functions=setConfig,getConfig (cold starts),
@@ -49,6 +50,7 @@ const SECTIONS = [
   'throughput',
   'webhooks',
   'migration',
+  'imports',
   'dev-reload',
   'bundles',
 ] as const;
@@ -154,6 +156,14 @@ const main = async () => {
     migrationBench({
       sizes: (option('sizes') ?? (full ? '1000,10000,50000' : quick ? '150' : '1000,5000')).split(',').map(Number),
     }),
+  );
+  await run('imports', () =>
+    importsBench(
+      quick
+        ? // Quick: CSV through the reader only; the store's import in jsonl, a few hundred rows.
+          { pipelineRows: [2_000, 20_000], storeRows: 300, storeFormats: ['jsonl'] }
+        : { pipelineRows: [100_000, 1_000_000], storeRows: 10_000, storeFormats: ['jsonl', 'csv'] },
+    ),
   );
   await run('dev-reload', () =>
     devReloadBench({

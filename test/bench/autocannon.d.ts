@@ -1,4 +1,4 @@
-// autocannon ships no types; only what the throughput bench uses.
+// autocannon ships no types; only what the throughput and imports benches use.
 declare module 'autocannon' {
   export interface Histogram {
     average: number;
@@ -19,6 +19,8 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    /** Requests to send, instead of a duration. */
+    amount?: number;
     sampleInt?: number;
     timeout?: number;
   }

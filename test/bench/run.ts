@@ -161,8 +161,18 @@ const main = async () => {
     importsBench(
       quick
         ? // Quick: CSV through the reader only; the store's import in jsonl, a few hundred rows.
-          { pipelineRows: [2_000, 20_000], storeRows: 300, storeFormats: ['jsonl'] }
-        : { pipelineRows: [100_000, 1_000_000], storeRows: 10_000, storeFormats: ['jsonl', 'csv'] },
+          {
+            pipelineRows: [2_000, 20_000],
+            storeRows: 300,
+            storeFormats: ['jsonl'],
+            resolve: { requests: 20, connections: 2, rows: 3_000 },
+          }
+        : {
+            pipelineRows: [100_000, 1_000_000],
+            storeRows: 10_000,
+            storeFormats: ['jsonl', 'csv'],
+            resolve: { requests: 2_000, connections: 8, rows: 30_000 },
+          },
     ),
   );
   await run('dev-reload', () =>

@@ -28,8 +28,17 @@ export interface ImportsOptions {
   storeRows: number;
   /** The formats imported into DynamoDB Local (jsonl first). */
   storeFormats: ('jsonl' | 'csv')[];
-  /** config/resolve on the twin without and during an import: requests a window, connections, the import's rows. */
-  resolve: { requests: number; connections: number; rows: number };
+  /**
+   * config/resolve on the twin without and during an import: requests a window, connections, the
+   * import's rows (none: not measured, as in a quick run, where the twin's start is most of its time).
+   */
+  resolve?: ResolveOptions;
+}
+
+interface ResolveOptions {
+  requests: number;
+  connections: number;
+  rows: number;
 }
 
 const us = (seconds: number) => `${(seconds * 1e6).toFixed(1)} us`;
@@ -68,11 +77,13 @@ export const importsBench = async ({
     await store.close();
   }
 
-  const resolved = await runChild<ResolveDuringImport>(RESOLVE_CHILD, [
-    String(resolve.requests),
-    String(resolve.connections),
-    String(resolve.rows),
-  ]);
+  const resolved =
+    resolve &&
+    (await runChild<ResolveDuringImport>(RESOLVE_CHILD, [
+      String(resolve.requests),
+      String(resolve.connections),
+      String(resolve.rows),
+    ]));
 
   const s = section('imports', 'Bulk import and export');
   s.tables.push({
@@ -205,6 +216,21 @@ export const importsBench = async ({
       rssRatio <= MEMORY_GOAL_RATIO,
     ),
   );
+  if (resolve && resolved) resolveFigures(s, resolve, resolved);
+  s.notes.push(
+    `Projected: CPU time measured here x ${FULL_VCPU_MB}/${IMPORT_MEMORY_MB} (Lambda gives 1 vCPU at ${FULL_VCPU_MB} MB; the consumers' memory from service/functions.ts). The import's own write bound is lifted while it is measured; the goal adds the time ${fmtNum(GOAL_ROWS * writesPerRow)} writes take at the default bound (shared/platform/environment.ts, ${fmtNum(DEFAULT_IMPORT_WRITES_PER_SECOND)}/s): ${fmtSeconds(rateMillion)} of the 600, whatever the CPU. A deployment that raises the bound shortens it; one that lowers it below ${fmtNum(Math.ceil((GOAL_ROWS * writesPerRow) / GOAL_SECONDS))}/s cannot meet the goal.`,
+    'Not counted: the round trips to DynamoDB and S3 on AWS (the import writes 16 entries at a time; the export reads 100 keys, then their entries, one call after the other), TLS (DynamoDB Local is plain HTTP on loopback), and S3 itself (the file is streamed from memory, the export written to memory). The rows: a user each, half at the organization level and half in one of 5 documents, two channels set, no consent (a row with one stores its text once per page).',
+    "Memory: the no-store imports stream a generated file in 64 KiB chunks (never held whole). RSS is what Lambda's memory limit counts. The goal compares the two runs' peaks; the tenths of the larger run show whether RSS grows with the rows read or settles once V8's heap has grown to the allocation rate of a long run.",
+    resolved
+      ? "config/resolve during an import: the twin runs every function, its DynamoDB Local and the load in one process and one JVM on this machine's cores, so the import's work competes with resolve for the same CPU; on AWS the import consumer is a function of its own and DynamoDB a service, and only the table is shared. The comparison is the same run's window without an import, just before."
+      : 'config/resolve during an import: not measured in this run (a quick one).',
+  );
+  s.data = { pipelines, stored, resolved };
+  return [s];
+};
+
+/** config/resolve's windows on the twin, and the goal: its p99 during an import against its p99 without. */
+const resolveFigures = (s: Section, resolve: ResolveOptions, resolved: ResolveDuringImport) => {
   s.tables.push({
     title: `config/resolve of 100 readers on the twin, ${resolve.connections} connections, ${fmtNum(resolve.requests)} requests a window; the import of ${fmtNum(resolve.rows)} jsonl rows at the twin's write bound (rows read: ${fmtNum(resolved.importRows.atStart)} as its window started, ${fmtNum(resolved.importRows.atEnd)} as it ended, then ${resolved.importRows.status})`,
     columns: ['window', 'requests', 'errors', 'p50', 'p99'],
@@ -221,12 +247,4 @@ export const importsBench = async ({
       resolveRatio <= RESOLVE_GOAL_RATIO && ranThroughout,
     ),
   );
-  s.notes.push(
-    `Projected: CPU time measured here x ${FULL_VCPU_MB}/${IMPORT_MEMORY_MB} (Lambda gives 1 vCPU at ${FULL_VCPU_MB} MB; the consumers' memory from service/functions.ts). The import's own write bound is lifted while it is measured; the goal adds the time ${fmtNum(GOAL_ROWS * writesPerRow)} writes take at the default bound (shared/platform/environment.ts, ${fmtNum(DEFAULT_IMPORT_WRITES_PER_SECOND)}/s): ${fmtSeconds(rateMillion)} of the 600, whatever the CPU. A deployment that raises the bound shortens it; one that lowers it below ${fmtNum(Math.ceil((GOAL_ROWS * writesPerRow) / GOAL_SECONDS))}/s cannot meet the goal.`,
-    'Not counted: the round trips to DynamoDB and S3 on AWS (the import writes 16 entries at a time; the export reads 100 keys, then their entries, one call after the other), TLS (DynamoDB Local is plain HTTP on loopback), and S3 itself (the file is streamed from memory, the export written to memory). The rows: a user each, half at the organization level and half in one of 5 documents, two channels set, no consent (a row with one stores its text once per page).',
-    "Memory: the no-store imports stream a generated file in 64 KiB chunks (never held whole). RSS is what Lambda's memory limit counts. The goal compares the two runs' peaks; the tenths of the larger run show whether RSS grows with the rows read or settles once V8's heap has grown to the allocation rate of a long run.",
-    "config/resolve during an import: the twin runs every function, its DynamoDB Local and the load in one process and one JVM on this machine's cores, so the import's work competes with resolve for the same CPU; on AWS the import consumer is a function of its own and DynamoDB a service, and only the table is shared. The comparison is the same run's window without an import, just before.",
-  );
-  s.data = { pipelines, stored, resolved };
-  return [s];
 };

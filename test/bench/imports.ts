@@ -50,7 +50,8 @@ const fmtSeconds = (seconds: number) => `${fmtNum(seconds, 1)} s`;
  * row on the DynamoDB Local of the twin (the SDK's calls included) and on a store that keeps
  * nothing (the reader, checks and pages alone, over a file streamed as S3 delivers it), its
  * memory peaks at two file sizes, and the export consumer's CPU per entry, each in a fresh Node
- * process and projected to the functions' deployed memory.
+ * process and projected to the functions' deployed memory; then config/resolve's latency on the
+ * twin without an import and during one.
  */
 export const importsBench = async ({
   pipelineRows,

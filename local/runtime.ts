@@ -417,17 +417,17 @@ const start = async (
     retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
   });
   webhookTarget.queue = webhookQueue;
-  // The export queue: the same delivery settings.
-  const exportDeadLetterQueue = sqs.createQueue(EXPORT_DLQ_NAME);
-  const exportQueue = sqs.createQueue(EXPORT_QUEUE_NAME, {
-    deadLetter: { queue: exportDeadLetterQueue, maxReceiveCount },
-    retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
-  });
-  const importDeadLetterQueue = sqs.createQueue(IMPORT_DLQ_NAME);
-  const importQueue = sqs.createQueue(IMPORT_QUEUE_NAME, {
-    deadLetter: { queue: importDeadLetterQueue, maxReceiveCount },
-    retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
-  });
+  // The export and import queues: the same delivery settings.
+  const withDeadLetters = (name: string, deadLetterName: string) => {
+    const deadLetterQueue = sqs.createQueue(deadLetterName);
+    const workQueue = sqs.createQueue(name, {
+      deadLetter: { queue: deadLetterQueue, maxReceiveCount },
+      retryDelayMs: queueOptions.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+    });
+    return [workQueue, deadLetterQueue] as const;
+  };
+  const [exportQueue, exportDeadLetterQueue] = withDeadLetters(EXPORT_QUEUE_NAME, EXPORT_DLQ_NAME);
+  const [importQueue, importDeadLetterQueue] = withDeadLetters(IMPORT_QUEUE_NAME, IMPORT_DLQ_NAME);
   importTarget.queue = importQueue;
   const publisherFailureQueue = sqs.createQueue(PUBLISHER_FAILURES_QUEUE_NAME);
   const restoredMessages = await sqs.restore();
@@ -531,39 +531,21 @@ const start = async (
   const consumer = options.consumer
     ? perInvocation(options.consumer)
     : await functions.load<QueueConsumer>(MIGRATION_CONSUMER_FUNCTION.entry);
-  erasureQueue.attach({
-    handler: await functions.load<QueueConsumer>(ERASURE_CONSUMER_FUNCTION.entry),
-    functionName: `${FUNCTION_PREFIX}-ErasureConsumer`,
-    batchSize: 1,
-    concurrency: queueOptions.concurrency ?? 2,
-    timeoutMs: timeoutSecondsOf(ERASURE_CONSUMER_FUNCTION) * 1000,
-    memoryMb: memoryOf(ERASURE_CONSUMER_FUNCTION),
-  });
+  // Each consumer as its event source mapping runs it on AWS: its function's timeout and memory.
+  const consume = async (on: LocalQueue, name: string, spec: FunctionSpec, batchSize = 1) =>
+    on.attach({
+      handler: await functions.load<QueueConsumer>(spec.entry),
+      functionName: `${FUNCTION_PREFIX}-${name}`,
+      batchSize,
+      concurrency: queueOptions.concurrency ?? 2,
+      timeoutMs: timeoutSecondsOf(spec) * 1000,
+      memoryMb: memoryOf(spec),
+    });
+  await consume(erasureQueue, 'ErasureConsumer', ERASURE_CONSUMER_FUNCTION);
   // The webhooks' dispatcher: it delivers to loopback endpoints here (WEBHOOKS_ALLOW_LOOPBACK).
-  webhookQueue.attach({
-    handler: await functions.load<QueueConsumer>(WEBHOOK_DISPATCHER_FUNCTION.entry),
-    functionName: `${FUNCTION_PREFIX}-WebhookDispatcher`,
-    batchSize: WEBHOOK_BATCH_SIZE,
-    concurrency: queueOptions.concurrency ?? 2,
-    timeoutMs: timeoutSecondsOf(WEBHOOK_DISPATCHER_FUNCTION) * 1000,
-    memoryMb: memoryOf(WEBHOOK_DISPATCHER_FUNCTION),
-  });
-  exportQueue.attach({
-    handler: await functions.load<QueueConsumer>(EXPORT_CONSUMER_FUNCTION.entry),
-    functionName: `${FUNCTION_PREFIX}-ExportConsumer`,
-    batchSize: 1,
-    concurrency: queueOptions.concurrency ?? 2,
-    timeoutMs: timeoutSecondsOf(EXPORT_CONSUMER_FUNCTION) * 1000,
-    memoryMb: memoryOf(EXPORT_CONSUMER_FUNCTION),
-  });
-  importQueue.attach({
-    handler: await functions.load<QueueConsumer>(IMPORT_CONSUMER_FUNCTION.entry),
-    functionName: `${FUNCTION_PREFIX}-ImportConsumer`,
-    batchSize: 1,
-    concurrency: queueOptions.concurrency ?? 2,
-    timeoutMs: timeoutSecondsOf(IMPORT_CONSUMER_FUNCTION) * 1000,
-    memoryMb: memoryOf(IMPORT_CONSUMER_FUNCTION),
-  });
+  await consume(webhookQueue, 'WebhookDispatcher', WEBHOOK_DISPATCHER_FUNCTION, WEBHOOK_BATCH_SIZE);
+  await consume(exportQueue, 'ExportConsumer', EXPORT_CONSUMER_FUNCTION);
+  await consume(importQueue, 'ImportConsumer', IMPORT_CONSUMER_FUNCTION);
   queue.attach({
     handler: consumer,
     functionName: `${FUNCTION_PREFIX}-MigrationConsumer`,

@@ -113,13 +113,15 @@ const readPage = async (
 
 /**
  * An import's pages under the engine's lease (docs/design.md, Imports). Each page reads the next
- * PAGE_LINES lines from the saved position and checks them. Before it writes, it saves the write
- * time it will stamp on what it writes and which of its lines apply, judged against the entries
- * as they are then (a page of its own, with no counts): should the run die before the page is
- * saved, the page is read again, what carries that time is not written again, and the lines
- * saved as applying count as applied, so counts stay exact. Then it writes the changed entries (at most `writesPerSecond`), writes
- * its part of the error report, and saves its counts and position. A dry run judges and counts
- * alike and writes no entry.
+ * PAGE_LINES lines from the saved position and checks them (it ends early at a line that would
+ * set a channel or schedule the page already sets). Before it writes, it saves the write time it
+ * will stamp on what it writes and which of its lines apply, judged against the entries as they
+ * are then (a page of its own, with no counts): should the run die before the page is saved, the
+ * page is read again, what carries that time is not written again, and the lines saved as
+ * applying count as applied, so counts stay exact. Then it writes the changed entries (at most
+ * `writesPerSecond`), writes its part of the error report, and saves its counts and position. A
+ * page that fails the import saves why (`failure`) with its counts, so a rerun fails at once. A
+ * dry run judges and counts alike and writes no entry.
  */
 export const importStep: JobStep<ImportRecord, ImportWorkerDeps> = (deps, { record, now }) => {
   const { pageLines = PAGE_LINES } = deps;

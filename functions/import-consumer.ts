@@ -19,19 +19,18 @@ import { s3Client } from '#shared/platform/s3-client.js';
 import { sqsClient } from '#shared/platform/sqs-client.js';
 import { DynamoPolicyStore } from '#shared/policy/dynamo-store.js';
 import { PolicyReader } from '#shared/policy/reader.js';
-import { DynamoScheduleStore } from '#shared/preferences/dynamo-schedule-store.js';
+import { DynamoEntryChanges } from '#shared/preferences/dynamo-entry-changes.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 
 /** SQS consumer of the import queue (docs/design.md, Imports): S3's notices of uploads, and the engine's messages. */
 const preferences = new DynamoPreferenceStore(documentClient, tableName('config'));
-const schedules = new DynamoScheduleStore(documentClient, tableName('config'));
+const changes = new DynamoEntryChanges(documentClient, tableName('config'));
 const repository = new DynamoJobRepository(importJob, documentClient, tableName('migrations'));
 const deps = {
   files: new FileStore(s3Client, filesBucketName()),
   entries: {
     getEntries: preferences.getEntries.bind(preferences),
-    setChannels: preferences.setChannels.bind(preferences),
-    setSchedule: schedules.setSchedule.bind(schedules),
+    writeChanges: changes.writeChanges.bind(changes),
   },
   policies: new PolicyReader(new DynamoPolicyStore(documentClient, tableName('config')), policyCacheSeconds()),
   texts: new DynamoConsentTextStore(documentClient, tableName('config')),

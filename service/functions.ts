@@ -6,9 +6,9 @@ import { ACTIVE_INDEX } from '#shared/jobs/keys.js';
 import { accessOf, type FunctionAccess } from '#shared/platform/route.js';
 import { POLICY_STORE_GRANTS } from '#shared/policy/store.js';
 import {
+  ENTRY_CHANGE_GRANTS,
   ERASURE_ENTRY_STORE_GRANTS as ERASED,
   PREFERENCE_STORE_GRANTS,
-  SCHEDULE_STORE_GRANTS,
 } from '#shared/preferences/store-grants.js';
 import { WEBHOOK_MAX_RECEIVE_COUNT } from '#shared/webhooks/model.js';
 import { DELIVERY_LOG_GRANTS, WEBHOOK_STORE_GRANTS } from '#shared/webhooks/store.js';
@@ -240,10 +240,9 @@ export const IMPORT_CONSUMER_FUNCTION = {
   // One full vCPU, like the other consumers: parsing and the SDK's cost per call.
   memoryMb: 1769,
   ...accessOf(
-    // Each page: its entries read, the changed ones written (a set's writes and a schedule's).
+    // Each page: its entries read, the changed ones written in batches (a set's writes and a schedule's).
     PREFERENCE_STORE_GRANTS.getEntries,
-    PREFERENCE_STORE_GRANTS.setChannels,
-    SCHEDULE_STORE_GRANTS.setSchedule,
+    ENTRY_CHANGE_GRANTS.writeChanges,
     // The organization's policy for its locks; a row's consent text stored once.
     POLICY_STORE_GRANTS.get,
     CONSENT_TEXT_STORE_GRANTS.putText,

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import pMap from 'p-map';
 import { textSha256 } from '#shared/consent/consent.js';
 import type { ConsentTextStore } from '#shared/consent/text-store.js';
 import type { FileStore } from '#shared/files/store.js';
@@ -9,10 +8,11 @@ import { runJob } from '#shared/jobs/run.js';
 import type { JobStep, PageResult } from '#shared/jobs/step.js';
 import type { Policy } from '#shared/policy/model.js';
 import { importActor } from '#shared/preferences/change-attribution.js';
+import type { EntryChange, EntryChangeWriter } from '#shared/preferences/entry-changes.js';
 import { LAYERS_FULL_MESSAGE } from '#shared/preferences/entry-writes.js';
 import { type PolicySource, policyOf } from '#shared/preferences/locks.js';
 import type { EntryKey, StoredEntry } from '#shared/preferences/model.js';
-import { CategoryLayersFull, entryId, type PreferenceStore, type ScheduleStore } from '#shared/preferences/store.js';
+import { entryId, type PreferenceStore } from '#shared/preferences/store.js';
 import { importJob } from './kind.js';
 import type { ImportRecord, LineError } from './model.js';
 import { judgeChanges, type Verdict } from './plan.js';
@@ -26,11 +26,10 @@ export const PAGE_LINES = 1000;
 export const MAX_LISTED_ERRORS = 100;
 /** A rejection's message is cut to this length (a line with thousands of unknown keys names them all). */
 const MAX_MESSAGE_LENGTH = 500;
-const WRITE_CONCURRENCY = 16;
 
 export interface ImportWorkerDeps extends RunDeps<ImportRecord> {
   files: Pick<FileStore, 'read' | 'readAll' | 'put' | 'startParts' | 'putPart' | 'completeParts'>;
-  entries: Pick<PreferenceStore, 'getEntries' | 'setChannels'> & Pick<ScheduleStore, 'setSchedule'>;
+  entries: Pick<PreferenceStore, 'getEntries'> & EntryChangeWriter;
   policies: PolicySource;
   texts: Pick<ConsentTextStore, 'putText'>;
   /** The deployment's bound on an import's entry writes per second, so that live traffic keeps its latency. */
@@ -272,27 +271,16 @@ const applyPage = async (
       writes.map(({ change }) => change),
       stamp as string,
     );
-    // One entry's changes in the file's order; entries side by side.
-    const byEntry = new Map<string, typeof writes>();
-    for (const write of writes) {
-      const id = entryId(write.change.key);
-      byEntry.set(id, [...(byEntry.get(id) ?? []), write]);
-    }
-    await pMap(
-      byEntry.values(),
-      async (group) => {
-        for (const { line, change } of group) {
-          if (rejected.has(line.line)) continue;
-          try {
-            await writeChange(deps, record, change, stamp as string);
-          } catch (error) {
-            if (!(error instanceof CategoryLayersFull)) throw error;
-            rejected.set(line.line, LAYERS_FULL_MESSAGE);
-          }
-        }
-      },
-      { concurrency: WRITE_CONCURRENCY },
+    const entryChanges = writes.flatMap(({ line, change }) =>
+      entryChangesOf(record, change, stamp as string, line.line),
     );
+    const outcomes = await deps.entries.writeChanges(
+      entryChanges.map(({ change }) => change),
+      new Set(stored.map(entryId)),
+    );
+    entryChanges.forEach(({ line }, index) => {
+      if (outcomes[index] === 'layersFull') rejected.set(line, LAYERS_FULL_MESSAGE);
+    });
     const leastMs = (writes.length / deps.writesPerSecond) * 1000;
     const spent = performance.now() - started;
     if (spent < leastMs) await sleep(leastMs - spent);
@@ -328,7 +316,13 @@ const storeTexts = async (deps: ImportWorkerDeps, record: ImportRecord, changes:
   for (const [sha, text] of texts) await deps.texts.putText(record.organizationId, sha, text, at);
 };
 
-const writeChange = async (deps: ImportWorkerDeps, record: ImportRecord, change: ImportChange, stamp: string) => {
+/** A line's change as the entry writes it takes: its channels, then its schedule, stamped by the page. */
+const entryChangesOf = (
+  record: ImportRecord,
+  change: ImportChange,
+  stamp: string,
+  line: number,
+): { line: number; change: EntryChange }[] => {
   const meta = {
     updatedAt: stamp,
     updatedBy: importActor(record.importId),
@@ -336,8 +330,10 @@ const writeChange = async (deps: ImportWorkerDeps, record: ImportRecord, change:
     ...(change.category === undefined ? {} : { category: change.category }),
     evidence: change.evidence,
   };
-  if (change.config) await deps.entries.setChannels(change.key, change.config, meta);
-  if (change.schedule !== undefined) await deps.entries.setSchedule(change.key, change.schedule, meta);
+  return [
+    ...(change.config ? [{ line, change: { key: change.key, meta, config: change.config } }] : []),
+    ...(change.schedule === undefined ? [] : [{ line, change: { key: change.key, meta, schedule: change.schedule } }]),
+  ];
 };
 
 /** Performs (part of) one import for one queue delivery: the engine's run with the import step. */

@@ -1,7 +1,8 @@
 /**
  * One conditional write of one item, said once as data and rendered as an UpdateItem (or
- * DeleteItem) expression. The job pages' stamps and deletes, which never create an item, are
- * also rendered as PartiQL UPDATE and DELETE statements for their BatchExecuteStatement batches.
+ * DeleteItem) expression, and as PartiQL statements for BatchExecuteStatement batches: UPDATE
+ * and DELETE for items that exist (job pages' stamps and deletes, an import's changes of stored
+ * entries), INSERT for one an import creates.
  */
 
 type Value = unknown;
@@ -126,6 +127,12 @@ const quoted = (identifier: string): string => {
   return `"${identifier}"`;
 };
 
+/** A PartiQL string literal naming an attribute in an INSERT's item (same rule as `quoted`). */
+const literal = (identifier: string): string => {
+  if (identifier.includes("'")) throw new Error(`Unquotable PartiQL attribute name: ${identifier}`);
+  return `'${identifier}'`;
+};
+
 /** A statement's WHERE: the item's key, then its conditions. */
 const whereClause = ({ key, conditions }: Pick<ItemWrite, 'key' | 'conditions'>, p: (v: Value) => string): string => {
   const where = Object.entries(key).map(([attribute, v]) => `${quoted(attribute)} = ${p(v)}`);
@@ -181,6 +188,28 @@ export const toPartiqlUpdate = (table: string, write: ItemWrite): Statement => {
     Statement: `UPDATE ${quoted(table)} ${clauses.join(' ')} WHERE ${where}`,
     Parameters: parameters,
   };
+};
+
+/**
+ * The write as a PartiQL INSERT of the item it creates where none exists: the key, what it sets
+ * (if_not_exists values included), its counters at 1, its sets. An INSERT fails on an item that
+ * exists (DuplicateItem), so it applies only where the update would create the item, and a
+ * write whose conditions require a stored item has no INSERT rendering.
+ */
+export const toPartiqlInsert = (table: string, write: ItemWrite): Statement => {
+  if (write.conditions.some(({ kind }) => kind === 'exists' || kind === 'equals')) {
+    throw new Error('A write that requires a stored item has no PartiQL INSERT rendering');
+  }
+  const { parameters, p } = parameterList();
+  const attributes: [string, Value][] = [
+    ...Object.entries(write.key),
+    ...write.set,
+    ...(write.setIfMissing ?? []),
+    ...(write.increment ?? []).map((attribute): [string, Value] => [attribute, 1]),
+    ...(write.addToSet ?? []),
+  ];
+  const fields = attributes.map(([attribute, v]) => `${literal(attribute)}: ${p(v)}`);
+  return { Statement: `INSERT INTO ${quoted(table)} VALUE {${fields.join(', ')}}`, Parameters: parameters };
 };
 
 /** The delete as a PartiQL DELETE: applies only while its conditions hold (else ConditionalCheckFailed). */

@@ -31,6 +31,7 @@ export type TableAction =
   | 'BatchWriteItem'
   | 'ConditionCheckItem'
   /** The statements of a PartiQL BatchExecuteStatement: IAM checks each statement's kind. */
+  | 'PartiQLInsert'
   | 'PartiQLUpdate'
   | 'PartiQLDelete';
 

@@ -1,5 +1,6 @@
 import { CONSENT_TEXT_STORE_GRANTS } from '#shared/consent/text-store.js';
 import type { StoreAccess } from '#shared/platform/route.js';
+import type { EntryChangeWriter } from './entry-changes.js';
 import { USER_INDEX } from './keys.js';
 import type { ErasureEntryStore, MigrationEntryStore, PreferenceStore, ScheduleStore } from './store.js';
 
@@ -39,6 +40,14 @@ export const SCHEDULE_STORE_GRANTS = {
   setSchedule: RESET,
   getEntries: READ,
 } as const satisfies Record<keyof ScheduleStore, StoreAccess>;
+
+/**
+ * Many entries' changes (dynamo-entry-changes.ts): PartiQL INSERTs and UPDATEs in batches, and
+ * each change the batches did not apply written alone as a set or a schedule's set writes it.
+ */
+export const ENTRY_CHANGE_GRANTS = {
+  writeChanges: { tables: { config: ['PartiQLInsert', 'PartiQLUpdate', 'UpdateItem', 'DeleteItem'] } },
+} as const satisfies Record<keyof EntryChangeWriter, StoreAccess>;
 
 export const MIGRATION_ENTRY_STORE_GRANTS = {
   listDocumentEntries: { tables: { config: ['Query'] } },

@@ -4,6 +4,7 @@ import type { ImportRecord } from '#shared/imports/model.js';
 import { importOfUpload } from '#shared/imports/upload.js';
 import { type ImportWorkerDeps, runImport } from '#shared/imports/worker.js';
 import type { JobRepository } from '#shared/jobs/repository.js';
+import type { ChangeOutcome, EntryChange } from '#shared/preferences/entry-changes.js';
 import type { ChannelConfig, EntryKey, StoredEntry } from '#shared/preferences/model.js';
 import { MemoryFiles, MemoryQueue } from '../support/import-fakes.js';
 
@@ -71,8 +72,7 @@ export class StreamFiles extends MemoryFiles {
 /** An entries store that keeps nothing: every row applies, and what it costs is the importer's own work. */
 export const nullEntries = {
   getEntries: async (_keys: readonly EntryKey[]): Promise<StoredEntry[]> => [],
-  setChannels: async () => {},
-  setSchedule: async () => {},
+  writeChanges: async (changes: readonly EntryChange[]): Promise<ChangeOutcome[]> => changes.map(() => 'written'),
 };
 
 export type BenchImportDeps = Omit<ImportWorkerDeps, 'repository' | 'queue' | 'files'> & {

@@ -12,7 +12,7 @@ import type { ImportRecord } from '#shared/imports/model.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { startJob } from '#shared/jobs/start.js';
 import { createDocumentClient, MAX_ATTEMPTS } from '#shared/platform/aws-clients.js';
-import { DynamoScheduleStore } from '#shared/preferences/dynamo-schedule-store.js';
+import { DynamoEntryChanges } from '#shared/preferences/dynamo-entry-changes.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { MemoryFiles, MemoryJobRepository, MemoryQueue, MemoryTexts, policySource } from '../support/import-fakes.js';
 import { CallCounter, type CallSummary } from './counting.js';
@@ -153,15 +153,14 @@ const dynamo = async (format: BenchFormat, rows: number, endpoint: string): Prom
   const counter = new CallCounter(undefined, { capacity: false }).attachDynamo(doc);
   try {
     const preferences = new DynamoPreferenceStore(doc, tables.config);
-    const schedules = new DynamoScheduleStore(doc, tables.config);
+    const changes = new DynamoEntryChanges(doc, tables.config);
     const repository = new DynamoJobRepository(importJob, doc, tables.migrations);
     const deps = {
       repository,
       files: new StreamFiles(rows, format),
       entries: {
         getEntries: preferences.getEntries.bind(preferences),
-        setChannels: preferences.setChannels.bind(preferences),
-        setSchedule: schedules.setSchedule.bind(schedules),
+        writeChanges: changes.writeChanges.bind(changes),
       },
       texts: new DynamoConsentTextStore(doc, tables.config),
       policies: policySource({}),

@@ -7,6 +7,7 @@ import type { JobRecord } from '#shared/jobs/record.js';
 import type { FailGuard, PageProgress, SeenRecord } from '#shared/jobs/record-updates.js';
 import type { JobLock, JobRepository } from '#shared/jobs/repository.js';
 import type { Policy } from '#shared/policy/model.js';
+import { type ChangeOutcome, type EntryChange, writeEachAlone } from '#shared/preferences/entry-changes.js';
 import { MAX_CATEGORY_LAYERS } from '#shared/preferences/layers.js';
 import type { ChannelConfig, EntryKey, LayerChannels, StoredEntry } from '#shared/preferences/model.js';
 import { CategoryLayersFull, entryId, type WriteMeta } from '#shared/preferences/store.js';
@@ -287,6 +288,11 @@ export class MemoryEntries {
     entry.version += 1;
     if (meta.updatedAt > entry.updatedAt) entry.updatedAt = meta.updatedAt;
     entry.updatedBy = meta.updatedBy;
+  }
+
+  /** Each change alone, as an adapter writes those its batches did not apply. */
+  async writeChanges(changes: readonly EntryChange[]): Promise<ChangeOutcome[]> {
+    return writeEachAlone(this, changes);
   }
 
   async setChannels(key: EntryKey, config: ChannelConfig, meta: WriteMeta): Promise<void> {

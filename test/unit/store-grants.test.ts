@@ -4,14 +4,16 @@ import { MIGRATION_ENTRIES_GRANTS } from '#service/migration-entries-grants.js';
 import { CONSENT_TEXT_STORE_GRANTS, DynamoConsentTextStore } from '#shared/consent/text-store.js';
 import { DynamoMigrationEntries } from '#shared/migration/copies.js';
 import type { StoreAccess } from '#shared/platform/route.js';
+import { DynamoEntryChanges } from '#shared/preferences/dynamo-entry-changes.js';
 import { DynamoErasureEntryStore } from '#shared/preferences/dynamo-erasure-entries.js';
 import { DynamoMigrationEntryStore } from '#shared/preferences/dynamo-migration-entries.js';
 import { DynamoScheduleStore } from '#shared/preferences/dynamo-schedule-store.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
 import { entryTableKey } from '#shared/preferences/keys.js';
 import type { EntryKey } from '#shared/preferences/model.js';
-import type { MarkedEntry, UnchangedEntry } from '#shared/preferences/store.js';
+import { entryId, type MarkedEntry, type UnchangedEntry } from '#shared/preferences/store.js';
 import {
+  ENTRY_CHANGE_GRANTS,
   ERASURE_ENTRY_STORE_GRANTS,
   MIGRATION_ENTRY_STORE_GRANTS,
   PREFERENCE_STORE_GRANTS,
@@ -125,6 +127,7 @@ describe('each store operation sends what its grants declare, no more, no less',
   const copies = (client: DynamoDBDocumentClient) => new DynamoMigrationEntries(client, TABLE);
   const erasures = (client: DynamoDBDocumentClient) => new DynamoErasureEntryStore(client, TABLE);
   const texts = (client: DynamoDBDocumentClient) => new DynamoConsentTextStore(client, TABLE);
+  const entryChanges = (client: DynamoDBDocumentClient) => new DynamoEntryChanges(client, TABLE);
 
   const cases: [string, StoreAccess, ((client: DynamoDBDocumentClient) => Promise<unknown>)[], Answer[]][] = [
     [
@@ -170,6 +173,24 @@ describe('each store operation sends what its grants declare, no more, no less',
         (c) => schedules(c).setSchedule(orgKey, null, meta),
       ],
       [refusedOnce(), leftEmpty],
+    ],
+    [
+      'writeChanges',
+      ENTRY_CHANGE_GRANTS.writeChanges,
+      [
+        // A new entry (INSERT) and a stored one (UPDATE), the batch not applied: each written alone.
+        (c) =>
+          entryChanges(c).writeChanges(
+            [
+              { key, meta, config: { inbox: 'NONE' } },
+              { key: orgKey, meta, config: { email: 'ALL' } },
+            ],
+            new Set([entryId(orgKey)]),
+          ),
+        // A schedule's removal, written alone, leaving its entry empty.
+        (c) => entryChanges(c).writeChanges([{ key: orgKey, meta, schedule: null }], new Set([entryId(orgKey)])),
+      ],
+      [batchNotApplied, leftEmpty],
     ],
     [
       'schedules getEntries',

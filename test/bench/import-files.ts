@@ -84,9 +84,13 @@ export type BenchImportDeps = Omit<ImportWorkerDeps, 'repository' | 'queue' | 'f
  * One import of the deps' file: created, its upload noticed, then delivered (as the consumer
  * does, with no deadline in the bench: a long one runs in one delivery) until it ends.
  */
-export const runBenchImport = async (deps: BenchImportDeps, format: BenchFormat): Promise<ImportRecord> => {
+export const runBenchImport = async (
+  deps: BenchImportDeps,
+  format: BenchFormat,
+  organizationId = BENCH_ORG,
+): Promise<ImportRecord> => {
   const queue = new MemoryQueue();
-  const { importId } = await createImport(deps, { organizationId: BENCH_ORG, format }, 'ak_bench');
+  const { importId } = await createImport(deps, { organizationId, format }, 'ak_bench');
   const created = (await deps.repository.get(importId)) as ImportRecord;
   await importOfUpload(deps.repository, created.fileKey, new Date());
   for (let delivery = 1; delivery <= 20; delivery += 1) {

@@ -145,9 +145,11 @@ const dynamo = async (format: BenchFormat, rows: number, endpoint: string): Prom
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: MAX_ATTEMPTS,
   });
-  const suffix = randomUUID().slice(0, 8);
-  await ensureTables(client, (table) => `${table.localName}-${suffix}`);
-  const tables = { config: `config-${suffix}`, migrations: `migrations-${suffix}` };
+  // One set of tables for every run on this DynamoDB Local, each run in an organization of its
+  // own: DynamoDB Local's PartiQL statements slow down with each table that has a stream.
+  await ensureTables(client, (table) => `${table.localName}-bench`);
+  const tables = { config: 'config-bench', migrations: 'migrations-bench' };
+  const organizationId = `${BENCH_ORG}-${randomUUID().slice(0, 8)}`;
   // The consumer's client as deployed; counted without asking for capacity, which would add to its CPU.
   const doc = createDocumentClient(client);
   const counter = new CallCounter(undefined, { capacity: false }).attachDynamo(doc);
@@ -170,7 +172,7 @@ const dynamo = async (format: BenchFormat, rows: number, endpoint: string): Prom
     const imported = await measured(
       `import of ${rows.toLocaleString('en-US')} ${format} rows into DynamoDB Local`,
       () => `${counter.summary().writes.toLocaleString('en-US')} writes`,
-      () => runBenchImport(deps, format),
+      () => runBenchImport(deps, format, organizationId),
     );
     const figures: DynamoFigures = {
       format,
@@ -188,7 +190,7 @@ const dynamo = async (format: BenchFormat, rows: number, endpoint: string): Prom
     const { exportId } = await startJob(
       exportJob,
       { repository: exports, queue },
-      { organizationId: BENCH_ORG, format },
+      { organizationId, format },
       'ak_bench',
     );
     const exportDeps = {

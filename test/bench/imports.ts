@@ -113,7 +113,7 @@ export const importsBench = async ({
         Object.entries(d.import.summary?.byOperation ?? {})
           .map(([op, n]) => `${op} ${fmtNum(n)}`)
           .join(', '),
-        ((d.import.summary?.writes ?? 0) / Math.max(1, d.import.rows)).toFixed(3),
+        ((d.import.summary?.itemsWritten ?? 0) / Math.max(1, d.import.rows)).toFixed(3),
       ]),
     ],
   });
@@ -182,18 +182,20 @@ export const importsBench = async ({
     });
   }
 
-  // A million rows: the consumer's CPU (the slower format's, with the SDK's calls), plus the
-  // time the bounded write rate takes, counted in full (the code overlaps the two: an upper bound).
+  // A million rows: the consumer's CPU (the slower format's, with the SDK's calls) and the time
+  // its items written take at the default bound. A page sleeps only what its writes leave of
+  // their time at the bound (worker.ts), so a page takes the longer of the two.
   const slowest = stored.reduce((a, b) => (perItem(b.import) > perItem(a.import) ? b : a));
   const cpuMillion = projectedSeconds(perItem(slowest.import) * GOAL_ROWS, IMPORT_MEMORY_MB);
-  const writesPerRow = (slowest.import.summary?.writes ?? 0) / Math.max(1, slowest.import.rows);
+  const writesPerRow = (slowest.import.summary?.itemsWritten ?? 0) / Math.max(1, slowest.import.rows);
   const rateMillion = (GOAL_ROWS * writesPerRow) / DEFAULT_IMPORT_WRITES_PER_SECOND;
+  const million = Math.max(cpuMillion, rateMillion);
   s.goals.push(
     goal(
       `${fmtNum(GOAL_ROWS)} import rows at ${IMPORT_MEMORY_MB} MB and ${fmtNum(DEFAULT_IMPORT_WRITES_PER_SECOND)} writes/s`,
-      `${fmtSeconds(cpuMillion + rateMillion)} (CPU ${fmtSeconds(cpuMillion)} + writes at the bound ${fmtSeconds(rateMillion)})`,
+      `${fmtSeconds(million)} (the longer of CPU ${fmtSeconds(cpuMillion)} and the items written at the bound ${fmtSeconds(rateMillion)})`,
       `<= ${GOAL_SECONDS} s`,
-      cpuMillion + rateMillion <= GOAL_SECONDS,
+      million <= GOAL_SECONDS,
     ),
   );
   if (exported) {
@@ -219,8 +221,8 @@ export const importsBench = async ({
   );
   if (resolve && resolved) resolveFigures(s, resolve, resolved);
   s.notes.push(
-    `Projected: CPU time measured here x ${FULL_VCPU_MB}/${IMPORT_MEMORY_MB} (Lambda gives 1 vCPU at ${FULL_VCPU_MB} MB; the consumers' memory from service/functions.ts). The import's own write bound is lifted while it is measured; the goal adds the time ${fmtNum(GOAL_ROWS * writesPerRow)} writes take at the default bound (shared/platform/environment.ts, ${fmtNum(DEFAULT_IMPORT_WRITES_PER_SECOND)}/s): ${fmtSeconds(rateMillion)} of the 600, whatever the CPU. A deployment that raises the bound shortens it; one that lowers it below ${fmtNum(Math.ceil((GOAL_ROWS * writesPerRow) / GOAL_SECONDS))}/s cannot meet the goal.`,
-    'Not counted: the round trips to DynamoDB and S3 on AWS (the import writes 16 entries at a time; the export reads 100 keys, then their entries, one call after the other), TLS (DynamoDB Local is plain HTTP on loopback), and S3 itself (the file is streamed from memory, the export written to memory). The rows: a user each, half at the organization level and half in one of 5 documents, two channels set, no consent (a row with one stores its text once per page).',
+    `Projected: CPU time measured here x ${FULL_VCPU_MB}/${IMPORT_MEMORY_MB} (Lambda gives 1 vCPU at ${FULL_VCPU_MB} MB; the consumers' memory from service/functions.ts). The import's own write bound is lifted while it is measured; the ${fmtNum(GOAL_ROWS * writesPerRow)} items a million rows write (PartiQL statements and single writes alike, the job record's updates included) take ${fmtSeconds(rateMillion)} at the default bound (shared/platform/environment.ts, ${fmtNum(DEFAULT_IMPORT_WRITES_PER_SECOND)}/s), whatever the CPU; a page takes the longer of its CPU and its writes' time at the bound. A deployment that raises the bound shortens it; one that lowers it below ${fmtNum(Math.ceil((GOAL_ROWS * writesPerRow) / GOAL_SECONDS))}/s cannot meet the goal.`,
+    'Not counted: the round trips to DynamoDB and S3 on AWS (an import page sends its batches of 25 statements 4 at a time; the export reads 100 keys, then their entries, one call after the other), TLS (DynamoDB Local is plain HTTP on loopback), and S3 itself (the file is streamed from memory, the export written to memory). The rows: a user each, half at the organization level and half in one of 5 documents, two channels set, no consent (a row with one stores its text once per page).',
     "Memory: the no-store imports stream a generated file in 64 KiB chunks (never held whole). RSS is what Lambda's memory limit counts. The goal compares the two runs' peaks; the tenths of the larger run show whether RSS grows with the rows read or settles once V8's heap has grown to the allocation rate of a long run.",
     resolved
       ? "config/resolve during an import: the twin runs every function, its DynamoDB Local and the load in one process and one JVM on this machine's cores, so the import's work competes with resolve for the same CPU; on AWS the import consumer is a function of its own and DynamoDB a service, and only the table is shared. The comparison is the same run's window without an import, just before."

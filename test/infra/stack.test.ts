@@ -786,7 +786,7 @@ describe('least-privilege IAM', () => {
   });
 
   test('config/get cannot write (but its rate-limit bucket), and no function can touch the dead-letter queue or scan', () => {
-    const writes = /dynamodb:(Put|Update|Delete|BatchWrite)/;
+    const writes = /dynamodb:(Put|Update|Delete|BatchWrite|PartiQL(Insert|Update|Delete))/;
     const { [tableId('limits')]: bucket, ...data } = dataAccess('getConfig');
     expect(bucket).toEqual(['dynamodb:UpdateItem']);
     expect(

@@ -97,3 +97,23 @@ export const assertDynamoFilesFree = async (path: string): Promise<void> => {
   await reclaimOrphanedDbPath(path);
   if ((await dbPathHolder(path)) !== undefined) throw new DataDirLockedError(path);
 };
+
+/**
+ * Makes the data directory ready for a runtime: created and private, its DynamoDB files free.
+ * Files another server holds fail the start, naming that server when it left its address behind.
+ */
+export const claimDataDir = async (dataDir: string): Promise<void> => {
+  await secureDataDir(dataDir);
+  try {
+    await assertDynamoFilesFree(dataPaths(dataDir).dynamo);
+  } catch (error) {
+    const other = error instanceof DataDirLockedError ? await readRunningServer(dataDir) : undefined;
+    if (other && other.pid !== process.pid) {
+      throw new Error(
+        `A local server (pid ${other.pid}) already serves ${other.apiUrl} from ${dataDir}. ` +
+          'Stop it, or start this one with another DATA_DIR or --in-memory, and another --port (or --port 0, any free one).',
+      );
+    }
+    throw error;
+  }
+};

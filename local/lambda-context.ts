@@ -3,6 +3,8 @@ import type { Context } from 'aws-lambda';
 
 export const LOCAL_ACCOUNT_ID = '000000000000';
 export const LOCAL_REGION = 'local';
+/** The twin's function names are this prefix, a dash and the function's name. */
+export const LOCAL_FUNCTION_PREFIX = 'notification-preferences-local';
 
 export interface LocalContextOptions {
   functionName: string;

@@ -5,6 +5,7 @@ import { resolveDataDir } from './data-dir.js';
 import { PortInUseError, SamePortError, type TwinPorts, type TwinService, twinPorts } from './ports.js';
 import { type FunctionHost, startFunctionHost } from './reload/function-host.js';
 import { CODE_FOLDERS, type CodeWatcher, watchCode } from './reload/watch-code.js';
+import { type LocalRuntime, startLocalRuntime } from './runtime.js';
 import {
   DEFAULT_MAX_RECEIVE_COUNT,
   ERASURE_DLQ_NAME,
@@ -13,12 +14,10 @@ import {
   EXPORT_QUEUE_NAME,
   IMPORT_DLQ_NAME,
   IMPORT_QUEUE_NAME,
-  type LocalRuntime,
   MIGRATION_DLQ_NAME,
   MIGRATION_QUEUE_NAME,
   PUBLISHER_FAILURES_QUEUE_NAME,
-  startLocalRuntime,
-} from './runtime.js';
+} from './service-queues.js';
 
 /**
  * `npm start`: the whole API on this machine, through the same handler modules as Lambda,

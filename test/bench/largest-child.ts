@@ -8,8 +8,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import pMap from 'p-map';
 import { ensureTables } from '#local/dynamo.js';
+import { LOCAL_DEPENDENCY_TIMEOUT_MS } from '#local/function-env.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
-import { LOCAL_DEPENDENCY_TIMEOUT_MS } from '#local/runtime.js';
 import { TABLES } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
 import { REQUEST_WRITE_CONCURRENCY } from '#shared/preferences/batching.js';
@@ -70,7 +70,7 @@ Object.assign(process.env, {
   AWS_SECRET_ACCESS_KEY: 'local',
   AWS_ENDPOINT_URL_DYNAMODB: storeEndpoint,
   CREDENTIAL_CACHE_TTL_SECONDS: '60',
-  // As the twin runs the function against DynamoDB Local (local/runtime.ts says why).
+  // As the twin runs the function against DynamoDB Local (local/function-env.ts says why).
   [ENV.dependencyTimeoutMs]: String(LOCAL_DEPENDENCY_TIMEOUT_MS),
   ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
 });

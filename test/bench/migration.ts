@@ -6,7 +6,7 @@ import type { SQSEvent } from 'aws-lambda';
 import pMap from 'p-map';
 import { ensureTables, startEmbeddedDynamo } from '#local/dynamo.js';
 import { lambdaContext } from '#local/lambda-context.js';
-import { DEFAULT_CONSUMER_TIMEOUT_MS } from '#local/runtime.js';
+import { DEFAULT_CONSUMER_TIMEOUT_MS } from '#local/service-queues.js';
 import { type FunctionSpec, MIGRATION_CONSUMER_FUNCTION, memoryOf } from '#service/functions.js';
 import { queueConsumer } from '#shared/edge/queue-consumer.js';
 import { type JobQueue, jobMessage } from '#shared/jobs/queue.js';

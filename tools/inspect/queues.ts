@@ -5,7 +5,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { PUBLISHER_FAILURES_QUEUE_NAME } from '#local/runtime.js';
+import { PUBLISHER_FAILURES_QUEUE_NAME } from '#local/service-queues.js';
 import { printable, table } from '../cli/output.js';
 
 /**

@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsCredential } from '#local/aws-credential.js';
 import { DataDirLockedError } from '#local/data-dir.js';
 import { LOCAL_ACCOUNT_ID } from '#local/lambda-context.js';
-import { MIGRATION_QUEUE_NAME } from '#local/runtime.js';
+import { MIGRATION_QUEUE_NAME } from '#local/service-queues.js';
 import { TABLES } from '#service/tables.js';
 import { type JobQueue, SqsJobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository, type JobRepository } from '#shared/jobs/repository.js';

@@ -1,12 +1,9 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
-import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { type CfnStage, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { HttpApi, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { ServiceConfig } from '#infra/stage-settings.js';
@@ -17,7 +14,6 @@ import {
   CHANGE_PUBLISHER_MAX_RETRY_ATTEMPTS,
   ERASURE_CONSUMER_FUNCTION,
   ERASURE_MAX_RECEIVE_COUNT,
-  ERASURE_VISIBILITY_TIMEOUT_SECONDS,
   EXPORT_CONSUMER_FUNCTION,
   EXPORT_MAX_RECEIVE_COUNT,
   type FunctionSpec,
@@ -27,7 +23,6 @@ import {
   MIGRATION_MAX_RECEIVE_COUNT,
   MIGRATION_SWEEP_INTERVAL_MINUTES,
   MIGRATION_SWEEPER_FUNCTION,
-  MIGRATION_VISIBILITY_TIMEOUT_SECONDS,
   NOT_FOUND_FUNCTION,
   WEBHOOK_DISPATCHER_FUNCTION,
 } from '#service/functions.js';
@@ -41,23 +36,11 @@ import {
 } from '#service/routes.js';
 import { TABLES, type TableName } from '#service/tables.js';
 import { ENV } from '#shared/platform/environment.js';
-import {
-  type FileFolder,
-  type FunctionSetting,
-  publicRoutePaths,
-  type QueueName,
-  type SecretName,
-} from '#shared/platform/route.js';
-import { type DeadLetters, ServiceAlarms } from './constructs/service-alarms.js';
-import {
-  acknowledgeLogGroupRules,
-  type BoundBucket,
-  type BoundQueue,
-  type BoundSecret,
-  ServiceFunction,
-} from './constructs/service-function.js';
+import type { FileFolder, FunctionSetting, QueueName, SecretName } from '#shared/platform/route.js';
+import { watchService } from './alarms.js';
+import { type BoundBucket, type BoundQueue, type BoundSecret, ServiceFunction } from './constructs/service-function.js';
 import { createFilesBucket, noticeUploads } from './files-bucket.js';
-import { CONTROL_TOWER } from './guard-rules.js';
+import { createHttpApi, pascal } from './http-api.js';
 import {
   createErasureQueues,
   createExportQueues,
@@ -67,7 +50,7 @@ import {
   createWebhookQueues,
 } from './queues.js';
 import { createServiceTables } from './tables.js';
-import { consumeWebhooks, routeEventsToWebhooks, watchWebhooks } from './webhooks.js';
+import { consumeWebhooks, routeEventsToWebhooks } from './webhooks.js';
 
 export const SERVICE_NAME = 'notification-preferences';
 
@@ -235,7 +218,6 @@ export class ServiceStack extends Stack {
       }
       return fn;
     };
-    const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
     const routeFunctions = Object.fromEntries(
       ROUTES.map((route) => [route.operationId, deploy(`${pascal(route.operationId)}Function`, functionSpecOf(route))]),
@@ -310,105 +292,21 @@ export class ServiceStack extends Stack {
       WebhookDispatcher: dispatcher,
     };
 
-    this.api = new HttpApi(this, 'HttpApi', {
-      description: 'Notification preferences and document migration API',
-      createDefaultStage: false,
-      // Unknown paths reach a function that answers NOT_FOUND in the JSON envelope.
-      defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', notFound.function),
-    });
-    for (const route of ROUTES) {
-      // ANY, not POST: the handler itself answers other methods with INVALID_ARGUMENT in the
-      // envelope, where API Gateway would send its own non-JSON 404.
-      const [httpRoute] = this.api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod.ANY],
-        integration: new HttpLambdaIntegration(
-          `${pascal(route.operationId)}Integration`,
-          routeFunctions[route.operationId].function,
-        ),
-      });
-      if (httpRoute) acknowledgeNoAuthorizer(httpRoute, LAMBDA_LEVEL_AUTH);
-    }
-    // The pages of the links in emails: every path under a prefix reaches its function, which
-    // answers `<prefix><token>` and its 404 page for anything else (shared/edge/public-route.ts).
-    // The prefix itself (`/u`, which API Gateway also matches for `/u/`; a route may not end in
-    // a slash) goes there too, so that no path of a page is answered outside the page's headers.
-    const publicRouteKeys: string[] = [];
-    const publicRoutes: Construct[] = [];
-    for (const route of PUBLIC_ROUTES) {
-      const integration = new HttpLambdaIntegration(
-        `${pascal(route.id)}Integration`,
-        publicFunctions[route.id].function,
-      );
-      for (const path of publicRoutePaths(route.prefix)) {
-        const [httpRoute] = this.api.addRoutes({ path, methods: [HttpMethod.ANY], integration });
-        publicRouteKeys.push(`ANY ${path}`);
-        if (httpRoute) {
-          acknowledgeNoAuthorizer(httpRoute, PUBLIC_PAGE);
-          publicRoutes.push(httpRoute);
-        }
-      }
-    }
-    const defaultRoute = this.api.node.tryFindChild('DefaultRoute');
-    if (defaultRoute) acknowledgeNoAuthorizer(defaultRoute, LAMBDA_LEVEL_AUTH);
-
-    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
-      // API Gateway delivers access logs as vended logs: a group under this prefix needs no entry
-      // in the account's CloudWatch Logs resource policy, which is limited to 5,120 characters
-      // and, in a busy account, full (the stage would then fail to create).
-      logGroupName: `/aws/vendedlogs/${this.stackName}/api-access`,
-      retention: config.logRetentionDays,
+    const { api, stage } = createHttpApi(this, { config, removalPolicy, notFound, routeFunctions, publicFunctions });
+    this.api = api;
+    this.stage = stage;
+    watchService(this, {
+      config,
       removalPolicy,
+      migrationQueues: { queue, deadLetterQueue },
+      erasureQueues,
+      webhookQueues,
+      exportQueues,
+      importQueues,
+      publisherFailures,
+      functions: this.functions,
+      api: this.api,
     });
-    acknowledgeLogGroupRules(accessLogs);
-    this.stage = new HttpStage(this, 'ApiStage', {
-      httpApi: this.api,
-      stageName: '$default',
-      autoDeploy: true,
-      throttle: { rateLimit: config.throttleRate, burstLimit: config.throttleBurst },
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(accessLogs),
-        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
-      },
-    });
-    // The public pages get their own throttle, route by route, in place of the stage's default
-    // (API Gateway keeps a bucket per route): a mail scanner opening every link of a bulk mail
-    // is throttled there, never at the expense of the API's callers.
-    // (A JSON map that CDK passes as it is: CloudFormation's own property names.)
-    (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
-      publicRouteKeys.map((routeKey) => [
-        routeKey,
-        { ThrottlingRateLimit: config.linkThrottleRate, ThrottlingBurstLimit: config.linkThrottleBurst },
-      ]),
-    );
-    // Route settings may only name routes that exist.
-    for (const route of publicRoutes) this.stage.node.addDependency(route);
-
-    const alarms = new ServiceAlarms(this, 'Alarms', {
-      removalPolicy,
-      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
-    });
-    alarms.addDeadLetterQueue('MigrationDeadLetterQueue', deadLetterQueue);
-    // A message seen again after a failure is at least one visibility timeout old; half of it
-    // is already more than a healthy migration message waits.
-    alarms.addQueueAge('MigrationQueueOldestMessage', queue, MIGRATION_VISIBILITY_TIMEOUT_SECONDS / 2);
-    alarms.addDeadLetterQueue('ErasureDeadLetterQueue', erasureQueues.deadLetterQueue, ERASURE_DEAD_LETTERS);
-    alarms.addQueueAge(
-      'ErasureQueueOldestMessage',
-      erasureQueues.queue,
-      ERASURE_VISIBILITY_TIMEOUT_SECONDS / 2,
-      'erasure',
-    );
-    watchWebhooks(alarms, webhookQueues);
-    alarms.addDeadLetterQueue('ExportDeadLetterQueue', exportQueues.deadLetterQueue, EXPORT_DEAD_LETTERS);
-    alarms.addDeadLetterQueue('ImportDeadLetterQueue', importQueues.deadLetterQueue, IMPORT_DEAD_LETTERS);
-    alarms.addDeadLetterQueue('ChangePublisherFailureQueue', publisherFailures, PUBLISHER_FAILURES);
-    alarms.addIteratorAge('ChangePublisherIteratorAge', publisher.function, PUBLISHER_ITERATOR_AGE_SECONDS);
-    for (const [id, fn] of Object.entries(this.functions)) {
-      alarms.addFunction(id, fn.function, fn.timeoutSeconds);
-    }
-    alarms.addAccountConcurrency('AccountConcurrency', config.accountConcurrencyLimit);
-    alarms.addApi('Api5xxRate', this.api);
 
     new CfnOutput(this, 'ApiUrl', { value: this.stage.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'ConfigTableName', { value: tables.config.table.tableName });
@@ -441,82 +339,3 @@ export class ServiceStack extends Stack {
 
 /** The id of the first link key, which Secrets Manager generates when the stack is created. */
 export const INITIAL_LINK_KEY_ID = 'k1';
-
-/** The publisher more than this far behind its stream: changes reach the history late (the contract says within seconds). */
-export const PUBLISHER_ITERATOR_AGE_SECONDS = 60;
-
-const ERASURE_DEAD_LETTERS: DeadLetters = {
-  notEmpty:
-    'Erasure messages are in the dead-letter queue: those erasures are marked failed, and the users ' +
-    'may be partly erased. Inspect the consumer logs, then start the erasures again (docs/operations.md).',
-  growing:
-    'More erasure messages reached the dead-letter queue in the last 5 minutes: new erasures failed ' +
-    'for good. See the NotEmpty alarm for what to do.',
-};
-
-const IMPORT_DEAD_LETTERS: DeadLetters = {
-  notEmpty:
-    'Import messages are in the dead-letter queue: those imports are marked failed, their counts saying what ' +
-    'was applied. Inspect the consumer logs; the caller imports the file again (applied rows count as unchanged).',
-  growing: 'More import messages reached the dead-letter queue in the last 5 minutes. See the NotEmpty alarm.',
-};
-
-const EXPORT_DEAD_LETTERS: DeadLetters = {
-  notEmpty:
-    'Export messages are in the dead-letter queue: those exports are marked failed and wrote no file. ' +
-    'Inspect the consumer logs; the caller starts another export.',
-  growing: 'More export messages reached the dead-letter queue in the last 5 minutes. See the NotEmpty alarm.',
-};
-
-const PUBLISHER_FAILURES: DeadLetters = {
-  notEmpty:
-    'The change publisher gave up on a batch of stream records: those changes may be missing from ' +
-    'the history and the event bus. Follow the runbook in docs/operations.md before the stream drops them (24 h).',
-  growing:
-    'More batches of stream records failed for good in the last 5 minutes. See the NotEmpty alarm for what to do.',
-};
-
-/**
- * One JSON object per request. Deliberately no headers (the auth token travels in one) and no
- * path: the links in emails carry their token in it (`/u/<token>`). The route key names the
- * route (`ANY /u/{proxy+}`, `$default` for an unknown path) without the token.
- * Variables: https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-logging-variables.html
- */
-export const ACCESS_LOG_FIELDS = {
-  requestId: '$context.requestId',
-  requestTime: '$context.requestTime',
-  ip: '$context.identity.sourceIp',
-  method: '$context.httpMethod',
-  routeKey: '$context.routeKey',
-  status: '$context.status',
-  protocol: '$context.protocol',
-  responseLength: '$context.responseLength',
-  latency: '$context.responseLatency',
-  integrationLatency: '$context.integrationLatency',
-  integrationError: '$context.integrationErrorMessage',
-} as const;
-
-const LAMBDA_LEVEL_AUTH =
-  'Authentication is done in the function (shared Middy middleware, before any body ' +
-  'validation): x-service-api-key and x-service-auth-token are checked against the ' +
-  'credentials table, which also decides the organizations the caller may use. The ' +
-  '$default route answers NOT_FOUND and touches no data. A gateway authorizer would ' +
-  "answer 401/403 outside the API's JSON envelope.";
-
-const PUBLIC_PAGE =
-  'A page a person opens from a link in an email, without an account (docs/api.md, Links in emails): the link ' +
-  'itself is the credential, an encrypted and authenticated token in the path that the function checks before ' +
-  'anything else; every other request answers the same 404 page. The route has its own throttle on the stage.';
-
-/** A route without an authorizer (`reason`: why), and the permission that lets it invoke its function (a child of the route). */
-const acknowledgeNoAuthorizer = (route: Construct, reason: string) =>
-  Validations.of(route).acknowledge(
-    { id: 'AwsSolutions-APIG4', reason },
-    { id: CONTROL_TOWER.routeAuthorization, reason },
-    {
-      id: CONTROL_TOWER.lambdaPermissionSource,
-      reason:
-        "The permission's SourceArn is this API's execute-api ARN, which CloudFormation builds with " +
-        'Fn::Join from the API id; the rule only accepts a literal string there.',
-    },
-  );

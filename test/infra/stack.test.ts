@@ -9,7 +9,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IConstruct } from 'constructs';
 import { ServiceFunction } from '#infra/constructs/service-function.js';
 import { CONTROL_TOWER, guardRule } from '#infra/guard-rules.js';
-import { ACCESS_LOG_FIELDS } from '#infra/stack.js';
+import { ACCESS_LOG_FIELDS } from '#infra/http-api.js';
 import { LAMBDA_BUNDLE_ALIASES } from '#service/bundle-aliases.js';
 import {
   CHANGE_PUBLISHER_BATCH_SIZE,

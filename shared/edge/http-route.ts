@@ -30,9 +30,9 @@ import { observed } from './observed.js';
  * `Idempotency-Key` of a route that takes one; then the route's domain call.
  */
 
+export { formatPath, parseCallableBody } from '#shared/api/schema-issues.js';
 export { DEADLINE_MARGIN_MS, ROUTE_STOP_MS } from './deadlines.js';
 export type { ApiContext } from './middlewares/types.js';
-export { formatPath, parseCallableBody } from './schema-issues.js';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: ApiContext) => Promise<HttpAnswer>;
 

@@ -2,12 +2,12 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { ApiError } from '#shared/api/errors.js';
 import { MAX_BODY_BYTES } from '#shared/api/identifiers.js';
-import { parseCallableBody } from './schema-issues.js';
+import { parseCallableBody } from '#shared/api/schema-issues.js';
 
 /**
  * The one check of an API request, from the event's bytes to the route's typed `data`: method,
  * content type, encoding, size, UTF-8, JSON, then the envelope and the route's schema
- * (schema-issues.ts). Every refusal is INVALID_ARGUMENT in the service's own words.
+ * (shared/api/schema-issues.ts). Every refusal is INVALID_ARGUMENT in the service's own words.
  */
 
 // `application/json`, any letter case, optionally followed by parameters such as charset (with

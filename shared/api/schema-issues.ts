@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ApiError } from '#shared/api/errors.js';
+import { ApiError } from './errors.js';
 
 /**
  * The route's schema applied to a parsed body, and its failures said the way a caller reads them:

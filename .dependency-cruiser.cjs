@@ -3,8 +3,9 @@
  * down the layers only, and nothing imports in a circle, between files or between folders.
  *
  * Runtime code, bottom to top: shared/api (the wire contract) < shared/platform (what every
- * function runs on) < the domains, in one order: jobs, auth, policy, schedules, consent < preferences < history, links <
- * migration, erasure < people, events < shared/edge (the function skeletons) < functions. Outside the runtime: service (the
+ * function runs on) < the domains, in one order: jobs, auth, policy, schedules, consent, files,
+ * branding < preferences < history, links, imports, exports < migration, erasure < people, events
+ * < webhooks < shared/edge (the function skeletons) < functions. Outside the runtime: service (the
  * deployment description) reads the runtime; infra, local and tools read service; tools may use
  * local; tests read everything.
  */
@@ -19,17 +20,28 @@ const RANKS = {
   schedules: 2,
   // Consent evidence and texts: what a change's request says of how it was made.
   consent: 2,
+  // The files bucket: its keys and folders, and the store of the import and export files.
+  files: 2,
+  // An organization's branding, which the pages of its links show.
+  branding: 2,
   preferences: 3,
   history: 4,
   // The links in emails: they act through preferences and policy; a migration leaves their
   // forwarding record and an erasure revokes them.
   links: 4,
+  // Jobs over the files bucket: an import applies a file's lines through preferences, an export
+  // writes an organization's preferences to a file.
+  imports: 4,
+  exports: 4,
   migration: 5,
   erasure: 5,
   // A person's data, gathered from every domain that holds some (the export).
   people: 6,
   events: 6,
-  edge: 7,
+  // Deliveries of the service's events (their detail types); the endpoints' secrets are sealed
+  // with the links' keyring.
+  webhooks: 7,
+  edge: 8,
 };
 
 const folders = Object.keys(RANKS);

@@ -3,6 +3,7 @@ import {
   type ItemWrite,
   toDeleteItem,
   toPartiqlDelete,
+  toPartiqlInsert,
   toPartiqlUpdate,
   toUpdateItem,
 } from '#shared/platform/item-write.js';
@@ -41,6 +42,20 @@ describe('one write, rendered as UpdateItem and, for the job pages, PartiQL', ()
         'UPDATE "config" SET "c:comments:inbox" = ? SET "c:comments:inboxAt" = ? SET "version" = "version" + 1 SET "categoryIds" = set_add("categoryIds", ?) REMOVE "tombstoneExpiresAt" WHERE "pk" = ? AND "sk" = ? AND ("c:comments:inboxAt" IS MISSING OR "c:comments:inboxAt" <= ?) AND ("categoryIds" IS MISSING OR contains("categoryIds", ?) OR size("categoryIds") < ?)',
       Parameters: ['NONE', 't', new Set(['comments']), 'DOC#o#d', 'u', 't', 'comments', 100],
     });
+  });
+
+  test('PartiQL INSERT: the item the update would create (key, values, counter at 1, set), no condition left to hold', () => {
+    expect(toPartiqlInsert('config', full)).toEqual({
+      Statement:
+        "INSERT INTO \"config\" VALUE {'pk': ?, 'sk': ?, 'c:comments:inbox': ?, 'c:comments:inboxAt': ?, 'version': ?, 'categoryIds': ?}",
+      Parameters: ['DOC#o#d', 'u', 'NONE', 't', 1, new Set(['comments'])],
+    });
+    expect(() => toPartiqlInsert('config', { ...full, conditions: [{ kind: 'exists', attribute: 'pk' }] })).toThrow(
+      /requires a stored item/,
+    );
+    expect(() => toPartiqlInsert('config', { key: { pk: 'P', sk: 'x' }, set: [["a'b", 1]], conditions: [] })).toThrow(
+      /Unquotable/,
+    );
   });
 
   test('a name that cannot be quoted is refused, never spliced', () => {

@@ -48,34 +48,41 @@ const bytesOf = async function* (source: Readable, gzip: boolean): AsyncGenerato
   }
 };
 
+/** A line of the file as bytes (without its LF or CRLF); none when it is over MAX_LINE_BYTES. */
+interface LineBytes {
+  line: number;
+  bytes?: Buffer;
+}
+
 /**
- * The file's lines as byte buffers (LF or CRLF), numbered; a line over MAX_LINE_BYTES is
- * reported as too long and skipped to its end without being kept.
+ * The file's lines as byte buffers (LF or CRLF), numbered, a chunk's worth at a time; a line over
+ * MAX_LINE_BYTES is reported as too long and skipped to its end without being kept. A line within
+ * one chunk is a view of it (no copy); only a line across chunks is joined.
  */
-const linesOf = async function* (bytes: AsyncIterable<Buffer>): AsyncGenerator<{ line: number; bytes?: Buffer }> {
+const linesOf = async function* (bytes: AsyncIterable<Buffer>): AsyncGenerator<LineBytes[]> {
   let parts: Buffer[] = [];
   let size = 0;
   let tooLong = false;
   let line = 0;
-  const end = function* (): Generator<{ line: number; bytes?: Buffer }> {
+  const end = (ended: LineBytes[], last: Buffer) => {
     line += 1;
-    if (tooLong) yield { line };
+    if (tooLong) ended.push({ line });
     else {
-      let text = Buffer.concat(parts, size);
+      let text = parts.length === 0 ? last : Buffer.concat([...parts, last], size);
       if (text.at(-1) === 0x0d) text = text.subarray(0, -1);
-      yield { line, bytes: text };
+      ended.push({ line, bytes: text });
     }
     parts = [];
     size = 0;
     tooLong = false;
   };
   for await (const chunk of bytes) {
+    const ended: LineBytes[] = [];
     let start = 0;
     for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
-      if (!tooLong) parts.push(chunk.subarray(start, at));
       size += at - start;
       if (size > MAX_LINE_BYTES) tooLong = true;
-      yield* end();
+      end(ended, chunk.subarray(start, at));
       start = at + 1;
     }
     const rest = chunk.length - start;
@@ -84,15 +91,27 @@ const linesOf = async function* (bytes: AsyncIterable<Buffer>): AsyncGenerator<{
       if (size > MAX_LINE_BYTES) {
         tooLong = true;
         parts = [];
-      } else parts.push(chunk.subarray(start));
+      } else if (!tooLong) parts.push(chunk.subarray(start));
     }
+    if (ended.length > 0) yield ended;
   }
-  if (size > 0 || tooLong) yield* end();
+  if (size > 0 || tooLong) {
+    const ended: LineBytes[] = [];
+    end(ended, Buffer.alloc(0));
+    yield ended;
+  }
 };
 
 /** Reads a JSON-lines file (jsonl, knock, novu): one object per line; blank lines are skipped. */
 export const readJsonLines = async function* (source: Readable, gzip = false): AsyncGenerator<ReadLine> {
-  for await (const { line, bytes } of linesOf(bytesOf(source, gzip))) {
+  for await (const ended of linesOf(bytesOf(source, gzip))) {
+    for (const read of jsonLines(ended)) yield read;
+  }
+};
+
+/** A chunk's lines of a JSON-lines file, parsed. */
+const jsonLines = function* (ended: readonly LineBytes[]): Generator<ReadLine> {
+  for (const { line, bytes } of ended) {
     if (!bytes) {
       yield { line, error: `The line is longer than ${MAX_LINE_BYTES} bytes` };
       continue;

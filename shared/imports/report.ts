@@ -8,7 +8,9 @@ import type { FilePart, FileStore } from '#shared/files/store.js';
  */
 
 /** A line of the report. */
-export type ReportLine = { line: number; message: string } | { line: number; applied: true; notMapped: string[] };
+export type ReportLine =
+  | { line: number; message: string }
+  | { line: number; applied: true; notMapped: readonly string[] };
 
 /** S3's smallest part but the last (5 MiB). */
 const PART_BYTES = 5 * 1024 * 1024;

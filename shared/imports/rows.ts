@@ -44,7 +44,7 @@ export interface ImportChange {
 }
 
 export type CheckedLine =
-  | { line: number; changes: ImportChange[]; unmapped: string[] }
+  | { line: number; changes: ImportChange[]; unmapped: readonly string[] }
   | { line: number; error: string };
 
 export interface LineContext {
@@ -72,9 +72,20 @@ const rowsOfLine = (
   return mapped.error === undefined ? mapped : { ...mapped, error: mapped.error };
 };
 
-const evidenceOf = (importId: string, stated: ConsentRequest | undefined, checkedAt: Date): ImportEvidence => {
-  const { via: _api, ...fields } = apiEvidence(stated, checkedAt);
-  return { via: 'import', importId, ...fields };
+/** Nothing unmapped: one array for every line of the formats that map everything. */
+const NOTHING_UNMAPPED: readonly string[] = Object.freeze([]);
+
+// A page holds its lines until it is written: the evidence of a row that states no consent is
+// the same for every such row of an import, so they share one (frozen: nothing writes to it).
+const plainEvidence = new WeakMap<LineContext, ImportEvidence>();
+
+const evidenceOf = (context: LineContext, stated: ConsentRequest | undefined): ImportEvidence => {
+  const plain = stated === undefined ? plainEvidence.get(context) : undefined;
+  if (plain) return plain;
+  const { via: _api, ...fields } = apiEvidence(stated, context.checkedAt);
+  const evidence: ImportEvidence = { via: 'import', importId: context.importId, ...fields };
+  if (stated === undefined) plainEvidence.set(context, Object.freeze(evidence));
+  return evidence;
 };
 
 /** One row's change, or why it is refused. */
@@ -93,7 +104,7 @@ const changeOf = (row: unknown, context: LineContext): ImportChange | string => 
       ...(category == null ? {} : { category }),
       ...(config ? { config } : {}),
       ...(rowSchedule === undefined ? {} : { schedule: rowSchedule }),
-      evidence: evidenceOf(context.importId, stated, context.checkedAt),
+      evidence: evidenceOf(context, stated),
       ...(stated?.text === undefined ? {} : { consentText: stated.text }),
     };
   } catch (error) {
@@ -116,5 +127,5 @@ export const checkLine = (format: ImportFormat, read: ReadLine, context: LineCon
     if (typeof change === 'string') return { line: read.line, error: change };
     changes.push(change);
   }
-  return { line: read.line, changes, unmapped };
+  return { line: read.line, changes, unmapped: unmapped.length === 0 ? NOTHING_UNMAPPED : unmapped };
 };

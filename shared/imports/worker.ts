@@ -91,17 +91,22 @@ const readPage = async (
 ): Promise<PageRead> => {
   const read: CheckedLine[] = [];
   const targets = new Set<string>();
-  const add = (line: CheckedLine) => {
-    for (const target of targetsOf(line)) targets.add(target);
-    read.push(line);
+  // Claims a line's targets for the page; false when the page already sets one. Each line's
+  // targets are worked out once, and only when the page may be cut.
+  const claim = (line: CheckedLine) => {
+    if (!cut) return true;
+    const own = targetsOf(line);
+    if (own.some((target) => targets.has(target))) return false;
+    for (const target of own) targets.add(target);
+    return true;
   };
-  if (first) add(first);
+  if (first && claim(first)) read.push(first);
   try {
     while (read.length < size) {
       const next = await lines.next();
       if (next.done) break;
-      if (cut && targetsOf(next.value).some((target) => targets.has(target))) return { lines: read, next: next.value };
-      add(next.value);
+      if (!claim(next.value)) return { lines: read, next: next.value };
+      read.push(next.value);
     }
     return { lines: read };
   } catch (error) {

@@ -46,6 +46,19 @@ describe('JSON lines', () => {
     ]);
   });
 
+  test('the same lines whatever the chunks: a CRLF, a character or a line split between two', async () => {
+    const text = '{"userId":"é😀"}\r\n\n{"userId":"b"}\r\n{"userId":"c","config":{"email":"NONE"}}';
+    const bytes = Buffer.from(text);
+    const expected = [
+      { line: 1, value: { userId: 'é😀' } },
+      { line: 3, value: { userId: 'b' } },
+      { line: 4, value: { userId: 'c', config: { email: 'NONE' } } },
+    ];
+    for (const size of [1, 2, 3, 5, 16, 17, bytes.length]) {
+      expect(await all(readJsonLines(stream(bytes, size)))).toEqual(expected);
+    }
+  });
+
   test('gzip: read through; a file that is not gzip ends the reading', async () => {
     const zipped = gzipSync(Buffer.from('{"userId":"a"}\n{"userId":"b"}\n'));
     expect(await all(readJsonLines(stream(zipped), true))).toHaveLength(2);

@@ -65,8 +65,7 @@ export interface DynamoFigures {
 
 /**
  * Peaks of RSS and heap, and of RSS in each tenth of the run: sampled at each chunk of the file
- * (`sample`, with the share of rows read so far) and every 20 ms besides; an import in memory
- * may go long stretches without a timer's turn.
+ * (`sample`, with the share of rows read so far) and every 20 ms besides.
  */
 const samplePeaks = () => {
   const peaks = { rss: 0, heap: 0, heapTotal: 0, external: 0, rssByTenth: Array.from({ length: 10 }, () => 0) };

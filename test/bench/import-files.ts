@@ -39,8 +39,8 @@ const lineOf = (i: number, format: BenchFormat): string => {
  * A file of `rows` rows as a stream of ~64 KiB chunks, generated as it is read; `onChunk` is told
  * the rows generated so far before each chunk goes out. Each chunk comes in a turn of the event
  * loop of its own, as S3's body does from its socket: a stream that never lets the loop turn runs
- * a whole import in microtasks, which no import over the network does, and holds back the work
- * V8 schedules between turns, so the heap it measures grows beyond a real import's.
+ * a whole import in microtasks, which no import over the network does, and V8's heap grows
+ * further when the loop never turns.
  */
 export const fileStream = (rows: number, format: BenchFormat, onChunk?: (rowsSoFar: number) => void): Readable =>
   Readable.from(

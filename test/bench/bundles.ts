@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { App, type CfnElement, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -18,7 +18,7 @@ import { startLocalS3, uploadNotice } from '#local/files/local-s3.js';
 import { ensureLocalCredential } from '#local/local-credential.js';
 import { startLocalSecretsManager } from '#local/secrets/local-secrets-manager.js';
 import { esbuildAliases } from '#service/bundle-aliases.js';
-import { type FunctionSpec, NON_ROUTE_FUNCTIONS } from '#service/functions.js';
+import { NON_ROUTE_FUNCTIONS } from '#service/functions.js';
 import { REPO_ROOT } from '#service/repository-root.js';
 import { handlerEntryOf, PUBLIC_ROUTES } from '#service/routes.js';
 import { TABLES } from '#service/tables.js';
@@ -29,6 +29,7 @@ import { FileStore } from '#shared/files/store.js';
 import { createImport } from '#shared/imports/create.js';
 import { importJob } from '#shared/imports/kind.js';
 import type { ImportRecord } from '#shared/imports/model.js';
+import { recordKey } from '#shared/jobs/keys.js';
 import type { JobQueue } from '#shared/jobs/queue.js';
 import { DynamoJobRepository } from '#shared/jobs/repository.js';
 import { startJob } from '#shared/jobs/start.js';
@@ -39,6 +40,7 @@ import { OPERATIONS, type Operation, operationById } from '#tools/openapi/operat
 import { apiEvent } from '../support/api-events.js';
 import { keyringAt } from '../support/links.js';
 import { entryItem, streamRecord } from '../support/stream-records.js';
+import { BASELINES, type BaselineKind, type BaselineSpec, baselineOf, sameCredentials } from './baselines.js';
 import { progress } from './progress.js';
 import { goal, type Section, section } from './report.js';
 import { startStubEventBridge, startStubSqs } from './servers/stubs.js';
@@ -46,32 +48,6 @@ import { fmtBytes, fmtMs, fmtRatio, median, percentile, ratio } from './stats.js
 
 const run = promisify(execFile);
 
-/**
- * Cold-start baselines: the same first reads with nothing of the service's own; with the SQS
- * client and one send for the functions that send, the Secrets Manager client and one secret
- * read for those that read the link keys: each function is scored against the baseline with the
- * clients it uses (its spec's queues and secrets). The scored ones are plain SDK functions, with
- * the SDK's default credential chain and settings lookup; the service's functions take
- * credentials from the environment only (service/bundle-aliases.ts) and find the SDK's settings
- * there (service/lambda-sdk-settings.ts), and the same baselines built that way show the
- * framework's own share (reported, not scored).
- */
-const baseline = (name: string, file: string, plainSdk: boolean) => ({
-  name: `Baseline: ${name}${plainSdk ? '' : ', built as the functions are'}`,
-  entry: `test/bench/fixtures/${file}.ts`,
-  plainSdk,
-});
-export const BASELINES = {
-  reads: baseline('DynamoDB reads', 'baseline-reads', true),
-  readsAndSend: baseline('DynamoDB reads + SQS send', 'baseline-reads-send', true),
-  readsAndSecret: baseline('DynamoDB reads + secret', 'baseline-reads-secret', true),
-  readsSendAndSecret: baseline('DynamoDB reads + SQS send + secret', 'baseline-reads-send-secret', true),
-  readsEnvCredentials: baseline('DynamoDB reads', 'baseline-reads', false),
-  readsAndSendEnvCredentials: baseline('DynamoDB reads + SQS send', 'baseline-reads-send', false),
-  readsAndSecretEnvCredentials: baseline('DynamoDB reads + secret', 'baseline-reads-secret', false),
-  readsSendAndSecretEnvCredentials: baseline('DynamoDB reads + SQS send + secret', 'baseline-reads-send-secret', false),
-} as const;
-type BaselineKind = keyof typeof BASELINES;
 /**
  * The control row: the DynamoDB reads baseline measured a second time in each round, and
  * scored against itself as the functions are. An identical bundle should come out at 1.00x; how
@@ -85,13 +61,6 @@ const CONTROL_TOLERANCE = 0.1;
  * SDK-only baseline with the same clients, with the runtime's stock settings.
  */
 const GOAL_RATIO = 1.4;
-/** Each scored baseline's twin with the service's credential provider. */
-const SAME_CREDENTIALS: Partial<Record<BaselineKind, BaselineKind>> = {
-  reads: 'readsEnvCredentials',
-  readsAndSend: 'readsAndSendEnvCredentials',
-  readsAndSecret: 'readsAndSecretEnvCredentials',
-  readsSendAndSecret: 'readsSendAndSecretEnvCredentials',
-};
 
 interface Bundle {
   name: string;
@@ -153,16 +122,6 @@ const lambdaEnv = (name: string): Record<string, string> => ({
   TZ: ':UTC',
 });
 
-/** The scored baseline with the clients a function uses. */
-const baselineOf = ({ queues, secrets }: Pick<FunctionSpec, 'queues' | 'secrets'>): BaselineKind =>
-  queues && secrets?.length
-    ? 'readsSendAndSecret'
-    : secrets?.length
-      ? 'readsAndSecret'
-      : queues
-        ? 'readsAndSend'
-        : 'reads';
-
 /** A function synthesized for the bench, before its bundle is read. */
 type Built = Pick<Bundle, 'name' | 'entry' | 'baseline' | 'plainSdk'> & { fn: ServiceFunction };
 
@@ -204,19 +163,20 @@ const synthBundles = async (
     outdir: join(outdir, 'service'),
     ...(only ? { context: { [BUNDLING_STACKS]: [] } } : {}),
   });
-  const specs: Record<string, Pick<FunctionSpec, 'entry' | 'queues' | 'secrets'>> = {
+  // Each function's entry and what chooses its baseline (baselines.ts): the HTTP functions' from their routes.
+  const specs: Record<string, BaselineSpec & { entry: string }> = {
     ...Object.fromEntries(
       (OPERATIONS as readonly Operation[]).map((operation) => [
         operation.operationId,
-        { entry: handlerEntryOf(operation), queues: operation.function.queues, secrets: operation.function.secrets },
+        { entry: handlerEntryOf(operation), ...operation.function, http: true },
       ]),
     ),
-    ...NON_ROUTE_FUNCTIONS,
+    ...Object.fromEntries(Object.entries(NON_ROUTE_FUNCTIONS).map(([name, spec]) => [name, { ...spec, http: false }])),
     // The pages of the links in emails: their functions are named by the route's id.
     ...Object.fromEntries(
       PUBLIC_ROUTES.map((route) => [
         route.id,
-        { entry: handlerEntryOf({ operationId: route.id }), queues: undefined, secrets: route.function.secrets },
+        { entry: handlerEntryOf({ operationId: route.id }), ...route.function, http: true },
       ]),
     ),
   };
@@ -263,7 +223,7 @@ const synthBundles = async (
     ? new Set<string>([
         'reads',
         'readsEnvCredentials',
-        ...chosen.flatMap((b) => [b.baseline, SAME_CREDENTIALS[b.baseline] ?? b.baseline]),
+        ...chosen.flatMap((b) => [b.baseline, sameCredentials(b.baseline)]),
       ])
     : undefined;
   const baselineFunctions = Object.entries(BASELINES)
@@ -387,7 +347,8 @@ const sqsEvent = (round: number, queue: string, body: unknown) => ({
 
 /**
  * Where the cold starts' first calls go: the twin's DynamoDB (local/dynamo.ts) with the tables
- * and a credential, the twin's Secrets Manager stand-in with the link keys, and a stub SQS.
+ * and a credential, the twin's Secrets Manager stand-in with the link keys, the twin's S3
+ * (s3rver, local/files/) with the files bucket, and a stub SQS.
  * `eventFor` builds each function's first event; each round gets fresh documents to migrate, a
  * fresh migration for the consumer and a fresh link for the pages, so that no first answer is a
  * repeat.
@@ -442,6 +403,27 @@ const startTargets = async () => {
     { repository: importRecords, files: fileStore },
     { organizationId: 'acme', format: 'csv' },
     apiKey,
+  );
+  // Both completed as a consumer completes a job (its lease, then complete), so that their status
+  // answers sign the URL of a file as a finished job's do: the export's file, and the import's
+  // error report (it names a rejected row): the work their files grant is for.
+  const completed = async (
+    repository: Pick<typeof exportRecords | typeof importRecords, 'acquireLease' | 'complete'>,
+    id: string,
+  ) => {
+    const now = new Date();
+    await repository.acquireLease(id, 'bench', now.getTime() + 60_000, now);
+    await repository.complete(id, 'bench', now.toISOString());
+  };
+  await completed(exportRecords, exportStatusId);
+  await completed(importRecords, importStatusId);
+  await doc.send(
+    new UpdateCommand({
+      TableName: TABLES.migrations.localName,
+      Key: recordKey(importJob, importStatusId),
+      UpdateExpression: 'SET rowsRejected = :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
   );
   const env: Record<string, string> = {
     ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
@@ -790,7 +772,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       rows: rows
         .filter((r) => !r.isBaseline && r.bundle !== control)
         .map((r) => {
-          const same = baselines[SAME_CREDENTIALS[r.bundle.baseline] ?? r.bundle.baseline];
+          const same = baselines[sameCredentials(r.bundle.baseline)];
           return [
             r.bundle.name,
             same.name.replace('Baseline: ', ''),
@@ -812,11 +794,12 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
       `Bundles built by ${only ? "ServiceFunctions of the bench's own for the chosen functions (the same construct and entry as the stack's, so the same bundle; their environments the stack's, built without bundling)" : 'synthesizing the CDK app (NodejsFunction with the ServiceFunction options, local esbuild)'}; the baselines (${Object.values(
         BASELINES,
       )
+        .filter((b) => b.plainSdk)
         .map((b) => b.entry)
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
       `Credentials and SDK settings: the scored baselines keep the SDK's default credential chain and its lookup of each setting (environment, then the shared config files, then the default), as a plain SDK function has them; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts) and find each SDK setting in their environment (service/lambda-sdk-settings.ts). The same two changes make the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
-      "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included: node reads the bundle's map as it loads it, inside the measured span) plus Lambda's own variables, node started as the runtime ships (the column of the process's CPU counts from node's own start to the first answer); the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (counted on both sides, it would make every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts) and a stub SQS, both in other processes; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
-      "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure; migrate and the consumer get fresh documents and a fresh migration each round, users/erase a fresh user, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients, read the credential and make one batched read, as config/get does; the others add the SQS client and one SendMessage, the Secrets Manager client and one GetSecretValue, or both: each function is scored against the one with the clients its spec names (queues, secrets), the only ones it bundles.",
+      "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included: node reads the bundle's map as it loads it, inside the measured span) plus Lambda's own variables, node started as the runtime ships (the column of the process's CPU counts from node's own start to the first answer); the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (counted on both sides, it would make every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts), a stub SQS, the twin's Secrets Manager stand-in and its S3 (s3rver, local/files/), none in the function's process; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
+      "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure, a completed export and an ended import with a rejected row (so that their answers sign the URL of a file); migrate and the consumer get fresh documents and a fresh migration each round, users/erase a fresh user, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients, read the credential and make one batched read, as config/get does; the others add the SQS client and one SendMessage, the Secrets Manager client and one GetSecretValue, or both; those of the files bucket's functions add the S3 client and, for an HTTP function, a presigned URL (the presigner; no call), for a consumer one PutObject (the export consumer) or one PutObject and one GetObject (the import consumer) besides the SQS send: each function is scored against the one with the clients and calls its spec names (queues, secrets, files: test/bench/baselines.ts), the only clients it bundles.",
       `Control: the DynamoDB reads baseline's bundle is started once more in each round and compared with itself as the functions are with their baselines; it should read 1.00x, and its distance from 1.00x is the run's noise floor (scored within ${fmtRatio(1 - CONTROL_TOLERANCE)}-${fmtRatio(1 + CONTROL_TOLERANCE)}).`,
       `"Largest additions" come from an esbuild build of the same entry (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
     );

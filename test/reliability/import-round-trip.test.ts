@@ -181,7 +181,7 @@ test(
   async () => {
     const users = seedUsers(ENTRIES);
     const changes = users.reduce((sum, user) => sum + user.layers.length + (user.schedule === undefined ? 0 : 1), 0);
-    const wait = { intervalMs: 200, timeoutMs: 60_000 + ENTRIES * 10 };
+    const wait = { intervalMs: 200, timeoutMs: 60_000 + ENTRIES * 20 };
     const timings: Record<string, number> = {};
     let started = Date.now();
     const lap = (name: string) => {

@@ -38,8 +38,12 @@ const config: Config = {
     // over HTTP through the twin (e2e) and the reliability suite (fuzzing, faults, races).
     project('service', ['unit', 'integration', 'e2e', 'reliability'], withDynamo),
     // The stack: the synthesized template, its policies and stages, the functions' bundles, and the
-    // integration test's app (synthesized only: `npm run integ` deploys it).
-    project('stack', ['infra', 'integ']),
+    // integration test's app (synthesized only: `npm run integ` deploys it). One bundled synthesis
+    // of the stack, started by the global setup, serves the files that read its template.
+    project('stack', ['infra', 'integ'], {
+      globalSetup: '<rootDir>/test/infra/shared-synth-global.ts',
+      globalTeardown: '<rootDir>/test/infra/shared-synth-global-teardown.ts',
+    }),
     // The twin and the tools: npm start and npm run dev, the stand-ins of SQS, EventBridge and
     // Secrets Manager, DynamoDB Local's launcher, the command-line tools, the client package and
     // the documentation's examples.

@@ -5,18 +5,19 @@ import {
   type Json,
   only,
   type Resources,
-  SYNTH_TIMEOUT_MS,
+  SHARED_SYNTH_TIMEOUT_MS,
   type Synthesized,
-  synthService,
+  sharedSynth,
 } from './synth.js';
 
-// The bucket of import and export files (contract 15.3), synthesized without bundling.
+// The bucket of import and export files (contract 15.3), in the run's shared synthesis of
+// cdk.json's `dev` stage (test/infra/synth.ts).
 let s: Synthesized;
 let resources: Resources;
-beforeAll(() => {
-  s = synthService({ stage: 'files' }, { bundle: false });
+beforeAll(async () => {
+  s = await sharedSynth('dev');
   resources = s.template.toJSON().Resources;
-}, SYNTH_TIMEOUT_MS);
+}, SHARED_SYNTH_TIMEOUT_MS);
 afterAll(() => s?.cleanup());
 
 const bucketId = () => s.logicalId(s.stack.files.bucket);

@@ -9,7 +9,14 @@ import type { StoreAccess } from '#shared/platform/route.js';
 import { USER_INDEX } from '#shared/preferences/keys.js';
 import { ERASURE_ENTRY_STORE_GRANTS, PREFERENCE_STORE_GRANTS } from '#shared/preferences/store-grants.js';
 import { OPERATIONS } from '#tools/openapi/operations.js';
-import { type Json, type Resources, resourceById, SYNTH_TIMEOUT_MS, type Synthesized, synthService } from './synth.js';
+import {
+  type Json,
+  type Resources,
+  resourceById,
+  SHARED_SYNTH_TIMEOUT_MS,
+  type Synthesized,
+  sharedSynth,
+} from './synth.js';
 
 // Without an AWS account, a missing permission would only show as AccessDenied after a
 // deploy. So the grants are checked against the code: which adapter methods each function's
@@ -117,10 +124,11 @@ const actionsOf = (adapter: Map<string, Set<string>>, methods: string[]): string
 
 let s: Synthesized;
 let resources: Resources;
-beforeAll(() => {
-  s = synthService({}, { bundle: false, guard: false });
+// The run's shared synthesis of cdk.json's `dev` stage (test/infra/synth.ts).
+beforeAll(async () => {
+  s = await sharedSynth('dev');
   resources = s.template.toJSON().Resources as Resources;
-}, SYNTH_TIMEOUT_MS);
+}, SHARED_SYNTH_TIMEOUT_MS);
 afterAll(() => s?.cleanup());
 
 type FunctionKey = keyof Synthesized['stack']['functions'];

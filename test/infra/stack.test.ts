@@ -43,39 +43,20 @@ import {
   only,
   type Resources,
   resourceById,
+  SHARED_SYNTH_TIMEOUT_MS,
   SYNTH_TIMEOUT_MS,
   type Synthesized,
-  synthService,
+  sharedSynth,
 } from './synth.js';
 
-// One synthesis with real bundling for the whole file (esbuild is the slow part). Context
-// values differ from the defaults so that each one is seen to reach the template; some are
-// strings, as `-c key=value` gives them.
-const CONTEXT = {
-  stage: 'test',
-  alarmEmail: 'ops@example.com',
-  throttleRate: '17',
-  throttleBurst: 33,
-  credentialCacheSeconds: '42',
-  policyCacheSeconds: '7',
-  rateLimitPerSecond: '9',
-  rateLimitBurst: 27,
-  defaultInbox: 'NONE',
-  defaultEmail: 'ALL',
-  consumerMaxConcurrency: '7',
-  logRetentionDays: '14',
-  logLevel: 'DEBUG',
-  linkThrottleRate: '11',
-  linkThrottleBurst: 22,
-  linksBaseUrl: 'https://links.example.com/prefs/',
-};
-
+// The run's one synthesis with real bundling (esbuild is the slow part), made once for the run
+// by the stack project's global setup: test/infra/synth.ts, `sharedSynth`.
 let s: Synthesized;
 let resources: Resources;
-beforeAll(() => {
-  s = synthService(CONTEXT, { bundle: true });
+beforeAll(async () => {
+  s = await sharedSynth('test');
   resources = s.template.toJSON().Resources as Resources;
-}, SYNTH_TIMEOUT_MS);
+}, SHARED_SYNTH_TIMEOUT_MS);
 afterAll(() => s?.cleanup());
 
 type FunctionKey = keyof Synthesized['stack']['functions'];

@@ -6,8 +6,10 @@ import {
   describeViolations,
   only,
   type Resources,
+  SHARED_SYNTH_TIMEOUT_MS,
   SYNTH_TIMEOUT_MS,
   type Synthesized,
+  sharedSynth,
   synthService,
 } from './synth.js';
 
@@ -103,10 +105,11 @@ describe('prod stage, as committed in cdk.json', () => {
 });
 
 describe('an unprotected stage', () => {
+  // cdk.json's `dev`, as the run's shared synthesis of it has it (test/infra/synth.ts).
   let dev: Synthesized;
-  beforeAll(() => {
-    dev = synthService({ stage: 'dev' }, { bundle: false });
-  }, SYNTH_TIMEOUT_MS);
+  beforeAll(async () => {
+    dev = await sharedSynth('dev');
+  }, SHARED_SYNTH_TIMEOUT_MS);
   afterAll(() => dev?.cleanup());
 
   test('is removed whole on tear-down, deploys wherever the shell points, and has no termination protection', () => {

@@ -1,16 +1,30 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
-import { type CfnElement, type PolicyViolation, type Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, type Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { createServiceApp } from '#infra/service-app.js';
 import type { ServiceStack } from '#infra/stack.js';
 import { REPO_ROOT } from '#service/repository-root.js';
+import {
+  type NagViolation,
+  SHARED_SYNTH_ENV,
+  type SharedSynthName,
+  type SharedSynthResult,
+  sharedSynthFiles,
+} from './shared-synth-files.js';
 
 /** For the beforeAll that synthesizes: bundling takes seconds, many more on a busy machine. */
 export const SYNTH_TIMEOUT_MS = 120_000;
+
+/**
+ * For the beforeAll that waits for the shared synthesis: it starts with the run and bundles
+ * every function while the run's other files take the cores.
+ */
+export const SHARED_SYNTH_TIMEOUT_MS = 300_000;
 
 export interface Synthesized {
   stack: ServiceStack;
@@ -18,7 +32,7 @@ export interface Synthesized {
   /** The cloud assembly directory (bundled function code is in asset.<hash>/). */
   outdir: string;
   /** Findings of the AwsSolutions pack that no acknowledgement covers. */
-  nagViolations: PolicyViolation[];
+  nagViolations: NagViolation[];
   /** CloudFormation logical id of a construct's default resource. */
   logicalId: (construct: { node: { defaultChild?: unknown } }) => string;
   cleanup: () => void;
@@ -31,6 +45,41 @@ export const POLICY_RULES_DIR = join(REPO_ROOT, 'infra/policy');
 export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
   readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8'),
 ).context;
+
+/**
+ * The stack test's stage: every setting differs from its default, so that each one is seen to
+ * reach the template; some are strings, as `-c key=value` gives them.
+ */
+export const STACK_TEST_CONTEXT = {
+  stage: 'test',
+  alarmEmail: 'ops@example.com',
+  throttleRate: '17',
+  throttleBurst: 33,
+  credentialCacheSeconds: '42',
+  policyCacheSeconds: '7',
+  rateLimitPerSecond: '9',
+  rateLimitBurst: 27,
+  defaultInbox: 'NONE',
+  defaultEmail: 'ALL',
+  consumerMaxConcurrency: '7',
+  logRetentionDays: '14',
+  logLevel: 'DEBUG',
+  linkThrottleRate: '11',
+  linkThrottleBurst: 22,
+  linksBaseUrl: 'https://links.example.com/prefs/',
+};
+
+const appContext = (context: Record<string, unknown>, bundle: boolean) => ({
+  ...CDK_JSON_CONTEXT,
+  ...context,
+  ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+});
+
+/** Resolved, not allocated: a construct may pin its logical id (overrideLogicalId). */
+const logicalIdIn =
+  (stack: Stack) =>
+  (construct: { node: { defaultChild?: unknown } }): string =>
+    stack.resolve((construct.node.defaultChild as CfnElement).logicalId);
 
 /**
  * Builds the app exactly as `cdk synth` runs infra/app.ts: cdk.json's context, then the given
@@ -47,10 +96,7 @@ export const synthService = (
     outdir = mkdtempSync(join(tmpdir(), 'cdk-test-')),
   }: { bundle: boolean; guard?: boolean; outdir?: string },
 ): Synthesized => {
-  const { app, stack } = createServiceApp({
-    outdir,
-    context: { ...CDK_JSON_CONTEXT, ...context, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) },
-  });
+  const { app, stack } = createServiceApp({ outdir, context: appContext(context, bundle) });
   // cfn-guard with the AWS Control Tower proactive rules and infra/policy/: like cdk-nag, a
   // finding fails the synthesis below unless acknowledged next to the resource with its reason.
   if (guard) Validations.of(app).addPlugins(new CfnGuardValidator({ rules: [POLICY_RULES_DIR] }));
@@ -73,8 +119,46 @@ export const synthService = (
     template,
     outdir,
     nagViolations,
-    // Resolved, not allocated: a construct may pin its logical id (overrideLogicalId).
-    logicalId: (construct) => (stack as Stack).resolve((construct.node.defaultChild as CfnElement).logicalId),
+    logicalId: logicalIdIn(stack),
+    cleanup: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+};
+
+/**
+ * The stages synthesized once for the whole run, each by a child process the stack project's
+ * global setup starts (test/infra/shared-synth-global.ts), with cdk-nag and cfn-guard: the stack
+ * test's stage, bundled (its tests run the bundles), and the stage an ad-hoc deployment gets
+ * (cdk.json's `dev`), not bundled, for the files that read its template's settings.
+ */
+export const SHARED_SYNTHS: Record<SharedSynthName, { context: Record<string, unknown>; bundle: boolean }> = {
+  test: { context: STACK_TEST_CONTEXT, bundle: true },
+  dev: { context: { stage: 'dev' }, bundle: false },
+};
+
+/**
+ * A shared synthesis (SHARED_SYNTHS), once its child process has written it: its template,
+ * assembly and findings. The construct tree is built here again, without bundling or synthesis,
+ * for what only it holds (logical ids of constructs, acknowledgements, the stack's properties).
+ * Its cleanup leaves the shared assembly, which the global teardown removes.
+ */
+export const sharedSynth = async (name: SharedSynthName): Promise<Synthesized> => {
+  const dir = process.env[SHARED_SYNTH_ENV];
+  if (!dir) throw new Error(`No ${SHARED_SYNTH_ENV}: the stack project's global setup (jest.config.ts) sets it`);
+  const files = sharedSynthFiles(dir, name);
+  while (!existsSync(files.result)) await sleep(200);
+  const result = JSON.parse(readFileSync(files.result, 'utf8')) as SharedSynthResult;
+  if (!result.ok) throw new Error(`The shared synthesis ${name} failed (its output: ${files.log}):\n${result.error}`);
+  const outdir = mkdtempSync(join(tmpdir(), 'cdk-tree-'));
+  const { stack } = createServiceApp({ outdir, context: appContext(SHARED_SYNTHS[name].context, false) });
+  if (stack.stackName !== result.stackName)
+    throw new Error(`Synthesized ${result.stackName}, built ${stack.stackName}`);
+  const template = JSON.parse(readFileSync(join(files.assembly, `${result.stackName}.template.json`), 'utf8'));
+  return {
+    stack,
+    template: Template.fromJSON(template),
+    outdir: files.assembly,
+    nagViolations: result.nagViolations,
+    logicalId: logicalIdIn(stack),
     cleanup: () => rmSync(outdir, { recursive: true, force: true }),
   };
 };
@@ -105,7 +189,7 @@ export const only = <T>(items: T[]): T => {
 };
 
 /** Readable summary of findings for a failing assertion. */
-export const describeViolations = (violations: PolicyViolation[]): string[] =>
+export const describeViolations = (violations: NagViolation[]): string[] =>
   violations.map(
     (v) => `${v.ruleName} (${v.severity}): ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
   );

@@ -10,13 +10,13 @@ import type { PolicyViolation } from 'aws-cdk-lib';
 export const SHARED_SYNTH_ENV = 'STACK_TEST_SYNTH_DIR';
 
 /** The shared syntheses, each a stage the test files read (SHARED_SYNTHS in test/infra/synth.ts). */
-export const SHARED_SYNTH_NAMES = ['dev', 'test'] as const;
+export const SHARED_SYNTH_NAMES = ['dev', 'prod', 'test'] as const;
 export type SharedSynthName = (typeof SHARED_SYNTH_NAMES)[number];
 
 export const sharedSynthFiles = (dir: string, name: SharedSynthName) => ({
   /** The cloud assembly: templates, bundled function code (asset.<hash>/), validation-report.json. */
   assembly: join(dir, name, 'cdk.out'),
-  /** The synthesis's output (esbuild's lines, an error's stack). */
+  /** The synthesis's output (esbuild's lines, an error's stack), removed with the folder after the run. */
   log: join(dir, name, 'synth.log'),
   /** Written last: `SharedSynthResult`. */
   result: join(dir, name, 'result.json'),

@@ -358,14 +358,15 @@ describe('functions', () => {
           .S3Key as string;
       };
       const near = mkdtempSync(join(tmpdir(), 'cdk-test-near-'));
-      const elsewhere = join(mkdtempSync(join(tmpdir(), 'cdk-test-elsewhere-')), 'a', 'b');
+      const elsewhereRoot = mkdtempSync(join(tmpdir(), 'cdk-test-elsewhere-'));
+      const elsewhere = join(elsewhereRoot, 'a', 'b');
       mkdirSync(elsewhere, { recursive: true });
       try {
         expect(codeKeyIn(elsewhere)).toBe(codeKeyIn(near));
         const map = JSON.parse(readFileSync(join(assetDir('NotFound'), 'index.mjs.map'), 'utf8'));
         expect(map.sources).toContain('functions/not-found.ts');
       } finally {
-        for (const dir of [near, elsewhere]) rmSync(dir, { recursive: true, force: true });
+        for (const dir of [near, elsewhereRoot]) rmSync(dir, { recursive: true, force: true });
       }
     },
     SYNTH_TIMEOUT_MS,

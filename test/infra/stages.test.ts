@@ -7,24 +7,23 @@ import {
   only,
   type Resources,
   SHARED_SYNTH_TIMEOUT_MS,
-  SYNTH_TIMEOUT_MS,
   type Synthesized,
   sharedSynth,
-  synthService,
 } from './synth.js';
 
-// `cdk synth -c stage=prod`: the settings committed in cdk.json, nothing else. The code is
-// not bundled here (stack.test.ts covers bundling), which keeps this file fast.
+// `cdk synth -c stage=prod`: the settings committed in cdk.json, nothing else, as the run's shared
+// synthesis of it has it (test/infra/synth.ts). The code is not bundled there (stack.test.ts
+// covers bundling).
 const committedProd = (CDK_JSON_CONTEXT.stages as Record<string, Record<string, unknown>>).prod as Record<
   string,
   unknown
 >;
 let prod: Synthesized;
 let resources: Resources;
-beforeAll(() => {
-  prod = synthService({ stage: 'prod' }, { bundle: false });
+beforeAll(async () => {
+  prod = await sharedSynth('prod');
   resources = prod.template.toJSON().Resources as Resources;
-}, SYNTH_TIMEOUT_MS);
+}, SHARED_SYNTH_TIMEOUT_MS);
 afterAll(() => prod?.cleanup());
 
 const ofType = (type: string) => Object.values(resources).filter((r) => r.Type === type);

@@ -127,12 +127,13 @@ export const synthService = (
 /**
  * The stages synthesized once for the whole run, each by a child process the stack project's
  * global setup starts (test/infra/shared-synth-global.ts), with cdk-nag and cfn-guard: the stack
- * test's stage, bundled (its tests run the bundles), and the stage an ad-hoc deployment gets
- * (cdk.json's `dev`), not bundled, for the files that read its template's settings.
+ * test's stage, bundled (its tests run the bundles), and cdk.json's two stages, not bundled, for
+ * the files that read their templates' settings.
  */
 export const SHARED_SYNTHS: Record<SharedSynthName, { context: Record<string, unknown>; bundle: boolean }> = {
   test: { context: STACK_TEST_CONTEXT, bundle: true },
   dev: { context: { stage: 'dev' }, bundle: false },
+  prod: { context: { stage: 'prod' }, bundle: false },
 };
 
 /**
@@ -147,7 +148,7 @@ export const sharedSynth = async (name: SharedSynthName): Promise<Synthesized> =
   const files = sharedSynthFiles(dir, name);
   while (!existsSync(files.result)) await sleep(200);
   const result = JSON.parse(readFileSync(files.result, 'utf8')) as SharedSynthResult;
-  if (!result.ok) throw new Error(`The shared synthesis ${name} failed (its output: ${files.log}):\n${result.error}`);
+  if (!result.ok) throw new Error(`The shared synthesis of ${name} failed:\n${result.error}`);
   const outdir = mkdtempSync(join(tmpdir(), 'cdk-tree-'));
   const { stack } = createServiceApp({ outdir, context: appContext(SHARED_SYNTHS[name].context, false) });
   if (stack.stackName !== result.stackName)

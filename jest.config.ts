@@ -38,8 +38,9 @@ const config: Config = {
     // over HTTP through the twin (e2e) and the reliability suite (fuzzing, faults, races).
     project('service', ['unit', 'integration', 'e2e', 'reliability'], withDynamo),
     // The stack: the synthesized template, its policies and stages, the functions' bundles, and the
-    // integration test's app (synthesized only: `npm run integ` deploys it). One bundled synthesis
-    // of the stack, started by the global setup, serves the files that read its template.
+    // integration test's app (synthesized only: `npm run integ` deploys it). Each stage the files
+    // read is synthesized once for the run, in child processes the global setup starts
+    // (test/infra/synth.ts, `sharedSynth`).
     project('stack', ['infra', 'integ'], {
       globalSetup: '<rootDir>/test/infra/shared-synth-global.ts',
       globalTeardown: '<rootDir>/test/infra/shared-synth-global-teardown.ts',

@@ -39,8 +39,8 @@ const config: Config = {
     project('service', ['unit', 'integration', 'e2e', 'reliability'], withDynamo),
     // The stack: the synthesized template, its policies and stages, the functions' bundles, and the
     // integration test's app (synthesized only: `npm run integ` deploys it). Each stage the files
-    // read is synthesized once for the run, in child processes the global setup starts
-    // (test/infra/synth.ts, `sharedSynth`).
+    // read is synthesized once for the run, in a child process the global setup starts when a file
+    // first asks for it (test/infra/synth.ts, `sharedSynth`).
     project('stack', ['infra', 'integ'], {
       globalSetup: '<rootDir>/test/infra/shared-synth-global.ts',
       globalTeardown: '<rootDir>/test/infra/shared-synth-global-teardown.ts',

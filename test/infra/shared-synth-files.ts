@@ -4,8 +4,9 @@ import type { PolicyViolation } from 'aws-cdk-lib';
 /**
  * Where the stack project's shared syntheses put what they make: its global setup
  * (test/infra/shared-synth-global.ts) names a folder in this variable, which the test files
- * inherit; each synthesis (test/infra/shared-synth-main.ts) writes its cloud assembly in a
- * folder of its own there, and its result last, once everything else is written.
+ * inherit; each synthesis (test/infra/shared-synth-main.ts), once a test file asks for it,
+ * writes its cloud assembly in a folder of its own there, and its result last, once everything
+ * else is written.
  */
 export const SHARED_SYNTH_ENV = 'STACK_TEST_SYNTH_DIR';
 
@@ -20,6 +21,8 @@ export const sharedSynthFiles = (dir: string, name: SharedSynthName) => ({
   log: join(dir, name, 'synth.log'),
   /** Written last: `SharedSynthResult`. */
   result: join(dir, name, 'result.json'),
+  /** Written by the first test file that reads it: the global setup then starts it. */
+  request: join(dir, name, 'requested'),
 });
 
 /** What the tests read of a cdk-nag finding (the shared synthesis hands them over as JSON). */

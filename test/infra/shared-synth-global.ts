@@ -3,6 +3,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
+import type { SharedSynthName } from './shared-synth-files.js';
 
 /** What the global teardown (test/infra/shared-synth-global-teardown.ts) finds. */
 export interface SharedSynths {
@@ -13,9 +14,10 @@ export interface SharedSynths {
 
 /**
  * Jest global setup of the stack project: each stage the test files read is synthesized once
- * for the run (test/infra/synth.ts, `sharedSynth`), instead of once per file. Each synthesis runs
- * in a child process and is not awaited: they work while Jest runs the other files, and a file
- * that needs one waits for its result file.
+ * for the run (test/infra/synth.ts, `sharedSynth`), instead of once per file. The first file that
+ * reads a stage asks for it with a file; this process then synthesizes it in a child process,
+ * which works while Jest runs the other files, and every file that reads it waits for its result
+ * file. A run of files that read none synthesizes none.
  *
  * Jest loads this file with Node's own loader, which cannot resolve the repository's `#infra/*.js`
  * imports to TypeScript: tsx loads the rest, and runs the syntheses.
@@ -27,9 +29,8 @@ export default async function startSharedSynths(): Promise<void> {
   )) as typeof import('./shared-synth-files.js');
   const dir = mkdtempSync(join(tmpdir(), 'cdk-shared-'));
   process.env[SHARED_SYNTH_ENV] = dir;
-  const children = SHARED_SYNTH_NAMES.map((name) => {
+  const start = (name: SharedSynthName) => {
     const files = sharedSynthFiles(dir, name);
-    mkdirSync(dirname(files.log), { recursive: true });
     const log = openSync(files.log, 'w');
     // A process group of its own: stopping it stops the bundling commands it runs too, which
     // would otherwise write into the folder after its removal.
@@ -49,7 +50,20 @@ export default async function startSharedSynths(): Promise<void> {
       writeFileSync(files.result, JSON.stringify({ ok: false, error }));
     });
     return child;
-  });
+  };
+  const children: ChildProcess[] = [];
+  const asked = new Set<SharedSynthName>();
+  for (const name of SHARED_SYNTH_NAMES) mkdirSync(dirname(sharedSynthFiles(dir, name).request), { recursive: true });
+  // Jest's own process mostly waits (for its workers, or, running a file itself with
+  // --runInBand, in the file's wait for the result), so it sees an ask within the interval.
+  const watch = setInterval(() => {
+    for (const name of SHARED_SYNTH_NAMES) {
+      if (asked.has(name) || !existsSync(sharedSynthFiles(dir, name).request)) continue;
+      asked.add(name);
+      children.push(start(name));
+    }
+  }, 200);
+  watch.unref();
   const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
   const kill = () => {
     for (const child of children.filter(running)) {
@@ -61,6 +75,7 @@ export default async function startSharedSynths(): Promise<void> {
     }
   };
   const stop = async () => {
+    clearInterval(watch);
     const exited = children.filter(running).map((child) => new Promise((resolve) => child.once('exit', resolve)));
     kill();
     await Promise.all(exited);

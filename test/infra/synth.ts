@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,8 +21,8 @@ import {
 export const SYNTH_TIMEOUT_MS = 120_000;
 
 /**
- * For the beforeAll that waits for the shared synthesis: it starts with the run and bundles
- * every function while the run's other files take the cores.
+ * For the beforeAll that waits for a shared synthesis: the stack test's bundles every function
+ * while the run's other files take the cores.
  */
 export const SHARED_SYNTH_TIMEOUT_MS = 300_000;
 
@@ -126,9 +126,9 @@ export const synthService = (
 
 /**
  * The stages synthesized once for the whole run, each by a child process the stack project's
- * global setup starts (test/infra/shared-synth-global.ts), with cdk-nag and cfn-guard: the stack
- * test's stage, bundled (its tests run the bundles), and cdk.json's two stages, not bundled, for
- * the files that read their templates' settings.
+ * global setup starts when a file first asks for it (test/infra/shared-synth-global.ts), with
+ * cdk-nag and cfn-guard: the stack test's stage, bundled (its tests run the bundles), and
+ * cdk.json's two stages, not bundled, for the files that read their templates' settings.
  */
 export const SHARED_SYNTHS: Record<SharedSynthName, { context: Record<string, unknown>; bundle: boolean }> = {
   test: { context: STACK_TEST_CONTEXT, bundle: true },
@@ -146,6 +146,7 @@ export const sharedSynth = async (name: SharedSynthName): Promise<Synthesized> =
   const dir = process.env[SHARED_SYNTH_ENV];
   if (!dir) throw new Error(`No ${SHARED_SYNTH_ENV}: the stack project's global setup (jest.config.ts) sets it`);
   const files = sharedSynthFiles(dir, name);
+  writeFileSync(files.request, '');
   while (!existsSync(files.result)) await sleep(200);
   const result = JSON.parse(readFileSync(files.result, 'utf8')) as SharedSynthResult;
   if (!result.ok) throw new Error(`The shared synthesis of ${name} failed:\n${result.error}`);

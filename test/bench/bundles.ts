@@ -36,6 +36,8 @@ import { startJob } from '#shared/jobs/start.js';
 import { sealLink } from '#shared/links/token.js';
 import { migrationJob } from '#shared/migration/kind.js';
 import { ENV } from '#shared/platform/environment.js';
+import { DynamoWebhookStore } from '#shared/webhooks/dynamo-store.js';
+import { setWebhooks } from '#shared/webhooks/service.js';
 import { OPERATIONS, type Operation, operationById } from '#tools/openapi/operations.js';
 import { apiEvent } from '../support/api-events.js';
 import { keyringAt } from '../support/links.js';
@@ -345,6 +347,9 @@ const sqsEvent = (round: number, queue: string, body: unknown) => ({
   ],
 });
 
+/** A webhook URL whose host is a public address: webhooks/set checks its host, and no name resolves here. */
+const BENCH_WEBHOOK_URL = 'https://93.184.215.14/notification-preferences';
+
 /**
  * Where the cold starts' first calls go: the twin's DynamoDB (local/dynamo.ts) with the tables
  * and a credential, the twin's Secrets Manager stand-in with the link keys, the twin's S3
@@ -425,6 +430,18 @@ const startTargets = async () => {
       ExpressionAttributeValues: { ':one': 1 },
     }),
   );
+  // An endpoint of acme's for rotate-secret to rotate each round (the documented example's id names none here).
+  const webhookDeps = {
+    store: new DynamoWebhookStore(doc, TABLES.config.localName),
+    keys: { keyring: async () => keyring },
+    allowLoopback: false,
+  };
+  const { endpoints: webhookEndpoints } = await setWebhooks(
+    webhookDeps,
+    { organizationId: 'acme', endpoints: [{ url: BENCH_WEBHOOK_URL, eventTypes: ['preference.changed'] }] },
+    apiKey,
+  );
+  const webhookEndpointId = webhookEndpoints[0]?.id as string;
   const env: Record<string, string> = {
     ...Object.fromEntries(Object.values(TABLES).map((t) => [t.env, t.localName])),
     [ENV.migrationQueueUrl]: `${sqs.endpoint}/000000000000/migrations`,
@@ -476,6 +493,20 @@ const startTargets = async () => {
         );
         return apiEvent(`${route?.prefix}${token}`, { method: 'GET', headers: {} });
       }
+      case 'setWebhooks': {
+        // The documented example in a fresh organization each round (it replaces that organization's
+        // endpoints), its URL's host an address: the bench's machine resolves no public name.
+        const { endpoints } = example('setWebhooks') as { endpoints: { url: string }[] };
+        return http(operationById('setWebhooks').path, {
+          organizationId: `cold-webhooks-${round}`,
+          endpoints: endpoints.map((endpoint) => ({ ...endpoint, url: BENCH_WEBHOOK_URL })),
+        });
+      }
+      case 'rotateWebhookSecret':
+        return http(operationById('rotateWebhookSecret').path, {
+          organizationId: 'acme',
+          endpointId: webhookEndpointId,
+        });
       case 'setPolicy': {
         // The documented example expects a version: a fresh organization each round (the credential holds '*').
         const { organizationId: _unused, ...policy } = example('setPolicy') as { organizationId: string };
@@ -799,7 +830,7 @@ export const bundleBench = async ({ runs, metafileDir, functions: only }: Bundle
         .join(', ')}) through ServiceFunctions too. Synthesis took ${fmtMs(synthMs)}.`,
       `Credentials and SDK settings: the scored baselines keep the SDK's default credential chain and its lookup of each setting (environment, then the shared config files, then the default), as a plain SDK function has them; the service's functions take Lambda's credentials from the environment only (service/bundle-aliases.ts) and find each SDK setting in their environment (service/lambda-sdk-settings.ts). The same two changes make the DynamoDB baseline ${fmtBytes(baselines.reads.bytes - baselines.readsEnvCredentials.bytes)} smaller and its first answer ${fmtMs((byBundle.get(baselines.reads)?.firstCpu ?? 0) - (byBundle.get(baselines.readsEnvCredentials)?.firstCpu ?? 0))} of CPU cheaper (medians); the table of the framework's own share compares each function with the baseline built that way.`,
       "Cold start = `await import('./index.mjs')` then one invocation of the handler, in `node --input-type=module` run in the asset directory, with the function's environment from the template (NODE_OPTIONS=--enable-source-maps included: node reads the bundle's map as it loads it, inside the measured span) plus Lambda's own variables, node started as the runtime ships (the column of the process's CPU counts from node's own start to the first answer); the Lambda runtime's own bootstrap is not included. Node's undici is loaded before the span: the twin's http endpoints make the SDK import node:http as a module, which loads it, and Lambda's https endpoints do not (counted on both sides, it would make every ratio look smaller). The first calls go to the twin's DynamoDB (local/dynamo.ts), a stub SQS, the twin's Secrets Manager stand-in and its S3 (s3rver, local/files/), none in the function's process; wall time includes their answers, CPU time is the function process's alone (scored: wall time moves with the machine's load).",
-      "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version); the status routes an existing migration and erasure, a completed export and an ended import with a rejected row (so that their answers sign the URL of a file); migrate and the consumer get fresh documents and a fresh migration each round, users/erase a fresh user, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients, read the credential and make one batched read, as config/get does; the others add the SQS client and one SendMessage, the Secrets Manager client and one GetSecretValue, or both; those of the files bucket's functions add the S3 client and, for an HTTP function, a presigned URL (the presigner; no call), for a consumer one PutObject (the export consumer) or one PutObject and one GetObject (the import consumer) besides the SQS send: each function is scored against the one with the clients and calls its spec names (queues, secrets, files: test/bench/baselines.ts), the only clients it bundles.",
+      "First events: each operation's first documented example (config/get's for the baselines); policy/set's a fresh organization each round (its example expects a version), and webhooks/set's too, with an address for its URL's host (no public name resolves on the bench's machine); rotate-secret an endpoint made before the rounds; the status routes an existing migration and erasure, a completed export and an ended import with a rejected row (so that their answers sign the URL of a file); migrate and the consumer get fresh documents and a fresh migration each round, users/erase a fresh user, the erasure consumer a fresh erasure, the two pages of the links in emails a fresh link each round (opened with GET; the keys from the twin's Secrets Manager stand-in, which links/create and links/revoke read too), the change publisher one config change from the stream (its events go to a stub EventBridge), the sweeper a scheduled event. The baselines, with plain SDK clients, read the credential and make one batched read, as config/get does; the others add the SQS client and one SendMessage, the Secrets Manager client and one GetSecretValue, or both; those of the files bucket's functions add the S3 client and, for an HTTP function, a presigned URL (the presigner; no call), for a consumer one PutObject (the export consumer) or one PutObject and one GetObject (the import consumer) besides the SQS send: each function is scored against the one with the clients and calls its spec names (queues, secrets, files: test/bench/baselines.ts), the only clients it bundles.",
       `Control: the DynamoDB reads baseline's bundle is started once more in each round and compared with itself as the functions are with their baselines; it should read 1.00x, and its distance from 1.00x is the run's noise floor (scored within ${fmtRatio(1 - CONTROL_TOLERANCE)}-${fmtRatio(1 + CONTROL_TOLERANCE)}).`,
       `"Largest additions" come from an esbuild build of the same entry (metafiles in test/bench/results/metafiles/)${drift.length ? `; its size differs by more than 2% from the synthesized bundle for ${drift.map((d) => d.b.name).join(', ')}` : ' (its size matches the synthesized bundle within 2%)'}.`,
     );

@@ -28,14 +28,21 @@ afterAll(async () => {
 
 const modeOf = async (path: string) => (await lstat(path)).mode & 0o777;
 
-/** Every regular file in the directory and in dynamodb/, with its mode. */
+/**
+ * Every regular file in the directory and in dynamodb/, with its mode. The twin is running: a file
+ * gone between the listing and its mode is a temporary file a write has just renamed into place.
+ */
 const fileModes = async (dataDir: string) => {
   const modes: Record<string, string> = {};
   for (const dir of [dataDir, dataPaths(dataDir).dynamo]) {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       if (!entry.isFile()) continue;
       const path = join(dir, entry.name);
-      modes[path.slice(dataDir.length + 1)] = (await modeOf(path)).toString(8);
+      const mode = await modeOf(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (mode !== undefined) modes[path.slice(dataDir.length + 1)] = mode.toString(8);
     }
   }
   return modes;

@@ -23,7 +23,7 @@ import {
 } from './runtime-ports.js';
 import type { LocalSchedule } from './schedule.js';
 import { createApiServer, type LocalFunction } from './server.js';
-import { createServiceQueues, type QueueDelivery } from './service-queues.js';
+import { createServiceQueues, type QueueDelivery, type ServiceQueues } from './service-queues.js';
 import { exportLine, writeShellEnv } from './shell-env.js';
 import type { StreamTwin } from './streams/stream-twin.js';
 
@@ -88,7 +88,8 @@ export interface LocalRuntimeOptions {
   functions?: FunctionLoader;
 }
 
-export interface LocalRuntime {
+/** A running twin: its addresses and credential, its service's queues (service-queues.ts), its stores. */
+export interface LocalRuntime extends ServiceQueues {
   baseUrl: string;
   apiKey: string;
   token: string;
@@ -112,22 +113,6 @@ export interface LocalRuntime {
   linkKeysFile: string | undefined;
   queueUrl: string;
   deadLetterQueueUrl: string;
-  queue: LocalQueue;
-  deadLetterQueue: LocalQueue;
-  /** The erasure queue and its dead letters. */
-  erasureQueue: LocalQueue;
-  erasureDeadLetterQueue: LocalQueue;
-  /** The webhooks queue (the bus's events, by its rule, and the dispatcher's retries) and its dead letters. */
-  webhookQueue: LocalQueue;
-  webhookDeadLetterQueue: LocalQueue;
-  /** The export queue and its dead letters. */
-  exportQueue: LocalQueue;
-  exportDeadLetterQueue: LocalQueue;
-  /** The import queue (uploads' notices and the engine's messages) and its dead letters. */
-  importQueue: LocalQueue;
-  importDeadLetterQueue: LocalQueue;
-  /** Where the stream twin describes the batches the change publisher failed for good. */
-  publisherFailureQueue: LocalQueue;
   /** Every queue of the SQS twin, dead-letter queues included, in the order created. */
   queues: readonly LocalQueue[];
   /** Messages found in the queue snapshot at start. */
@@ -329,17 +314,7 @@ const start = async (
     linkKeysFile: inMemory ? undefined : paths.linkKeys,
     queueUrl: queues.queue.url,
     deadLetterQueueUrl: queues.deadLetterQueue.url,
-    queue: queues.queue,
-    deadLetterQueue: queues.deadLetterQueue,
-    erasureQueue: queues.erasureQueue,
-    exportQueue: queues.exportQueue,
-    exportDeadLetterQueue: queues.exportDeadLetterQueue,
-    importQueue: queues.importQueue,
-    importDeadLetterQueue: queues.importDeadLetterQueue,
-    erasureDeadLetterQueue: queues.erasureDeadLetterQueue,
-    webhookQueue: queues.webhookQueue,
-    webhookDeadLetterQueue: queues.webhookDeadLetterQueue,
-    publisherFailureQueue: queues.publisherFailureQueue,
+    ...queues,
     queues: sqs.queues(),
     restoredMessages,
     functions: new Map([...routes].map(([path, { handler: _handler, ...fn }]) => [path, fn])),

@@ -38,14 +38,19 @@ export interface ServiceQueues {
   /** The migration queue and its dead letters. */
   queue: LocalQueue;
   deadLetterQueue: LocalQueue;
+  /** The erasure queue and its dead letters. */
   erasureQueue: LocalQueue;
   erasureDeadLetterQueue: LocalQueue;
+  /** The webhooks queue (the bus's events, by its rule, and the dispatcher's retries) and its dead letters. */
   webhookQueue: LocalQueue;
   webhookDeadLetterQueue: LocalQueue;
+  /** The export queue and its dead letters. */
   exportQueue: LocalQueue;
   exportDeadLetterQueue: LocalQueue;
+  /** The import queue (uploads' notices and the engine's messages) and its dead letters. */
   importQueue: LocalQueue;
   importDeadLetterQueue: LocalQueue;
+  /** Where the stream twin describes the batches the change publisher failed for good. */
   publisherFailureQueue: LocalQueue;
   /** The receives after which a message of the migration, erasure, export or import queue is a dead letter. */
   maxReceiveCount: number;

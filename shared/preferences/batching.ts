@@ -7,7 +7,7 @@
 /** Keys in one BatchGetItem (DynamoDB's maximum). */
 export const BATCH_GET_LIMIT = 100;
 
-/** Statements in one PartiQL BatchExecuteStatement (DynamoDB's maximum): a job page's stamps and deletes. */
+/** Statements in one PartiQL BatchExecuteStatement (DynamoDB's maximum): a job page's stamps and deletes, an import page's changes. */
 export const STATEMENT_BATCH_LIMIT = 25;
 
 /**
@@ -16,6 +16,12 @@ export const STATEMENT_BATCH_LIMIT = 25;
  * the table sees no burst beyond this.
  */
 export const REQUEST_WRITE_CONCURRENCY = 32;
+
+/** An import page's BatchExecuteStatement calls in flight at once (dynamo-entry-changes.ts). */
+export const IMPORT_BATCH_CONCURRENCY = 4;
+
+/** Entries written one call each side by side, for the changes of many entries (entry-changes.ts). */
+export const ALONE_WRITE_CONCURRENCY = 16;
 
 /** Copies and reads in flight at once on one page of a migration. */
 export const MIGRATION_WRITE_CONCURRENCY = 16;

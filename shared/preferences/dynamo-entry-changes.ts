@@ -2,15 +2,12 @@ import { BatchExecuteStatementCommand, type DynamoDBDocumentClient } from '@aws-
 import pMap from 'p-map';
 import { chunkStarts } from '#shared/platform/chunks.js';
 import { type ItemWrite, type Statement, toPartiqlInsert, toPartiqlUpdate } from '#shared/platform/item-write.js';
-import { STATEMENT_BATCH_LIMIT } from './batching.js';
+import { IMPORT_BATCH_CONCURRENCY, STATEMENT_BATCH_LIMIT } from './batching.js';
 import { DynamoScheduleStore } from './dynamo-schedule-store.js';
 import { DynamoPreferenceStore } from './dynamo-store.js';
 import { type ChangeOutcome, type EntryChange, type EntryChangeWriter, writeEachAlone } from './entry-changes.js';
 import { channelWrite, scheduleWrite } from './entry-updates.js';
 import { entryId } from './store.js';
-
-/** Batches of statements in flight at once for one call of writeChanges. */
-const BATCH_CONCURRENCY = 4;
 
 /**
  * The config table's EntryChangeWriter. A change is rendered as the same conditional write
@@ -63,7 +60,7 @@ export class DynamoEntryChanges implements EntryChangeWriter {
           // The whole call failed: each of its changes is written alone below.
         }
       },
-      { concurrency: BATCH_CONCURRENCY },
+      { concurrency: IMPORT_BATCH_CONCURRENCY },
     );
     const rest = changes.flatMap((change, index) => (applied.has(index) ? [] : [{ change, index }]));
     const outcomes: ChangeOutcome[] = changes.map(() => 'written');

@@ -1,5 +1,6 @@
 import pMap from 'p-map';
 import type { Schedule } from '#shared/schedules/schema.js';
+import { ALONE_WRITE_CONCURRENCY } from './batching.js';
 import type { ChannelConfig, EntryKey } from './model.js';
 import { CategoryLayersFull, entryId, type PreferenceStore, type ScheduleStore, type WriteMeta } from './store.js';
 
@@ -21,9 +22,6 @@ export type ChangeOutcome = 'written' | 'layersFull';
 export interface EntryChangeWriter {
   writeChanges(changes: readonly EntryChange[], stored: ReadonlySet<string>): Promise<ChangeOutcome[]>;
 }
-
-/** Entries written side by side when each change is its own call. */
-const ALONE_CONCURRENCY = 16;
 
 /**
  * The changes written one call each, through the single-entry ports: one entry's changes in
@@ -53,7 +51,7 @@ export const writeEachAlone = async (
         }
       }
     },
-    { concurrency: ALONE_CONCURRENCY },
+    { concurrency: ALONE_WRITE_CONCURRENCY },
   );
   return outcomes;
 };

@@ -20,7 +20,8 @@ type KeysAndAttributes = { Keys: TableKey[]; ConsistentRead: boolean };
  * The one way an entry of the config table is written and read back, shared by the adapters of
  * every port (preferences, schedules, migration and erasure entries): a conditional UpdateItem per
  * entry (per-channel last-writer-wins needs its conditions, and its per-channel retry), and
- * BatchGetItem for reads. It holds the client and the table name, nothing of any request.
+ * BatchGetItem for reads. An import's batches (dynamo-entry-changes.ts) send the same writes as
+ * PartiQL and fall back to these. It holds the client and the table name, nothing of any request.
  */
 export class EntryTable {
   constructor(

@@ -17,7 +17,7 @@ const CAPACITY_OPERATIONS = new Set([
   'BatchExecuteStatement',
 ]);
 
-// The service's PartiQL batches (a job page's stamps and deletes) hold only UPDATE and DELETE statements.
+// The service's PartiQL batches (a job page's stamps and deletes, an import page's changes) hold only INSERT, UPDATE and DELETE statements.
 const WRITE_OPERATIONS = new Set([
   'PutItem',
   'UpdateItem',

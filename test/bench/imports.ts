@@ -43,6 +43,18 @@ interface ResolveOptions {
 
 const us = (seconds: number) => `${(seconds * 1e6).toFixed(1)} us`;
 const perItem = (m: Measured) => m.cpuSeconds / Math.max(1, m.rows);
+
+/** A row of the imports table: one import's figures, then its calls and writes per row (empty with no store). */
+const importRow = (label: string, m: Measured & { applied: number }, calls: string[] = ['', '']): string[] => [
+  label,
+  fmtNum(m.rows),
+  fmtNum(m.applied),
+  fmtMs(m.ms),
+  fmtSeconds(m.cpuSeconds),
+  us(perItem(m)),
+  fmtNum(1 / projectedSeconds(perItem(m), IMPORT_MEMORY_MB)),
+  ...calls,
+];
 const fmtSeconds = (seconds: number) => `${fmtNum(seconds, 1)} s`;
 
 /**
@@ -91,30 +103,15 @@ export const importsBench = async ({
     title: `Imports, each in a fresh Node process; CPU projected to the import consumer's ${IMPORT_MEMORY_MB} MB`,
     columns: ['import', 'rows', 'applied', 'time', 'CPU', 'CPU/row', 'projected rows/s', 'calls', 'writes/row'],
     rows: [
-      ...pipelines.map((p) => [
-        `${p.format}, no store`,
-        fmtNum(p.import.rows),
-        fmtNum(p.import.applied),
-        fmtMs(p.import.ms),
-        fmtSeconds(p.import.cpuSeconds),
-        us(perItem(p.import)),
-        fmtNum(1 / projectedSeconds(perItem(p.import), IMPORT_MEMORY_MB)),
-        '',
-        '',
-      ]),
-      ...stored.map((d) => [
-        `${d.format}, DynamoDB Local`,
-        fmtNum(d.import.rows),
-        fmtNum(d.import.applied),
-        fmtMs(d.import.ms),
-        fmtSeconds(d.import.cpuSeconds),
-        us(perItem(d.import)),
-        fmtNum(1 / projectedSeconds(perItem(d.import), IMPORT_MEMORY_MB)),
-        Object.entries(d.import.summary?.byOperation ?? {})
-          .map(([op, n]) => `${op} ${fmtNum(n)}`)
-          .join(', '),
-        ((d.import.summary?.itemsWritten ?? 0) / Math.max(1, d.import.rows)).toFixed(3),
-      ]),
+      ...pipelines.map((p) => importRow(`${p.format}, no store`, p.import)),
+      ...stored.map((d) =>
+        importRow(`${d.format}, DynamoDB Local`, d.import, [
+          Object.entries(d.import.summary?.byOperation ?? {})
+            .map(([op, n]) => `${op} ${fmtNum(n)}`)
+            .join(', '),
+          ((d.import.summary?.itemsWritten ?? 0) / Math.max(1, d.import.rows)).toFixed(3),
+        ]),
+      ),
     ],
   });
   s.tables.push({

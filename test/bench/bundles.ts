@@ -622,6 +622,7 @@ const packageBytes = async (
     format: 'esm',
     target: 'node24',
     minify: true,
+    charset: 'utf8',
     sourcemap: true,
     sourcesContent: false,
     mainFields: ['module', 'main'],

@@ -294,6 +294,14 @@ describe('functions', () => {
     }
   });
 
+  test("the pages' words are bundled as UTF-8 text, not as \\u escapes", () => {
+    const code = readFileSync(join(assetDir('preferencePage'), 'index.mjs'), 'utf8');
+    // Arabic and Japanese from the pages' catalogs, as written; no escape of either script.
+    expect(code).toMatch(/[\u0600-\u06ff]{3}/);
+    expect(code).toMatch(/[\u3040-\u30ff]{3}/);
+    expect(code).not.toMatch(/\\u06[0-9a-f]{2}|\\u30[4-9a-f][0-9a-f]/i);
+  });
+
   test("node starts as AWS ships the runtime: no layer, no exec wrapper (the slot is the operator's)", () => {
     expect(ofType('AWS::Lambda::LayerVersion')).toEqual([]);
     for (const key of FUNCTION_KEYS) {

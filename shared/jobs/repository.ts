@@ -1,6 +1,5 @@
 import {
   DeleteCommand,
-  type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -15,7 +14,7 @@ import {
   ifConditionHolds,
 } from '#shared/platform/conditional-write.js';
 import { ACTIVE_INDEX, ACTIVE_PK_ATTRIBUTE, recordKey } from './keys.js';
-import { type JobKind, jobIdOf } from './kind.js';
+import { jobIdOf } from './kind.js';
 import type { JobRecord } from './record.js';
 import {
   acquireLeaseUpdate,
@@ -32,6 +31,7 @@ import {
   type SeenRecord,
   saveProgressUpdate,
 } from './record-updates.js';
+import { DynamoJobRecords } from './records.js';
 
 /** The lock of one subject (a document, a user) of an organization: the active job that holds it. */
 export interface JobLock {
@@ -91,21 +91,11 @@ export interface JobRepository<R extends JobRecord> {
 
 type Item = Record<string, unknown>;
 
+/** The engine's reads and conditional writes; reading alone needs only DynamoJobRecords. */
 export class DynamoJobRepository<R extends JobRecord & Q, Q extends { organizationId: string }>
+  extends DynamoJobRecords<R, Q>
   implements JobRepository<R>
 {
-  constructor(
-    readonly kind: JobKind<R, Q, unknown>,
-    private readonly client: DynamoDBDocumentClient,
-    readonly tableName: string,
-  ) {}
-
-  /** An item as stored, to a record: keys and the index attribute dropped, the kind's defaults for what it may lack. */
-  private toRecord(item: Item): R {
-    const { pk: _pk, sk: _sk, [ACTIVE_PK_ATTRIBUTE]: _active, ...rest } = item;
-    return { runs: {}, ...this.kind.pageFields, ...rest } as unknown as R;
-  }
-
   /** An UpdateItem of the record `id`: what differs between the writes, and nothing else. */
   private updateRecord(id: string, update: RecordUpdate) {
     return this.client.send(new UpdateCommand({ TableName: this.tableName, Key: recordKey(this.kind, id), ...update }));
@@ -176,13 +166,6 @@ export class DynamoJobRepository<R extends JobRecord & Q, Q extends { organizati
       },
     );
     if (!created) throw new Error(`${this.kind.name} ${id} already exists`);
-  }
-
-  async get(id: string): Promise<R | undefined> {
-    const { Item } = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: recordKey(this.kind, id), ConsistentRead: true }),
-    );
-    return Item ? this.toRecord(Item) : undefined;
   }
 
   claimQueueing(id: string, at: string, staleBefore: string): Promise<boolean> {

@@ -13,7 +13,7 @@ export const jobView = <R extends JobRecord & Q, Q extends { organizationId: str
 /** docs/api.md, the status routes: unknown ids and ids of other organizations look the same. */
 export const getJobView = async <R extends JobRecord & Q, Q extends { organizationId: string }, V>(
   kind: JobKind<R, Q, V, string>,
-  { repository, now = () => new Date() }: { repository: JobRepository<R>; now?: () => Date },
+  { repository, now = () => new Date() }: { repository: Pick<JobRepository<R>, 'get'>; now?: () => Date },
   organizationId: string,
   id: string,
 ): Promise<V> => {

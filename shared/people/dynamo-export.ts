@@ -3,7 +3,7 @@ import { DynamoConsentTextStore } from '#shared/consent/text-store.js';
 import { erasureJob } from '#shared/erasure/kind.js';
 import { DynamoLastErasure, lastCompletedErasure } from '#shared/erasure/last-erasure.js';
 import { DynamoHistoryStore } from '#shared/history/dynamo-store.js';
-import { DynamoJobRepository } from '#shared/jobs/repository.js';
+import { DynamoJobRecords } from '#shared/jobs/records.js';
 import type { KeyringSource } from '#shared/links/keyring.js';
 import { DynamoRevocationReader } from '#shared/links/revocation.js';
 import type { TableName } from '#shared/platform/route.js';
@@ -18,7 +18,7 @@ export const dynamoExportDeps = (
   keys: KeyringSource,
 ): ExportDeps => {
   const last = new DynamoLastErasure(client, tables.migrations);
-  const repository = new DynamoJobRepository(erasureJob, client, tables.migrations);
+  const repository = new DynamoJobRecords(erasureJob, client, tables.migrations);
   return {
     entries: new DynamoErasureEntryStore(client, tables.config),
     reader: new DynamoPreferenceStore(client, tables.config),

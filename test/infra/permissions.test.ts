@@ -57,12 +57,21 @@ const transactionActions = (chunk: string): string[] => [
 ];
 
 /** Actions per method of an adapter class, through calls to its own methods. */
-const adapterActions = (path: string, className: string): Map<string, Set<string>> => {
+const adapterActions = (
+  path: string,
+  className: string,
+  base?: { path: string; className: string },
+): Map<string, Set<string>> => {
   const text = source(path);
   const start = text.indexOf(`export class ${className}`);
   expect(start).toBeGreaterThanOrEqual(0);
   const body = text.slice(start);
   const methods = new Map<string, { actions: string[]; calls: string[] }>();
+  // A base class's methods first: the class's own of the same name replace them, and its calls reach them.
+  if (base)
+    for (const [name, actions] of adapterActions(base.path, base.className)) {
+      methods.set(name, { actions: [...actions], calls: [] });
+    }
   const headers = [...body.matchAll(/^ {2}(?:(?:private|public|protected|async|static) )*(\w+)\s*[(<]/gm)];
   headers.forEach((header, i) => {
     const chunk = body.slice(header.index, headers[i + 1]?.index ?? body.length);
@@ -177,7 +186,11 @@ const granted = (key: FunctionKey, resourcePrefix: string): string[] => {
 describe('grants match what the code calls', () => {
   const preferences = () => declaredActions(PREFERENCE_STORE_GRANTS);
   // Migrations and erasures alike: the job engine's repository and queue (shared/jobs/).
-  const migrations = () => adapterActions('shared/jobs/repository.ts', 'DynamoJobRepository');
+  const migrations = () =>
+    adapterActions('shared/jobs/repository.ts', 'DynamoJobRepository', {
+      path: 'shared/jobs/records.ts',
+      className: 'DynamoJobRecords',
+    });
   const credentials = () => adapterActions('shared/auth/dynamo-credential-store.ts', 'DynamoCredentialStore');
   const queue = () => adapterActions('shared/jobs/queue.ts', 'SqsJobQueue');
   /** The engine's run of a consumer delivery, with a kind's step files. */

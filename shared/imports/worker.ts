@@ -282,6 +282,7 @@ const applyPage = async (
     const outcomes = await deps.entries.writeChanges(
       entryChanges.map(({ change }) => change),
       new Set(stored.map(entryId)),
+      deps.writesPerSecond,
     );
     entryChanges.forEach(({ line }, index) => {
       if (outcomes[index] === 'layersFull') rejected.set(line, LAYERS_FULL_MESSAGE);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchExecuteStatementCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import pMap from 'p-map';
 import { chunkStarts } from '#shared/platform/chunks.js';
@@ -19,7 +20,9 @@ import { entryId } from './store.js';
  * their verdict on category layers. Written alone from the start: a change whose entry has another
  * change in the same call (one item, one statement a batch, in order), a schedule's removal
  * (which may delete the emptied entry), and a category layer added to a stored entry (PartiQL's
- * set_add is not relied on for a set that may be missing).
+ * set_add is not relied on for a set that may be missing). With `writesPerSecond`, the batches
+ * start spread over the call, each when the statements before it have had their time at that
+ * rate: the table sees a steady rate, not a page's writes at once and then a pause.
  */
 export class DynamoEntryChanges implements EntryChangeWriter {
   private readonly preferences: DynamoPreferenceStore;
@@ -33,7 +36,11 @@ export class DynamoEntryChanges implements EntryChangeWriter {
     this.schedules = new DynamoScheduleStore(client, tableName);
   }
 
-  async writeChanges(changes: readonly EntryChange[], stored: ReadonlySet<string>): Promise<ChangeOutcome[]> {
+  async writeChanges(
+    changes: readonly EntryChange[],
+    stored: ReadonlySet<string>,
+    writesPerSecond = Number.POSITIVE_INFINITY,
+  ): Promise<ChangeOutcome[]> {
     const perEntry = new Map<string, number>();
     for (const { key } of changes) perEntry.set(entryId(key), (perEntry.get(entryId(key)) ?? 0) + 1);
     const batched: { index: number; statement: Statement }[] = [];
@@ -44,9 +51,12 @@ export class DynamoEntryChanges implements EntryChangeWriter {
       if (statement) batched.push({ index, statement });
     });
     const applied = new Set<number>();
+    const started = performance.now();
     await pMap(
       chunkStarts(batched.length, STATEMENT_BATCH_LIMIT),
       async (start) => {
+        const due = started + (start / writesPerSecond) * 1000;
+        if (due > performance.now()) await sleep(due - performance.now());
         const chunk = batched.slice(start, start + STATEMENT_BATCH_LIMIT);
         try {
           const { Responses = [] } = await this.client.send(

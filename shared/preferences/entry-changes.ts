@@ -17,10 +17,15 @@ export type ChangeOutcome = 'written' | 'layersFull';
  * The port for writing many entries' changes at once (an import's page): each change is written
  * exactly as setChannels or setSchedule writes it alone, with the same conditions, and one
  * entry's changes in the order given. `stored`: the entries read before (by entryId), which
- * tells an adapter which writes create their entry.
+ * tells an adapter which writes create their entry. `writesPerSecond`: the most an adapter's
+ * calls send in any stretch of the call, not only on average over it (an import's bound).
  */
 export interface EntryChangeWriter {
-  writeChanges(changes: readonly EntryChange[], stored: ReadonlySet<string>): Promise<ChangeOutcome[]>;
+  writeChanges(
+    changes: readonly EntryChange[],
+    stored: ReadonlySet<string>,
+    writesPerSecond?: number,
+  ): Promise<ChangeOutcome[]>;
 }
 
 /**

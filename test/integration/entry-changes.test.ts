@@ -106,6 +106,28 @@ describe('an import page written in batches', () => {
     }
   });
 
+  test('at a bound of writes per second, the batches start spread at that rate, not all at once', async () => {
+    const changes: EntryChange[] = Array.from({ length: 100 }, (_, i) => ({
+      key: at(`paced-${i}`),
+      meta: meta(STAMP),
+      config: { inbox: 'ALL' as const },
+    }));
+    const starts: number[] = [];
+    const client = {
+      send: (command: never, options?: never) => {
+        starts.push(performance.now());
+        return dynamo.doc.send(command, options);
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const started = performance.now();
+    const outcomes = await new DynamoEntryChanges(client, dynamo.tables.config).writeChanges(changes, new Set(), 500);
+    expect(outcomes.every((outcome) => outcome === 'written')).toBe(true);
+    // Four batches of 25 at 500 a second: each starts 50 ms after the one before it, however
+    // quickly the calls are answered (four may be in flight).
+    expect(starts).toHaveLength(4);
+    starts.forEach((at, batch) => expect(at - started).toBeGreaterThanOrEqual(batch * 50 - 1));
+  });
+
   test("a channel stored newer keeps its value and the change's other channels still apply, written alone", async () => {
     const { preferences } = singles();
     await preferences.setChannels(at('u1'), { inbox: 'MINE' }, meta(LATER));

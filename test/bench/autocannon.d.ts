@@ -21,6 +21,8 @@ declare module 'autocannon' {
     duration?: number;
     /** Requests to send, instead of a duration. */
     amount?: number;
+    /** Requests a second across all connections (a steady load, as live traffic), instead of as fast as answered. */
+    overallRate?: number;
     sampleInt?: number;
     timeout?: number;
   }

@@ -93,9 +93,11 @@ export const runBenchImport = async (
   deps: BenchImportDeps,
   format: BenchFormat,
   organizationId = BENCH_ORG,
+  onCreated?: (importId: string) => void,
 ): Promise<ImportRecord> => {
   const queue = new MemoryQueue();
   const { importId } = await createImport(deps, { organizationId, format }, 'ak_bench');
+  onCreated?.(importId);
   const created = (await deps.repository.get(importId)) as ImportRecord;
   await importOfUpload(deps.repository, created.fileKey, new Date());
   for (let delivery = 1; delivery <= 20; delivery += 1) {

@@ -14,6 +14,7 @@ import { startJob } from '#shared/jobs/start.js';
 import { createDocumentClient, MAX_ATTEMPTS } from '#shared/platform/aws-clients.js';
 import { DynamoEntryChanges } from '#shared/preferences/dynamo-entry-changes.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
+import type { EntryChange } from '#shared/preferences/entry-changes.js';
 import { MemoryFiles, MemoryJobRepository, MemoryQueue, MemoryTexts, policySource } from '../support/import-fakes.js';
 import { CallCounter, type CallSummary } from './counting.js';
 import { BENCH_ORG, type BenchFormat, nullEntries, runBenchImport, StreamFiles } from './import-files.js';
@@ -30,6 +31,11 @@ import { progress } from './progress.js';
  * - `dynamo <format> <rows> <endpoint>`: the same import into the real stores on the DynamoDB
  *   Local at `endpoint` (another process, fresh tables), then (jsonl) an export of what it wrote,
  *   each with its CPU time and its calls.
+ * - `beside <format> <rows>`: the import consumer's work beside a running twin (imports-resolve-child.ts),
+ *   in a process of its own as the consumer is a function of its own on AWS: into the twin's
+ *   tables (BENCH_TWIN: its DynamoDB endpoint, credential and table names, and the write
+ *   bound). It sends `{importId}` once the import exists and `{writing: true}` at
+ *   its first write, then works until the import ends or the parent stops it.
  */
 
 /** The import's own bound is lifted: the bench measures its work, the bound is reported apart. */
@@ -223,6 +229,50 @@ const dynamo = async (format: BenchFormat, rows: number, endpoint: string): Prom
   }
 };
 
+/** What `beside` is told of the twin, as JSON in BENCH_TWIN. */
+export interface TwinTables {
+  endpoint: string;
+  region: string;
+  credential: { accessKeyId: string; secretAccessKey: string };
+  tables: { config: string; migrations: string };
+  /** The import's bound (the deployed default unless a run asks for another). */
+  writesPerSecond: number;
+}
+
+const beside = async (format: BenchFormat, rows: number): Promise<void> => {
+  const twin = JSON.parse(process.env.BENCH_TWIN ?? '') as TwinTables;
+  const client = new DynamoDBClient({
+    endpoint: twin.endpoint,
+    region: twin.region,
+    credentials: twin.credential,
+    maxAttempts: MAX_ATTEMPTS,
+  });
+  const doc = createDocumentClient(client);
+  const preferences = new DynamoPreferenceStore(doc, twin.tables.config);
+  const changes = new DynamoEntryChanges(doc, twin.tables.config);
+  let writing = false;
+  const deps = {
+    repository: new DynamoJobRepository(importJob, doc, twin.tables.migrations),
+    files: new StreamFiles(rows, format),
+    entries: {
+      getEntries: preferences.getEntries.bind(preferences),
+      writeChanges: (entryChanges: readonly EntryChange[], stored: ReadonlySet<string>, writesPerSecond?: number) => {
+        if (!writing) {
+          writing = true;
+          process.send?.({ writing: true });
+        }
+        return changes.writeChanges(entryChanges, stored, writesPerSecond);
+      },
+    },
+    texts: new DynamoConsentTextStore(doc, twin.tables.config),
+    policies: policySource({}),
+    writesPerSecond: twin.writesPerSecond,
+  };
+  await runBenchImport(deps, format, `${BENCH_ORG}-beside-${randomUUID().slice(0, 8)}`, (importId) =>
+    process.send?.({ importId }),
+  );
+};
+
 const [mode, formatArg, rowsArg, endpoint] = process.argv.slice(2);
 const format = formatArg as BenchFormat;
 const rows = Number(rowsArg);
@@ -230,12 +280,16 @@ if (
   !['jsonl', 'csv'].includes(format) ||
   !Number.isInteger(rows) ||
   rows <= 0 ||
-  !['pipeline', 'dynamo'].includes(mode ?? '') ||
+  !['pipeline', 'dynamo', 'beside'].includes(mode ?? '') ||
   (mode === 'dynamo' && !endpoint)
 ) {
   throw new Error(
-    `usage: imports-child.ts pipeline|dynamo jsonl|csv <rows> [<DynamoDB endpoint>], got ${process.argv.slice(2).join(' ')}`,
+    `usage: imports-child.ts pipeline|dynamo|beside jsonl|csv <rows> [<DynamoDB endpoint>], got ${process.argv.slice(2).join(' ')}`,
   );
+}
+if (mode === 'beside') {
+  await beside(format, rows);
+  process.exit(0);
 }
 const figures = mode === 'pipeline' ? await pipeline(format, rows) : await dynamo(format, rows, endpoint as string);
 process.send?.(figures, () => process.exit(0));

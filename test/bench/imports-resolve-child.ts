@@ -1,25 +1,35 @@
 import './quiet.js';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { LOCAL_REGION } from '#local/lambda-context.js';
+import { importJob } from '#shared/imports/kind.js';
+import { DynamoJobRecords } from '#shared/jobs/records.js';
 import { operationById } from '#tools/openapi/operations.js';
 import { startLocalService } from '../support/local-service.js';
 import { ORG, users } from './ids.js';
-import { fileStream } from './import-files.js';
+import type { TwinTables } from './imports-child.js';
 
 /**
- * config/resolve's latency on the twin without an import, then during one, in one run (forked by imports.ts; argv: requests per window, connections, rows of the import). The
- * twin (its functions, its DynamoDB Local and S3-compatible server) and the load run in this
- * process, for every window alike. The import is created through the API, its file uploaded to
- * the presigned URL, and the window starts once the consumer is at work; the figures go back
+ * config/resolve's latency on the twin without an import, then during one, in one run (forked
+ * by imports.ts; argv: requests per window, connections, requests a second, rows of the import,
+ * its writes a second). The load is steady, as live traffic is, below what the twin can answer.
+ * The twin (its functions and its DynamoDB Local) and the load run in this process, for every
+ * window alike. The import runs as on AWS, where its consumer is a function of its own and only
+ * the table is shared: in a process of its own (imports-child.ts `beside`), into the twin's
+ * tables at the given write bound; the window starts at its first write. The figures go back
  * over IPC.
  */
-const [requestsArg = '2000', connectionsArg = '8', rowsArg = '30000'] = process.argv.slice(2);
+const [requestsArg, connectionsArg, rateArg, rowsArg, boundArg] = process.argv.slice(2);
+const rate = Number(rateArg);
+const writesPerSecond = Number(boundArg);
 const requests = Number(requestsArg);
 const connections = Number(connectionsArg);
 const rows = Number(rowsArg);
 
 const READERS = users(100, 'reader');
 const DOCUMENT = 'doc-resolve';
-const IMPORTED_ORG = 'bench-import-org';
+const CHILD = fileURLToPath(new URL('./imports-child.ts', import.meta.url));
 
 export interface Window {
   name: string;
@@ -41,12 +51,6 @@ const must = async (path: string, data: unknown) => {
   if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status}`);
   return response.body.result?.data as Record<string, unknown>;
 };
-const importStatus = async (importId: string) =>
-  (await must(operationById('getImportStatus').path, { organizationId: IMPORTED_ORG, importId })) as {
-    status: string;
-    rowsRead: number;
-  };
-
 const window = async (name: string): Promise<Window> => {
   const result = await autocannon({
     url: `${service.baseUrl}${operationById('resolveConfig').path}`,
@@ -62,6 +66,7 @@ const window = async (name: string): Promise<Window> => {
     }),
     connections,
     pipelining: 1,
+    overallRate: rate,
     // A count of requests, not a duration: a window on a busy machine still holds enough for its p99.
     amount: requests,
     timeout: 10,
@@ -88,29 +93,48 @@ try {
   await window('warm-up');
   const windows = [await window('without an import')];
 
-  const created = (await must(operationById('createImport').path, {
-    organizationId: IMPORTED_ORG,
-    format: 'jsonl',
-  })) as {
-    importId: string;
-    uploadUrl: string;
+  // The import consumer in a process of its own, into the twin's tables at the deployed bound.
+  const importer = fork(CHILD, ['beside', 'jsonl', String(rows)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      BENCH_TWIN: JSON.stringify({
+        endpoint: service.dynamoEndpoint,
+        region: LOCAL_REGION,
+        credential: service.awsCredential,
+        tables: { config: service.tables.config, migrations: service.tables.migrations },
+        writesPerSecond,
+      } satisfies TwinTables),
+    },
+  });
+  const exited = new Promise<number | null>((resolve) => importer.once('exit', resolve));
+  let importId: string | undefined;
+  const writing = new Promise<void>((resolve, reject) => {
+    importer.on('message', (message: { importId?: string; writing?: boolean }) => {
+      if (message.importId) importId = message.importId;
+      if (message.writing) resolve();
+    });
+    void exited.then((code) => reject(new Error(`the import beside the twin exited (${code}) before writing`)));
+  });
+  const records = new DynamoJobRecords(importJob, service.doc, service.tables.migrations);
+  const rowsRead = async () => {
+    const record = importId === undefined ? undefined : await records.get(importId);
+    return { status: record?.status ?? 'not created', rowsRead: record?.rowsRead ?? 0 };
   };
-  const chunks: Buffer[] = [];
-  for await (const chunk of fileStream(rows, 'jsonl')) chunks.push(chunk as Buffer);
-  const upload = await fetch(created.uploadUrl, { method: 'PUT', body: Buffer.concat(chunks) });
-  if (!upload.ok) throw new Error(`the upload answered ${upload.status}`);
-  let atStart = await importStatus(created.importId);
-  for (let waited = 0; atStart.rowsRead === 0 && waited < 300; waited += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    atStart = await importStatus(created.importId);
+  try {
+    await writing;
+    const atStart = await rowsRead();
+    windows.push(await window('during an import'));
+    const atEnd = await rowsRead();
+    const figures: ResolveDuringImport = {
+      windows,
+      importRows: { atStart: atStart.rowsRead, atEnd: atEnd.rowsRead, status: atEnd.status },
+    };
+    process.send?.(figures);
+  } finally {
+    importer.kill('SIGKILL');
+    await exited;
   }
-  windows.push(await window('during an import'));
-  const atEnd = await importStatus(created.importId);
-  const figures: ResolveDuringImport = {
-    windows,
-    importRows: { atStart: atStart.rowsRead, atEnd: atEnd.rowsRead, status: atEnd.status },
-  };
-  process.send?.(figures);
 } finally {
   await service.close();
 }

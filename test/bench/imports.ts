@@ -29,16 +29,20 @@ export interface ImportsOptions {
   /** The formats imported into DynamoDB Local (jsonl first). */
   storeFormats: ('jsonl' | 'csv')[];
   /**
-   * config/resolve on the twin without and during an import: requests a window, connections, the
-   * import's rows (none: not measured, as in a quick run, where the twin's start is most of its time).
+   * config/resolve on the twin without and during an import (none: not measured, as in a quick
+   * run, where the twin's start is most of its time).
    */
   resolve?: ResolveOptions;
 }
 
 interface ResolveOptions {
+  /** Requests a window, sent at `rate` a second over `connections`. */
   requests: number;
   connections: number;
+  rate: number;
+  /** The import's rows (enough to outlast the window) and its bound on writes a second. */
   rows: number;
+  writesPerSecond: number;
 }
 
 const us = (seconds: number) => `${(seconds * 1e6).toFixed(1)} us`;
@@ -95,7 +99,9 @@ export const importsBench = async ({
     (await runChild<ResolveDuringImport>(RESOLVE_CHILD, [
       String(resolve.requests),
       String(resolve.connections),
+      String(resolve.rate),
       String(resolve.rows),
+      String(resolve.writesPerSecond),
     ]));
 
   const s = section('imports', 'Bulk import and export');
@@ -222,7 +228,7 @@ export const importsBench = async ({
     'Not counted: the round trips to DynamoDB and S3 on AWS (an import page sends its batches of 25 statements 4 at a time; the export reads 100 keys, then their entries, one call after the other), TLS (DynamoDB Local is plain HTTP on loopback), and S3 itself (the file is streamed from memory, the export written to memory). The rows: a user each, half at the organization level and half in one of 5 documents, two channels set, no consent (a row with one stores its text once per page).',
     "Memory: the no-store imports stream a generated file in 64 KiB chunks (never held whole), each in a turn of the event loop of its own as from S3's socket. RSS is what Lambda's memory limit counts. The goal compares the two runs' peaks; the tenths of the larger run show whether RSS grows with the rows read or settles once V8's heap has grown to the allocation rate of a long run.",
     resolved
-      ? "config/resolve during an import: the twin runs every function, its DynamoDB Local and the load in one process and one JVM on this machine's cores, so the import's work competes with resolve for the same CPU; on AWS the import consumer is a function of its own and DynamoDB a service, and only the table is shared. The comparison is the same run's window without an import, just before."
+      ? "config/resolve during an import: a steady load below what the twin answers, as live traffic is; the import consumer's work runs in a process of its own, as it is a function of its own on AWS, and writes into the twin's tables. What they still share here and not on AWS: this machine's cores, and DynamoDB Local, which answers every request of every table through one SQLite connection (on AWS reads and writes have capacities of their own, and an import's writes take none of resolve's reads). The comparison is the same run's window without an import, just before."
       : 'config/resolve during an import: not measured in this run (a quick one).',
   );
   s.data = { pipelines, stored, resolved };
@@ -232,7 +238,7 @@ export const importsBench = async ({
 /** config/resolve's windows on the twin, and the goal: its p99 during an import against its p99 without. */
 const resolveFigures = (s: Section, resolve: ResolveOptions, resolved: ResolveDuringImport) => {
   s.tables.push({
-    title: `config/resolve of 100 readers on the twin, ${resolve.connections} connections, ${fmtNum(resolve.requests)} requests a window; the import of ${fmtNum(resolve.rows)} jsonl rows at the twin's write bound (rows read: ${fmtNum(resolved.importRows.atStart)} as its window started, ${fmtNum(resolved.importRows.atEnd)} as it ended, then ${resolved.importRows.status})`,
+    title: `config/resolve of 100 readers on the twin, ${fmtNum(resolve.requests)} requests a window at ${fmtNum(resolve.rate)} a second over ${resolve.connections} connections; beside it, the import consumer's work in a process of its own into the twin's tables, bound to ${fmtNum(resolve.writesPerSecond)} writes a second (rows read: ${fmtNum(resolved.importRows.atStart)} as its window started, ${fmtNum(resolved.importRows.atEnd)} as it ended, then ${resolved.importRows.status})`,
     columns: ['window', 'requests', 'errors', 'p50', 'p99'],
     rows: resolved.windows.map((w) => [w.name, fmtNum(w.requests), fmtNum(w.errors), fmtMs(w.p50), fmtMs(w.p99)]),
   });

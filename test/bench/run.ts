@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHARED_DYNAMODB_LOCAL_ENV } from '#local/dynamo.js';
 import { freePort, startDynamoDbLocal } from '#local/dynamodb-local.js';
+import { DEFAULT_IMPORT_WRITES_PER_SECOND } from '#shared/platform/environment.js';
 import { logger } from '#shared/platform/logger.js';
 import { bundleBench } from './bundles.js';
 import { consentBench } from './consent.js';
@@ -171,7 +172,13 @@ const main = async () => {
             pipelineRows: [100_000, 1_000_000],
             storeRows: 10_000,
             storeFormats: ['jsonl', 'csv'],
-            resolve: { requests: 2_000, connections: 8, rows: 30_000 },
+            resolve: {
+              requests: 1_000,
+              connections: 8,
+              rate: 25,
+              rows: 200_000,
+              writesPerSecond: DEFAULT_IMPORT_WRITES_PER_SECOND,
+            },
           },
     ),
   );

@@ -93,7 +93,7 @@ try {
   await window('warm-up');
   const windows = [await window('without an import')];
 
-  // The import consumer in a process of its own, into the twin's tables at the deployed bound.
+  // The import consumer in a process of its own, into the twin's tables at the bound it is given.
   const importer = fork(CHILD, ['beside', 'jsonl', String(rows)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: {

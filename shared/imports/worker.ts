@@ -287,6 +287,7 @@ const applyPage = async (
     entryChanges.forEach(({ line }, index) => {
       if (outcomes[index] === 'layersFull') rejected.set(line, LAYERS_FULL_MESSAGE);
     });
+    // writeChanges spreads its batches at the bound; the changes it then wrote alone are covered here.
     const leastMs = (writes.length / deps.writesPerSecond) * 1000;
     const spent = performance.now() - started;
     if (spent < leastMs) await sleep(leastMs - spent);

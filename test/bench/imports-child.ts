@@ -1,6 +1,7 @@
 import './quiet.js';
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTables } from '#local/dynamo.js';
 import { DynamoConsentTextStore } from '#shared/consent/text-store.js';
 import { DynamoExportEntryStore } from '#shared/exports/entries.js';
@@ -14,7 +15,6 @@ import { startJob } from '#shared/jobs/start.js';
 import { createDocumentClient, MAX_ATTEMPTS } from '#shared/platform/aws-clients.js';
 import { DynamoEntryChanges } from '#shared/preferences/dynamo-entry-changes.js';
 import { DynamoPreferenceStore } from '#shared/preferences/dynamo-store.js';
-import type { EntryChange } from '#shared/preferences/entry-changes.js';
 import { MemoryFiles, MemoryJobRepository, MemoryQueue, MemoryTexts, policySource } from '../support/import-fakes.js';
 import { CallCounter, type CallSummary } from './counting.js';
 import { BENCH_ORG, type BenchFormat, nullEntries, runBenchImport, StreamFiles } from './import-files.js';
@@ -143,6 +143,29 @@ const pipeline = async (format: BenchFormat, rows: number): Promise<PipelineFigu
   };
 };
 
+/** An import's deps on the real stores in `tables`, over a generated file of `rows` rows. */
+const storeDeps = (
+  doc: DynamoDBDocumentClient,
+  tables: { config: string; migrations: string },
+  rows: number,
+  format: BenchFormat,
+  writesPerSecond: number,
+) => {
+  const preferences = new DynamoPreferenceStore(doc, tables.config);
+  const changes = new DynamoEntryChanges(doc, tables.config);
+  return {
+    repository: new DynamoJobRepository(importJob, doc, tables.migrations),
+    files: new StreamFiles(rows, format),
+    entries: {
+      getEntries: preferences.getEntries.bind(preferences),
+      writeChanges: changes.writeChanges.bind(changes),
+    },
+    texts: new DynamoConsentTextStore(doc, tables.config),
+    policies: policySource({}),
+    writesPerSecond,
+  };
+};
+
 const dynamo = async (format: BenchFormat, rows: number, endpoint: string): Promise<DynamoFigures> => {
   const client = new DynamoDBClient({
     endpoint,
@@ -159,20 +182,7 @@ const dynamo = async (format: BenchFormat, rows: number, endpoint: string): Prom
   const doc = createDocumentClient(client);
   const counter = new CallCounter(undefined, { capacity: false }).attachDynamo(doc);
   try {
-    const preferences = new DynamoPreferenceStore(doc, tables.config);
-    const changes = new DynamoEntryChanges(doc, tables.config);
-    const repository = new DynamoJobRepository(importJob, doc, tables.migrations);
-    const deps = {
-      repository,
-      files: new StreamFiles(rows, format),
-      entries: {
-        getEntries: preferences.getEntries.bind(preferences),
-        writeChanges: changes.writeChanges.bind(changes),
-      },
-      texts: new DynamoConsentTextStore(doc, tables.config),
-      policies: policySource({}),
-      writesPerSecond: UNBOUNDED_WRITES_PER_SECOND,
-    };
+    const deps = storeDeps(doc, tables, rows, format, UNBOUNDED_WRITES_PER_SECOND);
     counter.records = [];
     const imported = await measured(
       `import of ${rows.toLocaleString('en-US')} ${format} rows into DynamoDB Local`,
@@ -247,26 +257,15 @@ const beside = async (format: BenchFormat, rows: number): Promise<void> => {
     credentials: twin.credential,
     maxAttempts: MAX_ATTEMPTS,
   });
-  const doc = createDocumentClient(client);
-  const preferences = new DynamoPreferenceStore(doc, twin.tables.config);
-  const changes = new DynamoEntryChanges(doc, twin.tables.config);
+  const deps = storeDeps(createDocumentClient(client), twin.tables, rows, format, twin.writesPerSecond);
+  const { writeChanges } = deps.entries;
   let writing = false;
-  const deps = {
-    repository: new DynamoJobRepository(importJob, doc, twin.tables.migrations),
-    files: new StreamFiles(rows, format),
-    entries: {
-      getEntries: preferences.getEntries.bind(preferences),
-      writeChanges: (entryChanges: readonly EntryChange[], stored: ReadonlySet<string>, writesPerSecond?: number) => {
-        if (!writing) {
-          writing = true;
-          process.send?.({ writing: true });
-        }
-        return changes.writeChanges(entryChanges, stored, writesPerSecond);
-      },
-    },
-    texts: new DynamoConsentTextStore(doc, twin.tables.config),
-    policies: policySource({}),
-    writesPerSecond: twin.writesPerSecond,
+  deps.entries.writeChanges = (...args) => {
+    if (!writing) {
+      writing = true;
+      process.send?.({ writing: true });
+    }
+    return writeChanges(...args);
   };
   await runBenchImport(deps, format, `${BENCH_ORG}-beside-${randomUUID().slice(0, 8)}`, (importId) =>
     process.send?.({ importId }),

@@ -1,11 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import type { App } from 'aws-cdk-lib';
 import { CONTROL_TOWER } from '#infra/guard-rules.js';
 import {
+  CONTROL_TOWER_RULES_DIR,
+  controlTowerRulesFor,
   type Json,
   POLICY_RULES_DIR,
   type Resources,
@@ -31,6 +34,32 @@ const guardReport = () => report.pluginReports.find((r: Json) => r.pluginName ==
 describe('cfn-guard: Control Tower rules and the rules of infra/policy/', () => {
   test('ran on the stack and passed', () => {
     expect(guardReport()).toMatchObject({ conclusion: 'success', violations: [] });
+  });
+
+  test("the Control Tower rules given to it are every rule that names one of the template's resource types", () => {
+    const all = readdirSync(CONTROL_TOWER_RULES_DIR, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.guard'))
+      .map((file) => join(CONTROL_TOWER_RULES_DIR, file));
+    const types = new Set(Object.values(dev.template.toJSON().Resources as Resources).map((r) => r.Type));
+    const naming = all.filter((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [...types].some((type) => text.includes(`"${type}"`) || text.includes(`'${type}'`));
+    });
+    const given = controlTowerRulesFor(dev.stack.node.root as App);
+    expect(given.sort()).toEqual(naming.sort());
+    // The package's other rules are about services the stack does not use.
+    expect(naming.length).toBeGreaterThan(10);
+    expect(naming.length).toBeLessThan(all.length / 2);
+  });
+
+  test('a rules folder without rules is an error, not a check that passes', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'no-rules-'));
+    try {
+      expect(() => controlTowerRulesFor(dev.stack.node.root as App, empty)).toThrow(/No cfn-guard rules/);
+      expect(() => controlTowerRulesFor(dev.stack.node.root as App, join(empty, 'gone'))).toThrow(/No cfn-guard rules/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   test('every exception is one of the known ones, acknowledged with a reason', () => {

@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CfnGuardValidator } from '@cdklabs/cdk-validator-cfnguard';
-import { type CfnElement, type Stack, Validations } from 'aws-cdk-lib';
+import { type App, type CfnElement, CfnResource, type Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { createServiceApp } from '#infra/service-app.js';
@@ -40,6 +41,38 @@ export interface Synthesized {
 
 /** The stack's own promises as cfn-guard rules (tables, queues, log groups, IAM). */
 export const POLICY_RULES_DIR = join(REPO_ROOT, 'infra/policy');
+
+/** The AWS Control Tower proactive rules that the cfn-guard plugin ships and runs by default. */
+export const CONTROL_TOWER_RULES_DIR = join(
+  dirname(createRequire(import.meta.url).resolve('@cdklabs/cdk-validator-cfnguard/package.json')),
+  'rules/control-tower/cfn-guard',
+);
+
+/**
+ * The Control Tower rules that can apply to the app: those that name one of its resource types.
+ * cfn-guard reads and evaluates every rule file it is given, and most of the package's rules are
+ * about services the stack does not use (RDS, EC2, ...): a rule that names none of the template's
+ * types can only answer "not applicable", so leaving it out changes no finding, and the
+ * validation takes a quarter of the time. No rule file found is an error, not an empty check.
+ */
+export const controlTowerRulesFor = (app: App, rulesDir = CONTROL_TOWER_RULES_DIR): string[] => {
+  const types = new Set(
+    app.node
+      .findAll()
+      .filter(CfnResource.isCfnResource)
+      .map((resource) => resource.cfnResourceType),
+  );
+  const files = existsSync(rulesDir)
+    ? readdirSync(rulesDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.guard'))
+    : [];
+  if (files.length === 0) throw new Error(`No cfn-guard rules in ${rulesDir}: has the validator package moved them?`);
+  return files
+    .map((file) => join(rulesDir, file))
+    .filter((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [...types].some((type) => text.includes(`"${type}"`) || text.includes(`'${type}'`));
+    });
+};
 
 /** cdk.json's context (feature flags, committed stages), which the CDK CLI hands to the app. */
 export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
@@ -85,7 +118,7 @@ const logicalIdIn =
  * Builds the app exactly as `cdk synth` runs infra/app.ts: cdk.json's context, then the given
  * context on top, as `-c` flags would be. `bundle: false` skips esbuild (the CDK's own
  * `aws:cdk:bundling-stacks` switch) for tests that do not look at code. `guard: false` skips
- * cfn-guard, which evaluates every Control Tower rule in a child process, for a test whose
+ * cfn-guard, which evaluates the Control Tower rules in a child process, for a test whose
  * template another test already guards (the same stage's): see docs/development.md.
  */
 export const synthService = (
@@ -99,7 +132,14 @@ export const synthService = (
   const { app, stack } = createServiceApp({ outdir, context: appContext(context, bundle) });
   // cfn-guard with the AWS Control Tower proactive rules and infra/policy/: like cdk-nag, a
   // finding fails the synthesis below unless acknowledged next to the resource with its reason.
-  if (guard) Validations.of(app).addPlugins(new CfnGuardValidator({ rules: [POLICY_RULES_DIR] }));
+  if (guard) {
+    Validations.of(app).addPlugins(
+      new CfnGuardValidator({
+        controlTowerRulesEnabled: false,
+        rules: [...controlTowerRulesFor(app), POLICY_RULES_DIR],
+      }),
+    );
+  }
   const nagViolations = new AwsSolutionsChecks().validateScope(stack).violations;
   // Synthesizing runs the app's validation plugins too. They report to validation-report.json
   // (in a test run the CDK does not fail on it): any finding no acknowledgement covers fails here.

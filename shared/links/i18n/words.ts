@@ -40,19 +40,15 @@ export class Words {
   readonly dir: 'ltr' | 'rtl';
   private readonly formats = new Map<MessageKey, IntlMessageFormat>();
   private readonly plain = new Map<string, string>();
-  private readonly lists: Intl.ListFormat;
-  private readonly weekdays: { short: Intl.DateTimeFormat; long: Intl.DateTimeFormat };
-  private readonly clock: Intl.DateTimeFormat;
+  // Built on first use: most pages say no list, weekday or time, and each format costs far more to
+  // build than to use.
+  private lists: Intl.ListFormat | undefined;
+  private readonly weekdays: Partial<Record<'short' | 'long', Intl.DateTimeFormat>> = {};
+  private clock: Intl.DateTimeFormat | undefined;
   private readonly zones = new Map<string, { dateTime: Intl.DateTimeFormat; zone: Intl.DateTimeFormat }>();
 
   constructor(readonly locale: Locale) {
     this.dir = directionOf(locale);
-    this.lists = new Intl.ListFormat(locale, { type: 'conjunction' });
-    this.weekdays = {
-      short: new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' }),
-      long: new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }),
-    };
-    this.clock = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
   }
 
   private format(key: MessageKey): IntlMessageFormat {
@@ -127,6 +123,7 @@ export class Words {
 
   /** "Email and Slack", "In-app inbox, Email and Slack". */
   list(items: readonly string[]): string {
+    this.lists ??= new Intl.ListFormat(this.locale, { type: 'conjunction' });
     return this.lists.format(items);
   }
 
@@ -135,6 +132,7 @@ export class Words {
     const memo = `day\u0000${width}\u0000${day}`;
     let text = this.plain.get(memo);
     if (text === undefined) {
+      this.weekdays[width] ??= new Intl.DateTimeFormat(this.locale, { weekday: width, timeZone: 'UTC' });
       text = this.weekdays[width].format(WEEKDAY_DATES[day]);
       this.plain.set(memo, text);
     }
@@ -144,6 +142,7 @@ export class Words {
   /** A wall-clock time `HH:MM` as the locale writes it ("8:00 AM", "08:00"). */
   time(clock: string): string {
     const [hours = 0, minutes = 0] = clock.split(':').map(Number);
+    this.clock ??= new Intl.DateTimeFormat(this.locale, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
     return this.clock.format(Date.UTC(2026, 0, 5, hours, minutes));
   }
 

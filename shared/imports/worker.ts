@@ -287,8 +287,10 @@ const applyPage = async (
     entryChanges.forEach(({ line }, index) => {
       if (outcomes[index] === 'layersFull') rejected.set(line, LAYERS_FULL_MESSAGE);
     });
-    // writeChanges spreads its batches at the bound; the changes it then wrote alone are covered here.
-    const leastMs = (writes.length / deps.writesPerSecond) * 1000;
+    // The bound counts items written (a row with a config and a schedule writes two). writeChanges
+    // spreads its batches at it; the page then lasts at least its items' share of the bound, which
+    // also covers the changes written alone after a batch.
+    const leastMs = (entryChanges.length / deps.writesPerSecond) * 1000;
     const spent = performance.now() - started;
     if (spent < leastMs) await sleep(leastMs - spent);
   }

@@ -36,6 +36,8 @@ export interface Options {
   policy?: Policy;
   pageLines?: number;
   entries?: MemoryEntries;
+  /** The deployment's bound on the import's writes (unbounded in effect unless given). */
+  writesPerSecond?: number;
   /** Each delivery has too little time left for a second page: it continues in a new message. */
   onePagePerDelivery?: boolean;
 }
@@ -75,7 +77,7 @@ export const importOf = async (body: string | Buffer, options: Options = {}) => 
     entries,
     texts,
     policies: policySource(options.policy ?? {}),
-    writesPerSecond: 1_000_000,
+    writesPerSecond: options.writesPerSecond ?? 1_000_000,
     ...(options.pageLines === undefined ? {} : { pageLines: options.pageLines }),
     newRunId: () => `run-${++runs}`,
   };

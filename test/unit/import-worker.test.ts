@@ -118,6 +118,20 @@ describe('a small jsonl import', () => {
     expect(counts(dry.record())).toEqual(counts(real.record()));
   });
 
+  test('the writes keep to the bound, counted in items: a row with a config and a schedule is two', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => ({
+      userId: `paced-${i}`,
+      config: { email: 'NONE' },
+      schedule: { timeZone: 'Europe/Berlin' },
+    }));
+    const run = await importOf(jsonl(rows), { writesPerSecond: 50 });
+    const started = performance.now();
+    expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 0 });
+    expect(run.entries.writes).toHaveLength(20);
+    // 20 items at 50 a second: 400 ms at least (counting rows would allow 200 ms).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(390);
+  });
+
   test('a gzip-compressed file reads as its content', async () => {
     const run = await importOf(SMALL, { entries: seeded(), pageLines: 3, gzip: true });
     expect(await run.finish()).toEqual({ outcome: 'completed', crashes: 0 });
